@@ -1,0 +1,156 @@
+package graph
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+)
+
+// Node is one vertex of the code graph. Lines are 1-based and inclusive.
+type Node struct {
+	ID            string
+	Kind          NodeKind
+	Name          string
+	QualifiedName string
+	FilePath      string // repository-relative, '/'-separated
+	StartLine     int
+	EndLine       int
+	Signature     string
+	Doc           string
+	Exported      bool
+	Language      string
+	Content       string
+}
+
+// Edge is one directed relationship between two nodes, by id.
+type Edge struct {
+	Src, Dst   string
+	Type       EdgeType
+	Confidence float64
+	Reason     Reason
+	// Line is the 1-based line in the source's file where the relationship
+	// is written (the first call site of a CALLS edge, the import line of an
+	// IMPORTS edge); 0 when the edge has no single site.
+	Line int
+}
+
+// SymbolID is the stable id of a code symbol: kind, file and qualified name.
+// A suffix is added by the caller only where overloads share a qualified name.
+func SymbolID(kind NodeKind, filePath, qualified string) string {
+	return kind.String() + ":" + filePath + ":" + qualified
+}
+
+// FileID is the id of a File node.
+func FileID(path string) string { return "File:" + path }
+
+// FolderID is the id of a Folder node.
+func FolderID(path string) string { return "Folder:" + path }
+
+// PackageID is the id of a Package node; key is the language's name for the
+// package (Go import path, Java or Python dotted name, or a directory).
+func PackageID(key string) string { return "Package:" + key }
+
+// KindOfID returns the kind encoded at the start of an id.
+func KindOfID(id string) NodeKind {
+	if i := strings.IndexByte(id, ':'); i > 0 {
+		return ParseKind(id[:i])
+	}
+	return KindInvalid
+}
+
+// Graph is a set of nodes and edges under construction. It deduplicates nodes
+// by id and edges by (src, dst, type), keeping the most confident edge.
+type Graph struct {
+	nodes   []Node
+	nodeIdx map[string]int
+	edges   []Edge
+	edgeIdx map[edgeKey]int
+}
+
+type edgeKey struct {
+	src, dst string
+	typ      EdgeType
+}
+
+// New returns an empty graph.
+func New() *Graph {
+	return &Graph{nodeIdx: map[string]int{}, edgeIdx: map[edgeKey]int{}}
+}
+
+// AddNode adds n unless a node with the same id exists; it reports whether n
+// was added.
+func (g *Graph) AddNode(n Node) bool {
+	if _, ok := g.nodeIdx[n.ID]; ok {
+		return false
+	}
+	g.nodeIdx[n.ID] = len(g.nodes)
+	g.nodes = append(g.nodes, n)
+	return true
+}
+
+// HasNode reports whether a node with this id exists.
+func (g *Graph) HasNode(id string) bool {
+	_, ok := g.nodeIdx[id]
+	return ok
+}
+
+// Node returns the node with this id.
+func (g *Graph) Node(id string) (Node, bool) {
+	i, ok := g.nodeIdx[id]
+	if !ok {
+		return Node{}, false
+	}
+	return g.nodes[i], true
+}
+
+// AddEdge adds e. When an edge with the same (src, dst, type) exists, the one
+// with the higher confidence wins; on a tie the earlier line is kept.
+func (g *Graph) AddEdge(e Edge) {
+	k := edgeKey{e.Src, e.Dst, e.Type}
+	if i, ok := g.edgeIdx[k]; ok {
+		old := &g.edges[i]
+		if e.Confidence > old.Confidence {
+			*old = e
+		} else if e.Confidence == old.Confidence && e.Line > 0 && (old.Line == 0 || e.Line < old.Line) {
+			old.Line = e.Line
+		}
+		return
+	}
+	g.edgeIdx[k] = len(g.edges)
+	g.edges = append(g.edges, e)
+}
+
+// NodeCount and EdgeCount report the sizes.
+func (g *Graph) NodeCount() int { return len(g.nodes) }
+
+// EdgeCount reports the number of distinct edges.
+func (g *Graph) EdgeCount() int { return len(g.edges) }
+
+// Nodes returns the nodes sorted by id. The slice is owned by the graph.
+func (g *Graph) Nodes() []Node {
+	slices.SortFunc(g.nodes, func(a, b Node) int { return strings.Compare(a.ID, b.ID) })
+	for i := range g.nodes {
+		g.nodeIdx[g.nodes[i].ID] = i
+	}
+	return g.nodes
+}
+
+// Edges returns the edges sorted by (src, type, dst). Edges whose endpoints
+// are missing are dropped first, so the result is always consistent.
+func (g *Graph) Edges() []Edge {
+	kept := g.edges[:0]
+	for _, e := range g.edges {
+		if g.HasNode(e.Src) && g.HasNode(e.Dst) {
+			kept = append(kept, e)
+		}
+	}
+	g.edges = kept
+	slices.SortFunc(g.edges, func(a, b Edge) int {
+		return cmp.Or(strings.Compare(a.Src, b.Src), cmp.Compare(a.Type, b.Type), strings.Compare(a.Dst, b.Dst))
+	})
+	clear(g.edgeIdx)
+	for i, e := range g.edges {
+		g.edgeIdx[edgeKey{e.Src, e.Dst, e.Type}] = i
+	}
+	return g.edges
+}

@@ -1,0 +1,156 @@
+// Package graph defines the shape of the code graph: node kinds, edge types,
+// the provenance every edge carries (confidence and reason), stable node ids,
+// and a builder that deduplicates while the graph is assembled.
+//
+// Everything here is plain data. Producers (language extractors and
+// resolvers) and consumers (the store, the in-memory graph) agree on these
+// names; the strings are what users see in SQL, Cypher and tool output.
+package graph
+
+import "fmt"
+
+// NodeKind is the kind of a node. The string form is the Cypher label.
+type NodeKind uint8
+
+// Node kinds. Keep the order stable: the store persists the string form, but
+// tests and the in-memory graph index by the number.
+const (
+	KindInvalid NodeKind = iota
+	KindFolder
+	KindFile
+	KindPackage
+	KindFunction
+	KindMethod
+	KindConstructor
+	KindClass
+	KindInterface
+	KindStruct
+	KindEnum
+	KindTypeAlias
+	KindConst
+	KindVariable
+	KindProperty
+	numKinds
+)
+
+var kindNames = [...]string{
+	KindInvalid:     "",
+	KindFolder:      "Folder",
+	KindFile:        "File",
+	KindPackage:     "Package",
+	KindFunction:    "Function",
+	KindMethod:      "Method",
+	KindConstructor: "Constructor",
+	KindClass:       "Class",
+	KindInterface:   "Interface",
+	KindStruct:      "Struct",
+	KindEnum:        "Enum",
+	KindTypeAlias:   "TypeAlias",
+	KindConst:       "Const",
+	KindVariable:    "Variable",
+	KindProperty:    "Property",
+}
+
+func (k NodeKind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("NodeKind(%d)", k)
+}
+
+// ParseKind returns the kind named s (a Cypher label), or KindInvalid.
+func ParseKind(s string) NodeKind {
+	for k := KindFolder; k < numKinds; k++ {
+		if kindNames[k] == s {
+			return k
+		}
+	}
+	return KindInvalid
+}
+
+// AllKinds lists every valid node kind in declaration order.
+func AllKinds() []NodeKind {
+	out := make([]NodeKind, 0, numKinds-1)
+	for k := KindFolder; k < numKinds; k++ {
+		out = append(out, k)
+	}
+	return out
+}
+
+// IsCallable reports whether nodes of this kind can make and receive calls.
+func (k NodeKind) IsCallable() bool {
+	return k == KindFunction || k == KindMethod || k == KindConstructor
+}
+
+// IsType reports whether the kind declares a type that can have members.
+func (k NodeKind) IsType() bool {
+	switch k {
+	case KindClass, KindInterface, KindStruct, KindEnum, KindTypeAlias:
+		return true
+	}
+	return false
+}
+
+// IsSymbol reports whether the kind is a code symbol (not a file, folder or
+// package).
+func (k NodeKind) IsSymbol() bool {
+	return k >= KindFunction && k < numKinds
+}
+
+// EdgeType is the type of a relationship. The string form is the value of the
+// `type` property of a CodeRelation.
+type EdgeType uint8
+
+// Edge types.
+const (
+	EdgeInvalid EdgeType = iota
+	EdgeContains
+	EdgeDefines
+	EdgeHasMethod
+	EdgeHasProperty
+	EdgeImports
+	EdgeCalls
+	EdgeExtends
+	EdgeImplements
+	EdgeReferences
+	numEdgeTypes
+)
+
+var edgeNames = [...]string{
+	EdgeInvalid:     "",
+	EdgeContains:    "CONTAINS",
+	EdgeDefines:     "DEFINES",
+	EdgeHasMethod:   "HAS_METHOD",
+	EdgeHasProperty: "HAS_PROPERTY",
+	EdgeImports:     "IMPORTS",
+	EdgeCalls:       "CALLS",
+	EdgeExtends:     "EXTENDS",
+	EdgeImplements:  "IMPLEMENTS",
+	EdgeReferences:  "REFERENCES",
+}
+
+func (t EdgeType) String() string {
+	if int(t) < len(edgeNames) {
+		return edgeNames[t]
+	}
+	return fmt.Sprintf("EdgeType(%d)", t)
+}
+
+// ParseEdgeType returns the edge type named s, or EdgeInvalid.
+func ParseEdgeType(s string) EdgeType {
+	for t := EdgeContains; t < numEdgeTypes; t++ {
+		if edgeNames[t] == s {
+			return t
+		}
+	}
+	return EdgeInvalid
+}
+
+// AllEdgeTypes lists every valid edge type in declaration order.
+func AllEdgeTypes() []EdgeType {
+	out := make([]EdgeType, 0, numEdgeTypes-1)
+	for t := EdgeContains; t < numEdgeTypes; t++ {
+		out = append(out, t)
+	}
+	return out
+}

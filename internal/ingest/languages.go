@@ -1,0 +1,6 @@
+package ingest
+
+// The supported languages register themselves when imported.
+import (
+	_ "gitnexus.dev/gitnexus/internal/lang/golang"
+)

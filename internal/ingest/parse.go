@@ -1,0 +1,174 @@
+package ingest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+
+	"gitnexus.dev/gitnexus/internal/lang"
+)
+
+// parsed is what reading one listed file produced.
+type parsed struct {
+	path   string
+	lang   lang.Language // nil for files in no supported language
+	facts  *lang.FileFacts
+	config []byte // content, when the file is a configuration file a resolver reads
+	skip   string // skip cause, "" when kept
+	err    error  // extraction failure (the file is kept as a plain File)
+}
+
+// parseAll reads and extracts every file with a pool of workers, each owning
+// one extractor per language (parsers are not thread-safe). Results keep the
+// order of files.
+func parseAll(ctx context.Context, root string, files []string, workers int, maxSize int64,
+	configNames map[string]bool, progress func(done, total int)) ([]parsed, error) {
+	out := make([]parsed, len(files))
+	if workers < 1 {
+		workers = 1
+	}
+	jobs := make(chan int, workers*4)
+	var done atomic.Int64
+	var wg sync.WaitGroup
+	var firstErr error
+	var errOnce sync.Once
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			extractors := map[string]lang.Extractor{}
+			defer func() {
+				for _, e := range extractors {
+					e.Close()
+				}
+			}()
+			for i := range jobs {
+				if ctx.Err() != nil {
+					continue
+				}
+				r, err := parseOne(root, files[i], maxSize, configNames, extractors)
+				if err != nil {
+					errOnce.Do(func() { firstErr = err })
+				}
+				out[i] = r
+				n := done.Add(1)
+				if progress != nil {
+					progress(int(n), len(files))
+				}
+			}
+		}()
+	}
+	for i := range files {
+		if ctx.Err() != nil {
+			break
+		}
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return out, firstErr
+}
+
+// parseOne reads one file, classifies it, and extracts its facts. The
+// returned error is fatal (an extractor that cannot be created); problems
+// with the file itself are recorded in the result.
+func parseOne(root, rel string, maxSize int64, configNames map[string]bool, extractors map[string]lang.Extractor) (parsed, error) {
+	r := parsed{path: rel}
+	abs := filepath.Join(root, filepath.FromSlash(rel))
+	fi, err := os.Stat(abs)
+	if err != nil {
+		r.skip = statSkip(err)
+		return r, nil
+	}
+	if fi.Size() > maxSize {
+		r.skip = SkipTooLarge
+		return r, nil
+	}
+	src, err := os.ReadFile(abs)
+	if err != nil {
+		r.skip = statSkip(err)
+		return r, nil
+	}
+	if isBinary(src) {
+		r.skip = SkipBinary
+		return r, nil
+	}
+	if configNames[path.Base(rel)] {
+		r.config = src
+	}
+	l := lang.ForPath(rel)
+	if l == nil {
+		return r, nil
+	}
+	if isMinified(rel, src) {
+		r.skip = SkipMinified
+		return r, nil
+	}
+	r.lang = l
+	ex, ok := extractors[l.Name()]
+	if !ok {
+		ex, err = l.NewExtractor()
+		if err != nil {
+			return r, fmt.Errorf("%s extractor: %w", l.Name(), err)
+		}
+		extractors[l.Name()] = ex
+	}
+	facts, err := safeExtract(ex, rel, src)
+	if err != nil {
+		r.err = err
+		return r, nil
+	}
+	r.facts = facts
+	return r, nil
+}
+
+// safeExtract turns a panic in an extractor into an error for that file, so
+// that one pathological file never stops an analysis.
+func safeExtract(ex lang.Extractor, rel string, src []byte) (f *lang.FileFacts, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("extract %s: %v", rel, p)
+		}
+	}()
+	return ex.Extract(rel, src)
+}
+
+func statSkip(err error) string {
+	if errors.Is(err, fs.ErrNotExist) {
+		return SkipVanished
+	}
+	return SkipUnreadable
+}
+
+// isBinary uses git's heuristic: a NUL byte in the first 8000 bytes.
+func isBinary(src []byte) bool {
+	n := len(src)
+	if n > 8000 {
+		n = 8000
+	}
+	return bytes.IndexByte(src[:n], 0) >= 0
+}
+
+// isMinified recognises minified bundles: *.min.* names, or JavaScript-like
+// files whose lines average more than 500 bytes.
+func isMinified(rel string, src []byte) bool {
+	base := path.Base(rel)
+	if bytes.Contains([]byte(base), []byte(".min.")) || bytes.Contains([]byte(base), []byte("-min.")) {
+		return true
+	}
+	if len(src) < 4096 {
+		return false
+	}
+	lines := bytes.Count(src, []byte{'\n'}) + 1
+	return len(src)/lines > 500
+}

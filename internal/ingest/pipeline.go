@@ -1,0 +1,203 @@
+// Package ingest is the indexing pipeline: walk the repository, parse every
+// file with a pool of workers, resolve each language family's facts into
+// graph nodes and edges, and hand the graph to the store. It knows no SQL
+// and no language rules; it only runs the stages and reports progress.
+package ingest
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"runtime"
+	"sort"
+	"strings"
+	"time"
+
+	"gitnexus.dev/gitnexus/internal/graph"
+	"gitnexus.dev/gitnexus/internal/lang"
+)
+
+// Options configure a run.
+type Options struct {
+	Root        string // absolute path of the repository
+	Workers     int    // parse workers; 0 means GOMAXPROCS
+	MaxFileSize int64  // bytes; files above are skipped
+	// Progress, when set, receives events from every stage. It is called
+	// from worker goroutines and must be safe for concurrent use.
+	Progress func(Event)
+}
+
+// DefaultMaxFileSize is the default of --max-file-size.
+const DefaultMaxFileSize = 512 * 1024
+
+// Event reports progress: a stage name, and for counted stages how far it is.
+type Event struct {
+	Phase string // "walk", "parse", "resolve", "store"
+	Done  int
+	Total int
+}
+
+// Result is the graph of a repository and what it took to build it.
+type Result struct {
+	Graph *graph.Graph
+	Stats Stats
+}
+
+// Stats describe one analysis.
+type Stats struct {
+	Git             bool           `json:"git"`
+	Files           int            `json:"files"`
+	SourceFiles     int            `json:"sourceFiles"`
+	FilesByLanguage map[string]int `json:"filesByLanguage"`
+	Skipped         map[string]int `json:"skipped"`
+	// ParseErrors counts files whose syntax tree has errors (they still
+	// yield what parsed); ExtractFailures counts files that yielded nothing.
+	ParseErrors      int               `json:"parseErrors"`
+	ParseErrorFiles  []string          `json:"parseErrorFiles,omitempty"`
+	ExtractFailures  int               `json:"extractFailures"`
+	Resolve          lang.ResolveStats `json:"resolve"`
+	PhaseMillis      map[string]int64  `json:"phaseMillis"`
+	UnsupportedFiles map[string]int    `json:"unsupportedExtensions,omitempty"`
+}
+
+// maxListedErrorFiles bounds ParseErrorFiles.
+const maxListedErrorFiles = 20
+
+// Run indexes the repository at opts.Root into a graph.
+func Run(ctx context.Context, opts Options) (*Result, error) {
+	if opts.Workers <= 0 {
+		opts.Workers = runtime.GOMAXPROCS(0)
+	}
+	if opts.MaxFileSize <= 0 {
+		opts.MaxFileSize = DefaultMaxFileSize
+	}
+	emit := func(e Event) {
+		if opts.Progress != nil {
+			opts.Progress(e)
+		}
+	}
+	st := Stats{FilesByLanguage: map[string]int{}, PhaseMillis: map[string]int64{}, UnsupportedFiles: map[string]int{}}
+	timed := func(phase string, start time.Time) { st.PhaseMillis[phase] = time.Since(start).Milliseconds() }
+
+	start := time.Now()
+	emit(Event{Phase: "walk"})
+	w, err := walk(ctx, opts.Root)
+	if err != nil {
+		return nil, fmt.Errorf("list files: %w", err)
+	}
+	st.Git = w.Git
+	st.Skipped = w.Skipped
+	timed("walk", start)
+
+	start = time.Now()
+	configNames := map[string]bool{}
+	for _, l := range lang.All() {
+		for _, n := range l.Rules().ConfigNames() {
+			configNames[n] = true
+		}
+	}
+	results, err := parseAll(ctx, opts.Root, w.Files, opts.Workers, opts.MaxFileSize, configNames,
+		func(done, total int) { emit(Event{Phase: "parse", Done: done, Total: total}) })
+	if err != nil {
+		return nil, err
+	}
+	timed("parse", start)
+
+	start = time.Now()
+	emit(Event{Phase: "resolve"})
+	g := graph.New()
+	config := map[string][]byte{}
+	families := map[lang.Rules][]*lang.FileFacts{}
+	var familyOrder []lang.Rules
+	var kept []string
+	for _, r := range results {
+		if r.skip != "" {
+			st.Skipped[r.skip]++
+			continue
+		}
+		kept = append(kept, r.path)
+		if r.config != nil {
+			config[r.path] = r.config
+		}
+		language := ""
+		switch {
+		case r.lang == nil:
+			ext := strings.ToLower(path.Ext(r.path))
+			if ext == "" {
+				ext = "(none)"
+			}
+			st.UnsupportedFiles[ext]++
+		case r.facts == nil:
+			st.ExtractFailures++
+			language = r.lang.Name()
+		default:
+			language = r.lang.Name()
+			st.SourceFiles++
+			st.FilesByLanguage[language]++
+			if r.facts.SyntaxErrors > 0 {
+				st.ParseErrors++
+				if len(st.ParseErrorFiles) < maxListedErrorFiles {
+					st.ParseErrorFiles = append(st.ParseErrorFiles, r.path)
+				}
+			}
+			rules := r.lang.Rules()
+			if _, ok := families[rules]; !ok {
+				familyOrder = append(familyOrder, rules)
+			}
+			families[rules] = append(families[rules], r.facts)
+		}
+		g.AddNode(graph.Node{ID: graph.FileID(r.path), Kind: graph.KindFile, Name: path.Base(r.path),
+			QualifiedName: r.path, FilePath: r.path, Language: language, StartLine: 1, EndLine: lineCount(r)})
+	}
+	st.Files = len(kept)
+	addFolders(g, kept)
+	for _, rules := range familyOrder {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		facts := families[rules]
+		sort.Slice(facts, func(i, j int) bool { return facts[i].Path < facts[j].Path })
+		prog := lang.NewProgram(rules, facts, config)
+		rs := prog.Resolve(g)
+		st.Resolve.Calls += rs.Calls
+		st.Resolve.CallsResolved += rs.CallsResolved
+		st.Resolve.CallsNameOnly += rs.CallsNameOnly
+		st.Resolve.CallsUnresolved += rs.CallsUnresolved
+	}
+	timed("resolve", start)
+	return &Result{Graph: g, Stats: st}, nil
+}
+
+func lineCount(r parsed) int {
+	if r.facts != nil {
+		return r.facts.Lines
+	}
+	return 0
+}
+
+// addFolders adds a Folder node for every directory holding a kept file,
+// and CONTAINS edges Folder→Folder and Folder→File.
+func addFolders(g *graph.Graph, files []string) {
+	contains := func(src, dst string) {
+		g.AddEdge(graph.Edge{Src: src, Dst: dst, Type: graph.EdgeContains, Confidence: 1, Reason: graph.ReasonSyntax})
+	}
+	for _, f := range files {
+		dir := lang.Dir(f)
+		if dir == "" {
+			continue
+		}
+		contains(graph.FolderID(dir), graph.FileID(f))
+		for dir != "" {
+			added := g.AddNode(graph.Node{ID: graph.FolderID(dir), Kind: graph.KindFolder, Name: path.Base(dir),
+				QualifiedName: dir, FilePath: dir})
+			parent := lang.Dir(dir)
+			if parent != "" {
+				contains(graph.FolderID(parent), graph.FolderID(dir))
+			}
+			if !added {
+				break
+			}
+			dir = parent
+		}
+	}
+}

@@ -1,0 +1,547 @@
+package lang
+
+import (
+	"gitnexus.dev/gitnexus/internal/graph"
+)
+
+// The evaluator types expressions well enough to resolve calls: it follows
+// names through local bindings, enclosing scopes, imports and packages, and
+// members through declared types, initializers and results of resolved
+// calls. It never guesses: what it cannot type is ValNone, and what comes
+// from outside the repository is ValExternal, so that no name-only fallback
+// is tried for it.
+
+// ValueKind is what an expression evaluates to.
+type ValueKind uint8
+
+// Value kinds.
+const (
+	ValNone     ValueKind = iota // not known
+	ValSym                       // a symbol itself: callable, type, variable, constant, property
+	ValInstance                  // an instance of the type Sym
+	ValModule                    // a module, package or namespace
+	ValExternal                  // something from outside the repository
+)
+
+// Value is the result of evaluating an expression.
+type Value struct {
+	Kind ValueKind
+	Sym  SymID
+	Mod  *Module
+	// Elem: a container whose elements are instances of Sym.
+	Elem bool
+	// Alts are further candidates of the same name (overloads).
+	Alts []SymID
+}
+
+var (
+	none     = Value{Kind: ValNone, Sym: NoSym}
+	external = Value{Kind: ValExternal, Sym: NoSym}
+)
+
+// None is the unknown value.
+func None() Value { return none }
+
+// External is the value of anything outside the repository.
+func External() Value { return external }
+
+// SymValue is the value of a symbol used by name.
+func SymValue(id SymID) Value { return Value{Kind: ValSym, Sym: id} }
+
+// SymsValue is the value of several same-named symbols (overloads): the
+// first, with the rest as alternatives.
+func SymsValue(ids []SymID) Value {
+	if len(ids) == 0 {
+		return none
+	}
+	v := Value{Kind: ValSym, Sym: ids[0]}
+	if len(ids) > 1 {
+		v.Alts = ids[1:]
+	}
+	return v
+}
+
+// ModuleValue is the value of a module.
+func ModuleValue(m *Module) Value {
+	if m == nil {
+		return none
+	}
+	return Value{Kind: ValModule, Sym: NoSym, Mod: m}
+}
+
+// Known reports whether the value is anything but ValNone.
+func (v Value) Known() bool { return v.Kind != ValNone }
+
+// Ctx is where an expression is evaluated: a file, the local index of the
+// innermost enclosing symbol (-1 at file level) and a byte offset.
+type Ctx struct {
+	File  *File
+	Scope int
+	Pos   uint32
+	depth int
+	// types: the name is used as a type, so local bindings and parameters
+	// (values) do not hide it.
+	types bool
+}
+
+const maxDepth = 24
+
+// TypesOnly reports whether the name being looked up is used as a type.
+func (c *Ctx) TypesOnly() bool { return c.types }
+
+// Eval evaluates e in c. The reason says how the last step was resolved.
+func (p *Program) Eval(c Ctx, e *Expr) (Value, graph.Reason) {
+	if e == nil || c.depth > maxDepth {
+		return none, ""
+	}
+	c.depth++
+	switch e.Kind {
+	case ExprIdent:
+		return p.LookupIdent(c, e.Name)
+	case ExprMember:
+		base, why := p.Eval(c, e.X)
+		v, r := p.Member(c, base, e.Name, e.X.Kind == ExprSelf || e.X.Kind == ExprSuper)
+		if base.Kind == ValModule && v.Known() && why != "" {
+			r = why
+			if r == graph.ReasonSameFile || r == graph.ReasonSamePackage {
+				r = graph.ReasonImportResolved
+			}
+		}
+		return v, r
+	case ExprCall:
+		callee, _ := p.Eval(c, e.X)
+		return p.CallResult(c, callee, 0), ""
+	case ExprNew, ExprComposite, ExprTypeAssert:
+		return p.ResolveType(c, e.Name), ""
+	case ExprSelf:
+		if t := p.EnclosingType(c.File, c.Scope); t != NoSym {
+			return Value{Kind: ValInstance, Sym: t}, graph.ReasonSelfReceiver
+		}
+		return none, ""
+	case ExprSuper:
+		if t := p.EnclosingType(c.File, c.Scope); t != NoSym {
+			for _, b := range p.bases(t) {
+				if b.kind == BaseExtends || b.kind == BaseEmbedded {
+					return Value{Kind: ValInstance, Sym: b.sym}, graph.ReasonSelfReceiver
+				}
+			}
+		}
+		return none, ""
+	case ExprIndex:
+		v, r := p.Eval(c, e.X)
+		switch {
+		case v.Kind == ValInstance && v.Elem:
+			return Value{Kind: ValInstance, Sym: v.Sym}, r
+		case v.Kind == ValSym && p.Syms[v.Sym].Kind.IsCallable():
+			return v, r // a generic function instantiated: F[int]
+		case v.Kind == ValExternal:
+			return external, r
+		}
+		return none, ""
+	case ExprAwait:
+		return p.Eval(c, e.X)
+	}
+	return none, ""
+}
+
+// LookupIdent resolves an unqualified name at c: local bindings and
+// parameters of the enclosing callables, symbols nested in enclosing
+// scopes, then the language's rules (file, imports, package, wildcards).
+func (p *Program) LookupIdent(c Ctx, name string) (Value, graph.Reason) {
+	f := c.File
+	for scope := c.Scope; ; {
+		if !c.types {
+			if v, ok := p.localBinding(c, scope, name); ok {
+				return v, graph.ReasonSameFile
+			}
+		}
+		if scope < 0 {
+			break
+		}
+		s := &f.Facts.Symbols[scope]
+		if !c.types {
+			for _, prm := range s.Params {
+				if prm.Name == name {
+					return p.paramValue(f, scope, prm), graph.ReasonSameFile
+				}
+			}
+		}
+		// Symbols nested in an enclosing callable (Python inner functions,
+		// local classes) are visible by name.
+		if s.Kind.IsCallable() {
+			if ids := p.Syms[f.SymOf(scope)].members[name]; len(ids) > 0 {
+				return SymsValue(ids), graph.ReasonSameFile
+			}
+		}
+		scope = s.Parent
+	}
+	return p.Rules.Lookup(p, &c, name)
+}
+
+// localBinding finds the binding of name in exactly this scope that is
+// visible at c.Pos and starts last.
+func (p *Program) localBinding(c Ctx, scope int, name string) (Value, bool) {
+	f := c.File
+	idx := f.bindings[scopeName{scope, name}]
+	best := -1
+	for _, i := range idx {
+		b := &f.Facts.Bindings[i]
+		if b.Field || b.Byte > c.Pos || (b.End != 0 && c.Pos >= b.End) {
+			continue
+		}
+		if best < 0 || b.Byte >= f.Facts.Bindings[best].Byte {
+			best = i
+		}
+	}
+	if best < 0 {
+		// A binding that starts after the use (flow-insensitive languages,
+		// or a use in a closure defined before the assignment) still
+		// names a local: prefer it over globals only in callable scopes.
+		if scope >= 0 && len(idx) > 0 {
+			for _, i := range idx {
+				if !f.Facts.Bindings[i].Field {
+					return p.bindingValue(c, i), true
+				}
+			}
+		}
+		return none, false
+	}
+	return p.bindingValue(c, best), true
+}
+
+func (p *Program) bindingValue(c Ctx, i int) Value {
+	k := bindKey{c.File, i}
+	if v, ok := p.bindMemo[k]; ok {
+		return v
+	}
+	p.bindMemo[k] = none // recursion guard: `x = x.next()`
+	b := &c.File.Facts.Bindings[i]
+	var v Value
+	bc := Ctx{File: c.File, Scope: b.Scope, Pos: b.Byte, depth: c.depth + 1}
+	if b.Byte == 0 {
+		bc.Pos = c.Pos
+	}
+	if b.Type != "" {
+		v = p.ResolveType(bc, b.Type)
+	}
+	if !v.Known() && b.Value != nil {
+		// Evaluate the value where it is written: just before the binding
+		// becomes visible, so `x := x.Next()` sees the outer x.
+		if b.Value.Kind == ExprCall {
+			callee, _ := p.Eval(bc, b.Value.X)
+			v = p.CallResult(bc, callee, b.Index)
+		} else {
+			v, _ = p.Eval(bc, b.Value)
+		}
+		if b.Elem {
+			v = elementOf(v)
+		}
+	}
+	p.bindMemo[k] = v
+	return v
+}
+
+func elementOf(v Value) Value {
+	switch {
+	case v.Kind == ValInstance && v.Elem:
+		return Value{Kind: ValInstance, Sym: v.Sym}
+	case v.Kind == ValExternal:
+		return external
+	}
+	return none
+}
+
+func (p *Program) paramValue(f *File, scope int, prm Param) Value {
+	if prm.Type == "" {
+		return none
+	}
+	v := p.ResolveType(Ctx{File: f, Scope: scope, Pos: f.Facts.Symbols[scope].StartByte}, prm.Type)
+	return v
+}
+
+// EnclosingType returns the type symbol that encloses local symbol scope
+// (the scope itself when it is a type), following Go receivers.
+func (p *Program) EnclosingType(f *File, scope int) SymID {
+	for scope >= 0 {
+		s := &f.Facts.Symbols[scope]
+		if s.Kind.IsType() {
+			return f.SymOf(scope)
+		}
+		if s.Receiver != "" && f.Module != nil {
+			for _, id := range f.Module.Scope[s.Receiver] {
+				if p.Syms[id].Kind.IsType() {
+					return id
+				}
+			}
+		}
+		scope = s.Parent
+	}
+	return NoSym
+}
+
+// ResolveType resolves a written type in context c to an instance value.
+func (p *Program) ResolveType(c Ctx, text string) Value {
+	if text == "" || c.depth > maxDepth {
+		return none
+	}
+	te := p.Rules.ParseType(text)
+	if len(te.Path) == 0 {
+		return none
+	}
+	c.depth++
+	c.types = true
+	v, _ := p.LookupIdent(c, te.Path[0])
+	for _, part := range te.Path[1:] {
+		switch v.Kind {
+		case ValModule:
+			v = p.Rules.Export(p, v.Mod, part)
+		case ValSym:
+			if p.Syms[v.Sym].Kind.IsType() {
+				v = SymsValue(p.Syms[v.Sym].members[part])
+			} else {
+				v = none
+			}
+		case ValExternal:
+			return external
+		default:
+			return none
+		}
+	}
+	switch v.Kind {
+	case ValSym:
+		s := &p.Syms[v.Sym]
+		if !s.Kind.IsType() {
+			return none
+		}
+		if s.Kind == graph.KindTypeAlias && s.Type != "" && len(s.members) == 0 && !p.inFlight[v.Sym] {
+			// Follow aliases that declare nothing of their own.
+			p.inFlight[v.Sym] = true
+			av := p.ResolveType(Ctx{File: s.File, Scope: s.Parent, Pos: s.StartByte, depth: c.depth}, s.Type)
+			delete(p.inFlight, v.Sym)
+			if av.Known() {
+				av.Elem = av.Elem || te.Elem
+				return av
+			}
+		}
+		return Value{Kind: ValInstance, Sym: v.Sym, Elem: te.Elem}
+	case ValExternal:
+		return external
+	}
+	return none
+}
+
+// Member looks name up on the value base. viaSelf says the receiver was
+// self/this/super. The reason reflects how the member was found.
+func (p *Program) Member(c Ctx, base Value, name string, viaSelf bool) (Value, graph.Reason) {
+	switch base.Kind {
+	case ValModule:
+		return p.Rules.Export(p, base.Mod, name), graph.ReasonImportResolved
+	case ValExternal:
+		return external, ""
+	case ValInstance:
+		if base.Elem {
+			return none, ""
+		}
+		ids, depth := p.FindMember(base.Sym, name)
+		if len(ids) == 0 {
+			if p.hasExternalBase(base.Sym) {
+				return external, ""
+			}
+			return none, ""
+		}
+		r := graph.ReasonReceiverTyped
+		if viaSelf {
+			r = graph.ReasonSelfReceiver
+		} else if depth > 0 {
+			r = graph.ReasonInherited
+		}
+		return SymsValue(ids), r
+	case ValSym:
+		s := &p.Syms[base.Sym]
+		switch {
+		case s.Kind.IsType():
+			// Static members, nested types, Python class attributes, Go
+			// method expressions.
+			ids, depth := p.FindMember(base.Sym, name)
+			if len(ids) == 0 {
+				return none, ""
+			}
+			if depth > 0 {
+				return SymsValue(ids), graph.ReasonInherited
+			}
+			return SymsValue(ids), graph.ReasonReceiverTyped
+		case s.Kind == graph.KindVariable || s.Kind == graph.KindConst || s.Kind == graph.KindProperty:
+			return p.Member(c, p.ValueOf(base.Sym), name, false)
+		}
+	}
+	return none, ""
+}
+
+// FindMember finds members named name on type t or, breadth first, on its
+// bases (inheritance and Go embedding). depth is 0 for own members.
+func (p *Program) FindMember(t SymID, name string) ([]SymID, int) {
+	seen := map[SymID]bool{t: true}
+	level := []SymID{t}
+	for depth := 0; len(level) > 0 && depth < 12; depth++ {
+		var found []SymID
+		var next []SymID
+		for _, s := range level {
+			found = append(found, p.Syms[s].members[name]...)
+			for _, b := range p.bases(s) {
+				if !seen[b.sym] {
+					seen[b.sym] = true
+					next = append(next, b.sym)
+				}
+			}
+		}
+		if len(found) > 0 {
+			return found, depth
+		}
+		level = next
+	}
+	return nil, 0
+}
+
+// hasExternalBase reports whether t has a declared base that did not
+// resolve inside the repository (a member missing on t may live there).
+func (p *Program) hasExternalBase(t SymID) bool {
+	s := &p.Syms[t]
+	return len(s.Bases) > len(p.bases(t))
+}
+
+func (p *Program) bases(t SymID) []baseRef { return p.Syms[t].bases }
+
+// ValueOf returns the value held by a variable, constant or property symbol:
+// an instance of its declared type, or what its initializer evaluates to.
+func (p *Program) ValueOf(id SymID) Value {
+	if v, ok := p.typeMemo[id]; ok {
+		return v
+	}
+	if p.inFlight[id] {
+		return none
+	}
+	p.inFlight[id] = true
+	s := &p.Syms[id]
+	c := Ctx{File: s.File, Scope: s.Parent, Pos: s.StartByte}
+	v := none
+	if s.Type != "" {
+		v = p.ResolveType(c, s.Type)
+	}
+	if !v.Known() && s.Value != nil {
+		if s.Value.Kind == ExprCall {
+			callee, _ := p.Eval(c, s.Value.X)
+			v = p.CallResult(c, callee, 0)
+		} else {
+			v, _ = p.Eval(c, s.Value)
+		}
+	}
+	if !v.Known() {
+		// Python `self.x = Foo()` assignments recorded as field bindings.
+		v = p.fieldBindingValue(s)
+	}
+	delete(p.inFlight, id)
+	p.typeMemo[id] = v
+	return v
+}
+
+// fieldBindingValue types a property from `self.name = value` bindings in
+// its class's methods.
+func (p *Program) fieldBindingValue(s *Sym) Value {
+	if s.Kind != graph.KindProperty || s.Parent < 0 {
+		return none
+	}
+	f := s.File
+	for i := range f.Facts.Bindings {
+		b := &f.Facts.Bindings[i]
+		if !b.Field || b.Name != s.Name || b.Scope < 0 {
+			continue
+		}
+		if p.EnclosingType(f, b.Scope) != f.SymOf(s.Parent) {
+			continue
+		}
+		c := Ctx{File: f, Scope: b.Scope, Pos: b.Byte}
+		var v Value
+		if b.Type != "" {
+			v = p.ResolveType(c, b.Type)
+		}
+		if !v.Known() && b.Value != nil {
+			if b.Value.Kind == ExprCall {
+				callee, _ := p.Eval(c, b.Value.X)
+				v = p.CallResult(c, callee, b.Index)
+			} else {
+				v, _ = p.Eval(c, b.Value)
+			}
+		}
+		if v.Known() {
+			return v
+		}
+	}
+	return none
+}
+
+// CallResult is the value of calling callee; index selects one result of a
+// multi-valued Go call.
+func (p *Program) CallResult(c Ctx, callee Value, index int) Value {
+	switch callee.Kind {
+	case ValExternal:
+		return external
+	case ValSym:
+		s := &p.Syms[callee.Sym]
+		switch {
+		case s.Kind.IsCallable():
+			if s.Kind == graph.KindConstructor {
+				if t := p.EnclosingType(s.File, s.Parent); t != NoSym {
+					return Value{Kind: ValInstance, Sym: t}
+				}
+			}
+			return p.resultOf(callee.Sym, index)
+		case s.Kind.IsType():
+			return Value{Kind: ValInstance, Sym: callee.Sym}
+		case s.Kind == graph.KindVariable || s.Kind == graph.KindConst || s.Kind == graph.KindProperty:
+			inner := p.ValueOf(callee.Sym)
+			if inner.Kind == ValSym && p.Syms[inner.Sym].Kind.IsCallable() {
+				return p.CallResult(c, inner, index)
+			}
+		}
+	}
+	return none
+}
+
+func (p *Program) resultOf(fn SymID, index int) Value {
+	s := &p.Syms[fn]
+	if index >= len(s.Returns) {
+		if index == 0 && len(s.Returns) == 0 && s.Value != nil {
+			// A returned expression recorded by the extractor for
+			// languages without declared result types.
+			if v, ok := p.retMemo[fn]; ok {
+				return v
+			}
+			if p.inFlight[fn] {
+				return none
+			}
+			p.inFlight[fn] = true
+			c := Ctx{File: s.File, Scope: s.Local, Pos: s.EndByte}
+			var v Value
+			if s.Value.Kind == ExprCall {
+				callee, _ := p.Eval(c, s.Value.X)
+				v = p.CallResult(c, callee, 0)
+			} else {
+				v, _ = p.Eval(c, s.Value)
+			}
+			delete(p.inFlight, fn)
+			p.retMemo[fn] = v
+			return v
+		}
+		return none
+	}
+	if index == 0 {
+		if v, ok := p.retMemo[fn]; ok {
+			return v
+		}
+	}
+	v := p.ResolveType(Ctx{File: s.File, Scope: s.Local, Pos: s.StartByte}, s.Returns[index])
+	if index == 0 {
+		p.retMemo[fn] = v
+	}
+	return v
+}

@@ -1,0 +1,228 @@
+package lang
+
+import "gitnexus.dev/gitnexus/internal/graph"
+
+// FileFacts is everything one source file says about itself, extracted from
+// its syntax tree alone. It is plain data: deterministic for a given input,
+// safe to cache by content hash, and free of tree-sitter objects. Cross-file
+// meaning (what an import or a call refers to) is decided later by the
+// resolver, which sees the facts of every file.
+//
+// Indexes into Symbols (Parent, Scope fields) are -1 for "file level".
+type FileFacts struct {
+	Path     string // repository-relative, '/'-separated
+	Language string // language name as registered ("go", "python", ...)
+	// Package is the package the file declares, when the language has such a
+	// clause: the Go package name, the Java package's dotted name.
+	Package string
+	// Constraint is the file's build condition as written (Go `//go:build`
+	// line), "" when unconditional.
+	Constraint string
+	Lines      int // number of lines in the file
+
+	Symbols  []Symbol
+	Imports  []Import
+	Exports  []Export
+	Calls    []Call
+	Bindings []Binding
+	Refs     []Ref
+
+	// SyntaxErrors counts ERROR and MISSING nodes; a file with errors still
+	// yields whatever parsed.
+	SyntaxErrors int
+}
+
+// Span locates a piece of source. Lines are 1-based and inclusive; bytes are
+// a half-open range.
+type Span struct {
+	StartLine, EndLine int
+	StartByte, EndByte uint32
+}
+
+// Contains reports whether byte offset b lies inside the span.
+func (s Span) Contains(b uint32) bool { return b >= s.StartByte && b < s.EndByte }
+
+// Symbol is a declaration: a function, method, type, field, constant or
+// variable.
+type Symbol struct {
+	Kind graph.NodeKind
+	Name string
+	// Qual is the qualified name inside the file's namespace, joined with
+	// '.': "Server.Handle", "Outer.Inner.run", "helper". Go methods use the
+	// receiver type: "Server.Handle".
+	Qual   string
+	Parent int // index of the enclosing symbol, -1 at file level
+	Span
+	Signature string // the declaration header, one line, without the body
+	Doc       string // first paragraph of the doc comment / docstring
+	Exported  bool
+	Static    bool // Java/TS static member, Python @staticmethod
+	Abstract  bool // abstract method, interface method without a body
+	Content   string
+
+	// Type is the declared type of a Property, Variable or Const, or the
+	// aliased type of a TypeAlias, as written (the resolver normalises it).
+	Type string
+	// Value is the initializer of a Property, Variable or Const when it can
+	// type it (e.g. `x = Foo()`), nil otherwise.
+	Value *Expr
+	// Returns are the declared result types of a callable, as written.
+	Returns []string
+	Params  []Param
+	// Receiver is the receiver's base type name of a Go method ("Server" for
+	// `func (s *Server) Handle()`).
+	Receiver string
+	// Bases are the supertypes written on a type declaration.
+	Bases []Base
+	// Decorators are the names of decorators or annotations, without
+	// arguments ("staticmethod", "app.route", "Override").
+	Decorators []string
+}
+
+// Param is one parameter of a callable.
+type Param struct {
+	Name     string
+	Type     string // as written; "" when not declared
+	Variadic bool   // ...args, *args, **kwargs
+	Optional bool   // has a default value, or is marked optional (TS `x?`)
+}
+
+// BaseKind says how a type names a supertype.
+type BaseKind uint8
+
+// Base kinds.
+const (
+	BaseExtends    BaseKind = iota // class extends, interface extends, Python bases
+	BaseImplements                 // class implements
+	BaseEmbedded                   // Go embedded field or embedded interface
+)
+
+// Base is one supertype written on a type declaration.
+type Base struct {
+	Type string // as written, e.g. "Base", "pkg.Base", "*Base", "List<T>"
+	Kind BaseKind
+}
+
+// ExprKind is the shape of an expression the resolver can type.
+type ExprKind uint8
+
+// Expression kinds. Anything else is ExprUnknown.
+const (
+	ExprUnknown   ExprKind = iota
+	ExprIdent              // Name
+	ExprMember             // X.Name
+	ExprCall               // X(...); Args holds the arguments when recorded
+	ExprNew                // new Name(...): Name is the type as written
+	ExprSelf               // self, this
+	ExprSuper              // super (Python super(), Java/TS super)
+	ExprIndex              // X[...]: one element of X
+	ExprTypeAssert         // X converted to the type Name (Go x.(T), TS `x as T`, Java cast)
+	ExprComposite          // a value of type Name built in place (Go T{...}, &T{...})
+	ExprLiteral            // a literal; Name is its type ("string", "int", "float", "bool", "null", "list", "dict")
+	ExprAwait              // await X
+)
+
+// Expr is a small expression tree: enough to follow receivers such as
+// `self.repo.find(x).save()` or `pkg.New().Run()`.
+type Expr struct {
+	Kind ExprKind
+	Name string
+	X    *Expr
+	Args []*Expr // for ExprCall and ExprNew, when the extractor records them
+}
+
+// Call is one call site.
+type Call struct {
+	Scope  int   // innermost enclosing callable symbol (else type symbol), -1 at file level
+	Callee *Expr // ExprIdent, ExprMember, ExprNew, ExprSuper (super(...) constructor call), ...
+	Args   int   // number of arguments
+	Line   int
+	Byte   uint32
+}
+
+// Binding records that, inside a scope, a local name was given a declared
+// type or a value. It is flow-insensitive: the resolver takes the first
+// binding that yields a type.
+type Binding struct {
+	Scope int // enclosing callable symbol, -1 at file level
+	Name  string
+	Type  string // declared type as written, "" when not declared
+	Value *Expr
+	// Index is the position of Name in a tuple assignment (`a, b := f()`).
+	Index int
+	// Elem: the name is bound to one element of Value (range/for-of loops).
+	Elem bool
+	// Field: the binding is `self.Name = Value` / `this.Name = Value` on
+	// the enclosing class, not a local.
+	Field bool
+	// Byte and End bound where the binding is visible: from Byte to End
+	// (End 0: to the end of the scope). The resolver picks, among the
+	// bindings of a name visible at a use, the one that starts last.
+	Byte, End uint32
+}
+
+// Ref is a read or write of a name that may be a package-level Variable or
+// Const: `limit` or `config.Limit`. Extractors record each distinct
+// expression once per scope.
+type Ref struct {
+	Scope int
+	Expr  *Expr // ExprIdent or ExprMember
+	Line  int
+	Write bool
+}
+
+// ImportKind is the shape of an import.
+type ImportKind uint8
+
+// Import kinds.
+const (
+	// ImportModule binds a whole module or package to a name: Go `import
+	// "fmt"`, Python `import a.b as c`, TS `import * as ns`, CommonJS
+	// `const x = require('./x')`.
+	ImportModule ImportKind = iota
+	// ImportName binds one exported name: Python `from m import x as y`, TS
+	// `import {x as y}` / default imports (Name "default"), Java single-type
+	// and static imports.
+	ImportName
+	// ImportWildcard makes every exported name visible: Java `.*`, Python
+	// `from m import *`, Go dot imports, TS `export * from`.
+	ImportWildcard
+	// ImportSideEffect loads a module for its effects only: Go blank
+	// imports, TS `import './x'`.
+	ImportSideEffect
+)
+
+// Import is one import as written.
+type Import struct {
+	Kind ImportKind
+	// Path is the module specifier as written: "fmt", "./util",
+	// "..pkg.mod" (Python relative), "com.foo.Bar" (Java).
+	Path string
+	// Name is the imported name for ImportName ("default" for a default
+	// import); empty otherwise.
+	Name string
+	// Alias is the local name the import binds; empty when it binds the
+	// natural name (the package name, the imported name).
+	Alias string
+	Line  int
+	// Reexport: the import is also an export of this module (TS `export
+	// {x} from`, `export * from`, `export * as ns from`).
+	Reexport bool
+	// Static: a Java static import.
+	Static bool
+	// Scope: an import inside a function (Python), -1 at file level.
+	Scope int
+}
+
+// Export is a name a JS/TS module exports from its own scope: `export {a as
+// b}`, `export default a`, `module.exports = {a}`, `exports.b = a`. Symbols
+// declared with `export` are marked Exported instead. `module.exports = a`
+// and TS `export = a` replace the whole module value: Name is ExportAssign.
+type Export struct {
+	Name  string // exported name; "default" for default exports, ExportAssign
+	Local string // local name it refers to; "" when the value is anonymous
+	Line  int
+}
+
+// ExportAssign is the Export name for `module.exports = x` and `export = x`.
+const ExportAssign = "="

@@ -1,0 +1,69 @@
+// Package golang is the Go language: extraction of symbols, imports, calls,
+// bindings and references from Go source with tree-sitter, and the rules that
+// resolve them (go.mod module paths, packages as directories, method sets
+// with embedding, implicit interface satisfaction).
+package golang
+
+import (
+	_ "embed"
+	"sync"
+
+	ts "github.com/tree-sitter/go-tree-sitter"
+	tsgo "github.com/tree-sitter/tree-sitter-go/bindings/go"
+
+	"gitnexus.dev/gitnexus/internal/lang"
+)
+
+//go:embed queries/defs.scm
+var defsSource string
+
+//go:embed queries/facts.scm
+var factsSource string
+
+// Language is the registered Go language.
+var Language lang.Language = goLanguage{}
+
+func init() { lang.Register(Language) }
+
+type goLanguage struct{}
+
+func (goLanguage) Name() string         { return "go" }
+func (goLanguage) Extensions() []string { return []string{".go"} }
+func (goLanguage) Rules() lang.Rules    { return rules{} }
+
+// compiled holds the language and queries, compiled once per process and
+// shared by every extractor (queries are read-only once built).
+var compiled = sync.OnceValue(func() *queries {
+	l := ts.NewLanguage(tsgo.Language())
+	return &queries{lang: l,
+		defs:  lang.MustQuery(l, "go/defs.scm", defsSource),
+		facts: lang.MustQuery(l, "go/facts.scm", factsSource),
+	}
+})
+
+type queries struct {
+	lang  *ts.Language
+	defs  *lang.Query
+	facts *lang.Query
+}
+
+func (goLanguage) NewExtractor() (lang.Extractor, error) {
+	q := compiled()
+	p := ts.NewParser()
+	if err := p.SetLanguage(q.lang); err != nil {
+		p.Close()
+		return nil, err
+	}
+	return &extractor{q: q, parser: p, cursor: ts.NewQueryCursor()}, nil
+}
+
+type extractor struct {
+	q      *queries
+	parser *ts.Parser
+	cursor *ts.QueryCursor
+}
+
+func (e *extractor) Close() {
+	e.cursor.Close()
+	e.parser.Close()
+}

@@ -1,0 +1,89 @@
+// Package lang holds what every supported language shares: the plain facts an
+// extractor reads off one file (facts.go), the Language interface and its
+// registry, tree-sitter plumbing, and the resolver that turns the facts of
+// all files into graph nodes and edges (program.go, resolve*.go).
+//
+// Each language lives in its own subpackage (golang, python, typescript,
+// java) with its tree-sitter queries in .scm files, its extraction code, the
+// rules it adds to the resolver, and its own fixtures.
+package lang
+
+import (
+	"path"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Language is one supported language.
+type Language interface {
+	// Name is the language's name as stored on nodes ("go", "python",
+	// "typescript", "javascript", "java").
+	Name() string
+	// Extensions are the lower-case file extensions, with the dot.
+	Extensions() []string
+	// NewExtractor returns an extractor owned by one goroutine.
+	NewExtractor() (Extractor, error)
+	// Rules returns the resolution rules of the language's family. Languages
+	// that import each other (TypeScript and JavaScript) return the same
+	// Rules value, and their files are resolved together.
+	Rules() Rules
+}
+
+// Extractor turns one file into facts. It is not safe for concurrent use;
+// the ingest pipeline creates one per worker.
+type Extractor interface {
+	Extract(path string, src []byte) (*FileFacts, error)
+	Close()
+}
+
+var (
+	registryMu sync.RWMutex
+	languages  []Language
+	byExt      = map[string]Language{}
+)
+
+// Register adds a language. It panics when an extension is claimed twice,
+// which is a programming error.
+func Register(l Language) {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	for _, ext := range l.Extensions() {
+		if prev, ok := byExt[ext]; ok {
+			panic("lang: extension " + ext + " registered by " + prev.Name() + " and " + l.Name())
+		}
+		byExt[ext] = l
+	}
+	languages = append(languages, l)
+	sort.Slice(languages, func(i, j int) bool { return languages[i].Name() < languages[j].Name() })
+}
+
+// ForPath returns the language of a file by its extension, or nil.
+func ForPath(p string) Language {
+	ext := strings.ToLower(path.Ext(p))
+	if ext == "" {
+		return nil
+	}
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	return byExt[ext]
+}
+
+// ByName returns the registered language with this name, or nil.
+func ByName(name string) Language {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	for _, l := range languages {
+		if l.Name() == name {
+			return l
+		}
+	}
+	return nil
+}
+
+// All returns the registered languages sorted by name.
+func All() []Language {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	return append([]Language(nil), languages...)
+}

@@ -1,0 +1,368 @@
+package lang
+
+import (
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gitnexus.dev/gitnexus/internal/graph"
+)
+
+// SymID indexes Program.Syms.
+type SymID int32
+
+// NoSym is the absent symbol.
+const NoSym SymID = -1
+
+// Program is the resolver's view of all files of one language family: a
+// global symbol table, modules (packages, namespaces), and what each file's
+// imports bind. It is built once per analysis and then only read, except for
+// memo tables filled during resolution.
+type Program struct {
+	Rules   Rules
+	Files   []*File
+	// Config holds the contents of the configuration files the rules asked
+	// for (Rules.ConfigNames), by repository-relative path.
+	Config map[string][]byte
+	Syms    []Sym
+	Modules map[string]*Module
+
+	byPath   map[string]*File
+	byName   map[string][]SymID // every symbol by simple name
+	typeMemo map[SymID]Value    // declared type of a value symbol, resolved
+	retMemo  map[SymID]Value    // result type of a callable, resolved
+	inFlight map[SymID]bool     // recursion guard for the memo tables
+	subtypes map[SymID][]SymID  // direct subtypes, from resolved bases
+	bindMemo map[bindKey]Value
+	// overrideMemo caches Overrides.
+	overrideMemo map[SymID][]SymID
+}
+
+type bindKey struct {
+	file *File
+	idx  int
+}
+
+// File is one source file in the program.
+type File struct {
+	Facts  *FileFacts
+	Module *Module
+	// First is the SymID of Facts.Symbols[0]; symbol i is First+i.
+	First SymID
+	// Top maps names declared at file level to their symbols.
+	Top map[string][]SymID
+	// Imported maps local names bound by imports to values.
+	Imported map[string]Value
+	// ImportLines gives the line of the import that bound a name.
+	ImportLines map[string]int
+	// Wildcards are modules whose exported names are all visible here.
+	Wildcards []*Module
+	// ImportEdges are the IMPORTS edges this file's imports produce, filled
+	// by the rules: targets are File or Package node ids.
+	ImportEdges []ImportEdge
+
+	// bindings by scope symbol (local index, -1 for file level) and name.
+	bindings map[scopeName][]int
+}
+
+type scopeName struct {
+	scope int
+	name  string
+}
+
+// ImportEdge is one resolved import of a file.
+type ImportEdge struct {
+	Target string // node id of a File or Package
+	Line   int
+}
+
+// Sym is one symbol of the program.
+type Sym struct {
+	ID   string // graph node id
+	File *File
+	*Symbol
+	Local int // index in File.Facts.Symbols
+
+	// members of a type by name (own members only; inheritance is walked).
+	members map[string][]SymID
+	// bases are the resolved supertypes of a type, in declaration order.
+	bases []baseRef
+	// ctors are the constructors among the members.
+	ctors []SymID
+	// owner is the type a member belongs to (the parent, or the receiver
+	// type of a Go method), NoSym otherwise.
+	owner SymID
+}
+
+type baseRef struct {
+	sym  SymID
+	kind BaseKind
+}
+
+// Module is a namespace that imports name: a Go or Java package, a Python
+// module or package, a JS/TS file.
+type Module struct {
+	// Key identifies the module; for modules that are packages it is also
+	// the Package node key.
+	Key  string
+	Name string // the name an import binds by default (Go package name, last component)
+	// Qualifier prefixes the qualified names of the module's symbols: the
+	// Go package name, the Java package, the Python dotted module name; ""
+	// for JS/TS files.
+	Qualifier string
+	Dir  string // directory of the module (repository-relative)
+	// Files of the module: one for a Python or JS/TS module file, several
+	// for a Go or Java package.
+	Files []*File
+	// IsPackage: the module gets a Package node.
+	IsPackage bool
+	// Scope holds every name declared at file level by the module's files.
+	Scope map[string][]SymID
+	// Sub are child modules reachable as attributes (Python packages).
+	Sub map[string]*Module
+	// Data is for the rules' own bookkeeping (export tables and the like).
+	Data any
+}
+
+// PackageNodeID is the id of the module's Package node, or "" when the
+// module is not a package.
+func (m *Module) PackageNodeID() string {
+	if m == nil || !m.IsPackage {
+		return ""
+	}
+	return graph.PackageID(m.Key)
+}
+
+// Rules are the language-specific parts of resolution. The engine calls
+// them in this order: Organize, BindImports (each file), then the engine
+// resolves type bases and members, then Link, then calls and references.
+type Rules interface {
+	// Organize puts every file in a module (p.Module) and fills module
+	// scopes; it may attach extra members (Go methods to receivers).
+	Organize(p *Program)
+	// BindImports fills f.Imported, f.Wildcards and f.ImportEdges.
+	BindImports(p *Program, f *File)
+	// Export returns what module m exports under name (Go exported names,
+	// Python module attributes, JS exports including re-exports).
+	Export(p *Program, m *Module, name string) Value
+	// Lookup resolves an unqualified name that is neither a local binding
+	// nor a symbol nested in an enclosing scope.
+	Lookup(p *Program, c *Ctx, name string) (Value, graph.Reason)
+	// ParseType reads a type as written.
+	ParseType(text string) TypeExpr
+	// Link adds relations that need all types and members resolved (Go's
+	// implicit interface satisfaction); it may call p.AddSubtype.
+	Link(p *Program, g *graph.Graph)
+	// Features are fixed facts about the language.
+	Features() Features
+	// IsBuiltin reports whether a name is a builtin that the language
+	// provides and the repository cannot define calls into.
+	IsBuiltin(name string) bool
+	// ConfigNames are the base names of configuration files the rules read
+	// (go.mod, tsconfig.json, ...); the pipeline passes their contents in
+	// Program.Config.
+	ConfigNames() []string
+}
+
+// Features are fixed facts about a language that the engine needs.
+type Features struct {
+	// TypeCallConstructs: calling a type by name constructs an instance
+	// (Python `Foo()`), as opposed to converting (Go `T(x)`).
+	TypeCallConstructs bool
+	// InheritedConstructors: a class without its own constructor runs its
+	// base class's (Python, TypeScript), instead of an implicit default one
+	// (Java).
+	InheritedConstructors bool
+	// UnexportedIsPrivate: a name that is not exported cannot be used from
+	// another module (Go, Java package-private and private members).
+	UnexportedIsPrivate bool
+}
+
+// TypeExpr is a written type reduced to what the resolver follows: a dotted
+// name path and whether the value is a container of that type.
+type TypeExpr struct {
+	Path []string // e.g. ["pkg", "Foo"]; empty when the type has no name we follow
+	Elem bool     // a slice, list, array, map value or channel of Path
+}
+
+// NewProgram indexes the facts of one language family. Files must be sorted
+// by path for deterministic ids.
+func NewProgram(rules Rules, facts []*FileFacts, config map[string][]byte) *Program {
+	p := &Program{
+		Rules:    rules,
+		Config:   config,
+		Modules:  map[string]*Module{},
+		byPath:   map[string]*File{},
+		byName:   map[string][]SymID{},
+		typeMemo: map[SymID]Value{},
+		retMemo:  map[SymID]Value{},
+		inFlight: map[SymID]bool{},
+		subtypes: map[SymID][]SymID{},
+		bindMemo: map[bindKey]Value{},
+
+		overrideMemo: map[SymID][]SymID{},
+	}
+	for _, ff := range facts {
+		f := &File{Facts: ff, First: SymID(len(p.Syms)), Top: map[string][]SymID{},
+			Imported: map[string]Value{}, ImportLines: map[string]int{}, bindings: map[scopeName][]int{}}
+		p.Files = append(p.Files, f)
+		p.byPath[ff.Path] = f
+		for i := range ff.Symbols {
+			s := &ff.Symbols[i]
+			id := SymID(len(p.Syms))
+			p.Syms = append(p.Syms, Sym{File: f, Symbol: s, Local: i, owner: NoSym})
+			if s.Parent < 0 {
+				f.Top[s.Name] = append(f.Top[s.Name], id)
+			} else {
+				p.attach(f.First+SymID(s.Parent), id)
+			}
+			p.byName[s.Name] = append(p.byName[s.Name], id)
+		}
+		for i, b := range ff.Bindings {
+			k := scopeName{b.Scope, b.Name}
+			f.bindings[k] = append(f.bindings[k], i)
+		}
+	}
+	p.assignIDs()
+	return p
+}
+
+func (p *Program) attach(parent, id SymID) {
+	ps := &p.Syms[parent]
+	if ps.members == nil {
+		ps.members = map[string][]SymID{}
+	}
+	s := &p.Syms[id]
+	ps.members[s.Name] = append(ps.members[s.Name], id)
+	if ps.Kind.IsType() {
+		s.owner = parent
+		if s.Kind == graph.KindConstructor {
+			ps.ctors = append(ps.ctors, id)
+		}
+	}
+}
+
+// AddMember attaches a member declared outside its type's body (Go methods).
+func (p *Program) AddMember(typ, member SymID) { p.attach(typ, member) }
+
+// Owner returns the type a member belongs to, or NoSym.
+func (p *Program) Owner(member SymID) SymID { return p.Syms[member].owner }
+
+// AddSubtype records that sub is a direct subtype of super.
+func (p *Program) AddSubtype(sub, super SymID) {
+	for _, s := range p.subtypes[super] {
+		if s == sub {
+			return
+		}
+	}
+	p.subtypes[super] = append(p.subtypes[super], sub)
+}
+
+// assignIDs gives every symbol its graph id: kind, file and qualified name,
+// with a parameter-type suffix where overloads share a qualified name, and a
+// counter after that where even those collide (several Go init functions).
+func (p *Program) assignIDs() {
+	for _, f := range p.Files {
+		base := make([]string, len(f.Facts.Symbols))
+		count := map[string]int{}
+		for i := range f.Facts.Symbols {
+			s := &f.Facts.Symbols[i]
+			base[i] = graph.SymbolID(s.Kind, f.Facts.Path, s.Qual)
+			count[base[i]]++
+		}
+		used := map[string]int{}
+		for i := range f.Facts.Symbols {
+			id := base[i]
+			if count[id] > 1 {
+				id += overloadSuffix(&f.Facts.Symbols[i])
+				used[id]++
+				if n := used[id]; n > 1 {
+					id += "#" + strconv.Itoa(n)
+				}
+			}
+			p.Syms[f.First+SymID(i)].ID = id
+		}
+	}
+}
+
+func overloadSuffix(s *Symbol) string {
+	types := make([]string, len(s.Params))
+	for i, prm := range s.Params {
+		types[i] = strings.ReplaceAll(prm.Type, " ", "")
+	}
+	return "(" + strings.Join(types, ",") + ")"
+}
+
+// File returns the file at a repository-relative path.
+func (p *Program) File(path string) *File { return p.byPath[path] }
+
+// Sym returns the symbol with this id.
+func (p *Program) Sym(id SymID) *Sym { return &p.Syms[id] }
+
+// SymOf returns the SymID of symbol i of file f (-1 stays NoSym).
+func (f *File) SymOf(i int) SymID {
+	if i < 0 {
+		return NoSym
+	}
+	return f.First + SymID(i)
+}
+
+// Module returns the module with this key, creating it.
+func (p *Program) Module(key, name, dir string, isPackage bool) *Module {
+	if m, ok := p.Modules[key]; ok {
+		return m
+	}
+	m := &Module{Key: key, Name: name, Dir: dir, IsPackage: isPackage, Scope: map[string][]SymID{}}
+	p.Modules[key] = m
+	return m
+}
+
+// AddFile puts f in module m and adds its file-level names to m's scope.
+func (p *Program) AddFile(m *Module, f *File) {
+	f.Module = m
+	m.Files = append(m.Files, f)
+	for name, ids := range f.Top {
+		m.Scope[name] = append(m.Scope[name], ids...)
+	}
+}
+
+// SortedModules returns the modules sorted by key.
+func (p *Program) SortedModules() []*Module {
+	out := make([]*Module, 0, len(p.Modules))
+	for _, m := range p.Modules {
+		out = append(out, m)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+	return out
+}
+
+// Dir returns the directory of a repository-relative path ("" at the root).
+func Dir(p string) string {
+	d := path.Dir(p)
+	if d == "." {
+		return ""
+	}
+	return d
+}
+
+// SymbolsNamed returns every symbol with this simple name.
+func (p *Program) SymbolsNamed(name string) []SymID { return p.byName[name] }
+
+// Members returns the own members of a type named name.
+func (p *Program) Members(t SymID, name string) []SymID { return p.Syms[t].members[name] }
+
+// AllMembers returns the own members of a type, by name.
+func (p *Program) AllMembers(t SymID) map[string][]SymID { return p.Syms[t].members }
+
+// Subtypes returns the direct subtypes of t.
+func (p *Program) Subtypes(t SymID) []SymID { return p.subtypes[t] }
+
+// Bases returns the resolved supertypes of t (including Go embedded types).
+func (p *Program) Bases(t SymID) []SymID {
+	out := make([]SymID, len(p.Syms[t].bases))
+	for i, b := range p.Syms[t].bases {
+		out[i] = b.sym
+	}
+	return out
+}

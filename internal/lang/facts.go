@@ -108,18 +108,18 @@ type ExprKind uint8
 
 // Expression kinds. Anything else is ExprUnknown.
 const (
-	ExprUnknown   ExprKind = iota
-	ExprIdent              // Name
-	ExprMember             // X.Name
-	ExprCall               // X(...); Args holds the arguments when recorded
-	ExprNew                // new Name(...): Name is the type as written
-	ExprSelf               // self, this
-	ExprSuper              // super (Python super(), Java/TS super)
-	ExprIndex              // X[...]: one element of X
-	ExprTypeAssert         // X converted to the type Name (Go x.(T), TS `x as T`, Java cast)
-	ExprComposite          // a value of type Name built in place (Go T{...}, &T{...})
-	ExprLiteral            // a literal; Name is its type ("string", "int", "float", "bool", "null", "list", "dict")
-	ExprAwait              // await X
+	ExprUnknown    ExprKind = iota
+	ExprIdent               // Name
+	ExprMember              // X.Name
+	ExprCall                // X(...); Args holds the arguments when recorded
+	ExprNew                 // new Name(...): Name is the type as written
+	ExprSelf                // self, this
+	ExprSuper               // super (Python super(), Java/TS super)
+	ExprIndex               // X[...]: one element of X
+	ExprTypeAssert          // X converted to the type Name (Go x.(T), TS `x as T`, Java cast)
+	ExprComposite           // a value of type Name built in place (Go T{...}, &T{...})
+	ExprLiteral             // a literal; Name is its type ("string", "int", "float", "bool", "null", "list", "dict")
+	ExprAwait               // await X
 )
 
 // Expr is a small expression tree: enough to follow receivers such as

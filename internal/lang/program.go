@@ -20,11 +20,11 @@ const NoSym SymID = -1
 // imports bind. It is built once per analysis and then only read, except for
 // memo tables filled during resolution.
 type Program struct {
-	Rules   Rules
-	Files   []*File
+	Rules Rules
+	Files []*File
 	// Config holds the contents of the configuration files the rules asked
 	// for (Rules.ConfigNames), by repository-relative path.
-	Config map[string][]byte
+	Config  map[string][]byte
 	Syms    []Sym
 	Modules map[string]*Module
 
@@ -111,7 +111,7 @@ type Module struct {
 	// Go package name, the Java package, the Python dotted module name; ""
 	// for JS/TS files.
 	Qualifier string
-	Dir  string // directory of the module (repository-relative)
+	Dir       string // directory of the module (repository-relative)
 	// Files of the module: one for a Python or JS/TS module file, several
 	// for a Go or Java package.
 	Files []*File

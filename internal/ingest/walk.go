@@ -247,3 +247,14 @@ func loadIgnoreFile(root, dir, name string, ign *ignoreRules) {
 		ign.add(dir, string(b))
 	}
 }
+
+// ListFiles returns the files an analysis of root would consider, before
+// reading them: listed by git or the directory walk, minus ignored,
+// vendored and symlinked paths.
+func ListFiles(ctx context.Context, root string) ([]string, error) {
+	w, err := walk(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	return w.Files, nil
+}

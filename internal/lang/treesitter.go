@@ -2,8 +2,12 @@ package lang
 
 /*
 #include <stdlib.h>
+#include <stdint.h>
 // Declared by the tree-sitter runtime that go-tree-sitter links in.
+typedef struct TSParser TSParser;
+typedef struct TSTree TSTree;
 void ts_set_allocator(void *(*)(size_t), void *(*)(size_t, size_t), void *(*)(void *, size_t), void (*)(void *));
+TSTree *ts_parser_parse_string(TSParser *self, const TSTree *old_tree, const char *string, uint32_t length);
 static void gitnexus_use_libc_allocator(void) { ts_set_allocator(NULL, NULL, NULL, NULL); }
 */
 import "C"
@@ -13,6 +17,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	ts "github.com/tree-sitter/go-tree-sitter"
 )
@@ -21,7 +26,35 @@ import (
 // Go callbacks. Resetting the runtime to libc malloc, once, before any parser
 // exists, parses about 1.5x faster (measured on the Go standard library). The
 // bindings' own init has run by the time this one does, as it is a dependency.
-func init() { C.gitnexus_use_libc_allocator() }
+func init() {
+	C.gitnexus_use_libc_allocator()
+	// Parse relies on Parser and Tree being a single C pointer, as they are
+	// in go-tree-sitter v0.25.0; fail loudly if an upgrade changes that.
+	if unsafe.Sizeof(ts.Parser{}) != unsafe.Sizeof(uintptr(0)) || unsafe.Sizeof(ts.Tree{}) != unsafe.Sizeof(uintptr(0)) {
+		panic("lang: go-tree-sitter's Parser or Tree layout changed; revisit lang.Parse")
+	}
+}
+
+// Parse parses src in one call to ts_parser_parse_string. The bindings'
+// Parser.Parse feeds the text through a Go read callback that copies the
+// rest of the file into C memory on every call; parsing the whole buffer in
+// place avoids those copies (tree-sitter keeps no pointer to the text once
+// parsing returns, so passing Go memory for the duration of the call is
+// within cgo's rules). It returns nil when the parser gives up.
+func Parse(p *ts.Parser, src []byte) *ts.Tree {
+	inner := *(*unsafe.Pointer)(unsafe.Pointer(p))
+	var data *C.char
+	if len(src) > 0 {
+		data = (*C.char)(unsafe.Pointer(&src[0]))
+	}
+	t := C.ts_parser_parse_string((*C.TSParser)(inner), nil, data, C.uint32_t(len(src)))
+	if t == nil {
+		return nil
+	}
+	tree := new(ts.Tree)
+	*(*unsafe.Pointer)(unsafe.Pointer(tree)) = unsafe.Pointer(t)
+	return tree
+}
 
 // Query is a compiled tree-sitter query with its capture names indexed.
 // A compiled query is immutable and may be shared by all workers; each use
@@ -107,6 +140,16 @@ func (q *Query) Run(cursor *ts.QueryCursor, root *ts.Node, src []byte, fn func(m
 		m.Captures = append(m.Captures[:0], qm.Captures...)
 		fn(&m)
 	}
+}
+
+// Collect runs the query and returns every match with its captures copied,
+// so that a caller can process them in several passes while the tree lives.
+func (q *Query) Collect(cursor *ts.QueryCursor, root *ts.Node, src []byte) []Match {
+	var out []Match
+	q.Run(cursor, root, src, func(m *Match) {
+		out = append(out, Match{Pattern: m.Pattern, Captures: append([]ts.QueryCapture(nil), m.Captures...)})
+	})
+	return out
 }
 
 // Close releases the query.

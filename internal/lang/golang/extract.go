@@ -14,7 +14,7 @@ import (
 
 // Extract parses one Go file and returns its facts.
 func (e *extractor) Extract(path string, src []byte) (*lang.FileFacts, error) {
-	tree := e.parser.Parse(src, nil)
+	tree := lang.Parse(e.parser, src)
 	if tree == nil {
 		return nil, fmt.Errorf("parse %s: the parser returned no tree", path)
 	}
@@ -27,8 +27,20 @@ func (e *extractor) Extract(path string, src []byte) (*lang.FileFacts, error) {
 	x.scopes = lang.NewScopeFinder(&x.facts.Symbols)
 	x.facts.SyntaxErrors = lang.CountSyntaxErrors(root)
 	x.facts.Constraint = buildConstraint(src)
-	x.readDefs(e.q.defs, e.cursor, root)
-	x.readUses(e.q.facts, e.cursor, root)
+	matches := e.q.all.Collect(e.cursor, root, src)
+	// Matches come in document order across patterns; declarations must all
+	// be known before uses are attributed to them.
+	defs, uses := make([]lang.Match, 0, len(matches)), make([]lang.Match, 0, len(matches))
+	for _, m := range matches {
+		if m.Pattern < e.q.defsPatterns {
+			defs = append(defs, m)
+		} else {
+			uses = append(uses, m)
+		}
+	}
+	x.readDefs(e.q.all, defs)
+	x.readUses(e.q.all, uses)
+	x.readRefs()
 	return x.facts, nil
 }
 
@@ -42,7 +54,7 @@ type extraction struct {
 
 func (x *extraction) text(n *ts.Node) string { return lang.Text(n, x.src) }
 
-func (x *extraction) readDefs(q *lang.Query, cursor *ts.QueryCursor, root *ts.Node) {
+func (x *extraction) readDefs(q *lang.Query, matches []lang.Match) {
 	var (
 		cPackage  = q.Capture("package")
 		cImport   = q.Capture("import")
@@ -55,7 +67,8 @@ func (x *extraction) readDefs(q *lang.Query, cursor *ts.QueryCursor, root *ts.No
 		cConst    = q.Capture("const")
 		cVar      = q.Capture("var")
 	)
-	q.Run(cursor, root, x.src, func(m *lang.Match) {
+	for i := range matches {
+		m := &matches[i]
 		switch {
 		case m.Node(cPackage) != nil:
 			x.facts.Package = x.text(m.Node(cPackage))
@@ -74,7 +87,7 @@ func (x *extraction) readDefs(q *lang.Query, cursor *ts.QueryCursor, root *ts.No
 		case m.Node(cVar) != nil:
 			x.addValueSpec(m.Node(cVar), graph.KindVariable)
 		}
-	})
+	}
 }
 
 func (x *extraction) addImport(alias, pathNode *ts.Node) {

@@ -31,20 +31,22 @@ func (goLanguage) Name() string         { return "go" }
 func (goLanguage) Extensions() []string { return []string{".go"} }
 func (goLanguage) Rules() lang.Rules    { return rules{} }
 
-// compiled holds the language and queries, compiled once per process and
-// shared by every extractor (queries are read-only once built).
+// compiled holds the language and the query, compiled once per process and
+// shared by every extractor (queries are read-only once built). The two
+// query files run as one query, so the tree is walked once; patterns below
+// defsPatterns come from defs.scm.
 var compiled = sync.OnceValue(func() *queries {
 	l := ts.NewLanguage(tsgo.Language())
-	return &queries{lang: l,
-		defs:  lang.MustQuery(l, "go/defs.scm", defsSource),
-		facts: lang.MustQuery(l, "go/facts.scm", factsSource),
-	}
+	defs := lang.MustQuery(l, "go/defs.scm", defsSource)
+	n := defs.PatternCount()
+	defs.Close()
+	return &queries{lang: l, all: lang.MustQuery(l, "go/*.scm", defsSource+"\n"+factsSource), defsPatterns: n}
 })
 
 type queries struct {
-	lang  *ts.Language
-	defs  *lang.Query
-	facts *lang.Query
+	lang         *ts.Language
+	all          *lang.Query
+	defsPatterns int
 }
 
 func (goLanguage) NewExtractor() (lang.Extractor, error) {

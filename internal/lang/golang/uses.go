@@ -6,9 +6,9 @@ import (
 	"gitnexus.dev/gitnexus/internal/lang"
 )
 
-// readUses records calls, local bindings and references, each attributed to
-// the innermost enclosing callable.
-func (x *extraction) readUses(q *lang.Query, cursor *ts.QueryCursor, root *ts.Node) {
+// readUses records calls and local bindings, each attributed to the
+// innermost enclosing callable.
+func (x *extraction) readUses(q *lang.Query, matches []lang.Match) {
 	var (
 		cCall       = q.Capture("call")
 		cCallee     = q.Capture("callee")
@@ -17,40 +17,14 @@ func (x *extraction) readUses(q *lang.Query, cursor *ts.QueryCursor, root *ts.No
 		cShort      = q.Capture("short")
 		cLeft       = q.Capture("left")
 		cRight      = q.Capture("right")
-		cVar        = q.Capture("var")
+		cVar        = q.Capture("localvar")
 		cRange      = q.Capture("range")
 		cTypeSwitch = q.Capture("typeswitch")
 		cFuncLit    = q.Capture("funclit")
 		cParams     = q.Capture("params")
-		cIdent      = q.Capture("ident")
-		cSelector   = q.Capture("selector")
-		cQualifier  = q.Capture("qualifier")
-		cField      = q.Capture("field")
 	)
-	type refKey struct {
-		scope     int
-		qualifier string
-		name      string
-	}
-	seenRefs := map[refKey]bool{}
-	addRef := func(n *ts.Node, qualifier, name string) {
-		scope := x.scopes.Innermost(uint32(n.StartByte()), func(s *lang.Symbol) bool { return s.Kind.IsCallable() })
-		if scope < 0 || name == "_" {
-			return
-		}
-		k := refKey{scope, qualifier, name}
-		if seenRefs[k] {
-			return
-		}
-		seenRefs[k] = true
-		e := &lang.Expr{Kind: lang.ExprIdent, Name: name}
-		if qualifier != "" {
-			e = &lang.Expr{Kind: lang.ExprMember, Name: name, X: &lang.Expr{Kind: lang.ExprIdent, Name: qualifier}}
-		}
-		x.facts.Refs = append(x.facts.Refs, lang.Ref{Scope: scope, Expr: e, Line: lang.Line(n)})
-	}
-
-	q.Run(cursor, root, x.src, func(m *lang.Match) {
+	for i := range matches {
+		m := &matches[i]
 		switch {
 		case m.Node(cCall) != nil:
 			x.addCall(m.Node(cCall), m.Node(cCallee), int(m.Node(cArgs).NamedChildCount()))
@@ -67,13 +41,8 @@ func (x *extraction) readUses(q *lang.Query, cursor *ts.QueryCursor, root *ts.No
 			x.bindTypeSwitch(m.Node(cTypeSwitch))
 		case m.Node(cFuncLit) != nil:
 			x.bindFuncLit(m.Node(cFuncLit), m.Node(cParams))
-		case m.Node(cSelector) != nil:
-			addRef(m.Node(cSelector), x.text(m.Node(cQualifier)), x.text(m.Node(cField)))
-		case m.Node(cIdent) != nil:
-			n := m.Node(cIdent)
-			addRef(n, "", x.text(n))
 		}
-	})
+	}
 }
 
 func (x *extraction) addCall(call, callee *ts.Node, args int) {

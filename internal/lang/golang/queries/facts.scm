@@ -1,4 +1,6 @@
-; Uses inside a Go file: calls, local bindings and identifier references.
+; Uses inside a Go file: calls and local bindings. (Identifier references are
+; read with go/scanner over function bodies: a query match per identifier
+; costs more than the parse itself.)
 
 (call_expression
   function: (_) @callee
@@ -14,7 +16,7 @@
   left: (expression_list) @left
   right: (expression_list) @right) @short
 
-(var_spec) @var
+(var_spec) @localvar
 
 (range_clause
   left: (expression_list) @left
@@ -23,9 +25,3 @@
 (type_switch_statement) @typeswitch
 
 (func_literal parameters: (parameter_list) @params) @funclit
-
-(identifier) @ident
-
-(selector_expression
-  operand: (identifier) @qualifier
-  field: (field_identifier) @field) @selector

@@ -1,0 +1,92 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"gitnexus.dev/gitnexus/internal/ingest"
+)
+
+// progress renders pipeline events on stderr: a live bar redrawn in place on
+// a terminal, plain phase lines otherwise (logs, CI).
+type progress struct {
+	mu       sync.Mutex
+	w        io.Writer
+	live     bool
+	quiet    bool
+	phase    string
+	last     time.Time
+	started  time.Time
+	drawn    bool
+	lastLine int
+}
+
+func newProgress(w io.Writer, quiet bool) *progress {
+	return &progress{w: w, live: isTerminal(w), quiet: quiet, started: time.Now()}
+}
+
+var phaseLabels = map[string]string{
+	"walk":    "Listing files",
+	"parse":   "Parsing",
+	"resolve": "Resolving imports, calls and types",
+	"store":   "Writing the index",
+}
+
+// event is safe for concurrent use (parse workers report from goroutines).
+func (p *progress) event(e ingest.Event) {
+	if p.quiet {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	label := phaseLabels[e.Phase]
+	if e.Phase != p.phase {
+		if p.live && p.drawn {
+			fmt.Fprintln(p.w)
+		}
+		p.phase = e.Phase
+		p.drawn = false
+		if !p.live {
+			if e.Total > 0 {
+				fmt.Fprintf(p.w, "%s %d files...\n", label, e.Total)
+			} else {
+				fmt.Fprintf(p.w, "%s...\n", label)
+			}
+			return
+		}
+	}
+	if !p.live {
+		return
+	}
+	now := time.Now()
+	if p.drawn && e.Total > 0 && e.Done < e.Total && now.Sub(p.last) < 80*time.Millisecond {
+		return
+	}
+	p.last = now
+	line := label + "..."
+	if e.Total > 0 {
+		const width = 30
+		filled := e.Done * width / e.Total
+		line = fmt.Sprintf("%-36s [%s%s] %d/%d", label, strings.Repeat("=", filled), strings.Repeat(" ", width-filled), e.Done, e.Total)
+	}
+	pad := ""
+	if n := p.lastLine - len(line); n > 0 {
+		pad = strings.Repeat(" ", n)
+	}
+	fmt.Fprintf(p.w, "\r%s%s", line, pad)
+	p.lastLine = len(line)
+	p.drawn = true
+}
+
+// done ends the live line.
+func (p *progress) done() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.live && p.drawn {
+		fmt.Fprintln(p.w)
+		p.drawn = false
+	}
+}

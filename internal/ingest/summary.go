@@ -1,0 +1,63 @@
+package ingest
+
+import (
+	"gitnexus.dev/gitnexus/internal/graph"
+)
+
+// Summary is what an analysis reports and what meta.json keeps as stats.
+type Summary struct {
+	Stats
+	Nodes         int                       `json:"nodes"`
+	Edges         int                       `json:"edges"`
+	Symbols       int                       `json:"symbols"`
+	Functions     int                       `json:"functions"` // functions, methods and constructors
+	NodesByKind   map[string]int            `json:"nodesByKind"`
+	EdgesByType   map[string]int            `json:"edgesByType"`
+	EdgesByReason map[string]map[string]int `json:"edgesByReason"` // type → reason → count
+	TotalMillis   int64                     `json:"totalMillis"`
+	IndexBytes    int64                     `json:"indexBytes"`
+}
+
+// Summarize counts the graph of a result.
+func Summarize(r *Result) Summary {
+	s := Summary{Stats: r.Stats, NodesByKind: map[string]int{}, EdgesByType: map[string]int{},
+		EdgesByReason: map[string]map[string]int{}}
+	for _, n := range r.Graph.Nodes() {
+		s.Nodes++
+		s.NodesByKind[n.Kind.String()]++
+		if n.Kind.IsSymbol() {
+			s.Symbols++
+		}
+		if n.Kind.IsCallable() {
+			s.Functions++
+		}
+	}
+	for _, e := range r.Graph.Edges() {
+		s.Edges++
+		t := e.Type.String()
+		s.EdgesByType[t]++
+		if s.EdgesByReason[t] == nil {
+			s.EdgesByReason[t] = map[string]int{}
+		}
+		s.EdgesByReason[t][string(e.Reason)]++
+	}
+	return s
+}
+
+// KindOrder is the order in which summaries list node kinds.
+func KindOrder() []string {
+	var out []string
+	for _, k := range graph.AllKinds() {
+		out = append(out, k.String())
+	}
+	return out
+}
+
+// EdgeOrder is the order in which summaries list edge types.
+func EdgeOrder() []string {
+	var out []string
+	for _, t := range graph.AllEdgeTypes() {
+		out = append(out, t.String())
+	}
+	return out
+}

@@ -1,0 +1,227 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// ErrNoIndex means the repository has no index.
+var ErrNoIndex = errors.New("no index")
+
+// Reader is a read-only handle on one index. It is safe for concurrent use.
+type Reader struct {
+	db   *sql.DB
+	path string
+	meta Meta
+}
+
+// OpenRepo opens the index of the repository at repo.
+func OpenRepo(repo string) (*Reader, error) {
+	return Open(filepath.Join(Dir(repo), DBName))
+}
+
+// Open opens an index database read-only and checks that it is ours and of
+// a schema this program reads. Every error says what to run next.
+func Open(path string) (*Reader, error) {
+	if _, err := os.Stat(path); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("%w at %s: run `gitnexus analyze %s`", ErrNoIndex, filepath.Dir(filepath.Dir(path)), filepath.Dir(filepath.Dir(path)))
+		}
+		return nil, fmt.Errorf("open index: %w", err)
+	}
+	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?mode=ro&_busy_timeout=10000"
+	db, err := sql.Open("sqlite3", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open index %s: %w", path, err)
+	}
+	r := &Reader{db: db, path: path}
+	var raw string
+	err = db.QueryRow(`SELECT value FROM meta WHERE key = ?`, metaKey).Scan(&raw)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("index %s is unreadable or not a gitnexus index (%v): run `gitnexus analyze --force`", path, err)
+	}
+	if err := json.Unmarshal([]byte(raw), &r.meta); err != nil || r.meta.Format != MetaFormat {
+		db.Close()
+		return nil, fmt.Errorf("index %s was not written by this program: run `gitnexus analyze --force`", path)
+	}
+	if r.meta.SchemaVersion != SchemaVersion {
+		db.Close()
+		return nil, fmt.Errorf("index %s has schema version %d, this gitnexus reads version %d: run `gitnexus analyze --force`",
+			path, r.meta.SchemaVersion, SchemaVersion)
+	}
+	return r, nil
+}
+
+// Meta returns the index's metadata.
+func (r *Reader) Meta() Meta { return r.meta }
+
+// Path returns the database file's path.
+func (r *Reader) Path() string { return r.path }
+
+// Close releases the handle.
+func (r *Reader) Close() error { return r.db.Close() }
+
+// DB exposes the database for read-only queries by packages that own a
+// feature's SQL (search); callers must not write.
+func (r *Reader) DB() *sql.DB { return r.db }
+
+// NodeRow is a node without its large text fields (content, doc), as the
+// in-memory graph loads it. Rid is dense from 1.
+type NodeRow struct {
+	Rid           int64
+	ID            string
+	Kind          string
+	Name          string
+	QualifiedName string
+	FilePath      string
+	StartLine     int
+	EndLine       int
+	Signature     string
+	Exported      bool
+	Language      string
+}
+
+// Counts returns the number of nodes and edges.
+func (r *Reader) Counts(ctx context.Context) (nodes, edges int64, err error) {
+	if err = r.db.QueryRowContext(ctx, `SELECT count(*) FROM node`).Scan(&nodes); err != nil {
+		return
+	}
+	err = r.db.QueryRowContext(ctx, `SELECT count(*) FROM edge`).Scan(&edges)
+	return
+}
+
+// ScanNodes calls fn for every node in rid order.
+func (r *Reader) ScanNodes(ctx context.Context, fn func(*NodeRow) error) error {
+	rows, err := r.db.QueryContext(ctx, `SELECT rid, id, kind, name, qualified_name, file_path, start_line,
+		end_line, signature, is_exported, language FROM node ORDER BY rid`)
+	if err != nil {
+		return fmt.Errorf("read nodes: %w", err)
+	}
+	defer rows.Close()
+	var n NodeRow
+	for rows.Next() {
+		if err := rows.Scan(&n.Rid, &n.ID, &n.Kind, &n.Name, &n.QualifiedName, &n.FilePath, &n.StartLine,
+			&n.EndLine, &n.Signature, &n.Exported, &n.Language); err != nil {
+			return fmt.Errorf("read nodes: %w", err)
+		}
+		if err := fn(&n); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// EdgeRow is one edge by node rid.
+type EdgeRow struct {
+	Src, Dst   int64
+	Type       string
+	Confidence float64
+	Reason     string
+	Line       int
+}
+
+// ScanEdges calls fn for every edge.
+func (r *Reader) ScanEdges(ctx context.Context, fn func(*EdgeRow) error) error {
+	rows, err := r.db.QueryContext(ctx, `SELECT src, dst, type, confidence, reason, line FROM edge`)
+	if err != nil {
+		return fmt.Errorf("read edges: %w", err)
+	}
+	defer rows.Close()
+	var e EdgeRow
+	for rows.Next() {
+		if err := rows.Scan(&e.Src, &e.Dst, &e.Type, &e.Confidence, &e.Reason, &e.Line); err != nil {
+			return fmt.Errorf("read edges: %w", err)
+		}
+		if err := fn(&e); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// NodeText returns the stored content and doc of a node.
+func (r *Reader) NodeText(ctx context.Context, rid int64) (content, doc string, err error) {
+	err = r.db.QueryRowContext(ctx, `SELECT content, doc FROM node WHERE rid = ?`, rid).Scan(&content, &doc)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = fmt.Errorf("no node with rid %d", rid)
+	}
+	return
+}
+
+// SearchHit is one full-text match.
+type SearchHit struct {
+	Rid   int64
+	Score float64 // BM25, lower is better as SQLite reports it; negated so higher is better
+}
+
+// Search runs a BM25 full-text query over symbol names (split on case and
+// separators), qualified names, signatures, docs, content and file paths.
+// Plain words are matched as prefixes and OR-ed; name matches weigh most.
+func (r *Reader) Search(ctx context.Context, query string, limit int) ([]SearchHit, error) {
+	q := ftsQuery(query)
+	if q == "" {
+		return nil, nil
+	}
+	rows, err := r.db.QueryContext(ctx, `SELECT rowid, bm25(search, 10.0, 4.0, 6.0, 2.0, 1.0, 0.5, 3.0) AS s
+		FROM search WHERE search MATCH ? ORDER BY s LIMIT ?`, q, limit)
+	if err != nil {
+		return nil, fmt.Errorf("search %q: %w", query, err)
+	}
+	defer rows.Close()
+	var out []SearchHit
+	for rows.Next() {
+		var h SearchHit
+		if err := rows.Scan(&h.Rid, &h.Score); err != nil {
+			return nil, err
+		}
+		h.Score = -h.Score
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}
+
+// ftsQuery turns free text into an FTS5 query: each word (split like
+// identifiers) becomes a quoted prefix term, OR-ed together.
+func ftsQuery(text string) string {
+	words := strings.Fields(identifierWords(text))
+	terms := make([]string, 0, len(words))
+	for _, w := range words {
+		terms = append(terms, `"`+strings.ReplaceAll(w, `"`, `""`)+`"*`)
+	}
+	return strings.Join(terms, " OR ")
+}
+
+// HasFile reports whether the index has a File node for path.
+func (r *Reader) HasFile(ctx context.Context, path string) bool {
+	var n int
+	err := r.db.QueryRowContext(ctx, `SELECT count(*) FROM node WHERE id = ?`, "File:"+path).Scan(&n)
+	return err == nil && n > 0
+}
+
+// MissingFiles returns the indexed files that no longer exist under root.
+func (r *Reader) MissingFiles(ctx context.Context, root string) ([]string, error) {
+	rows, err := r.db.QueryContext(ctx, `SELECT file_path FROM node WHERE kind = 'File' ORDER BY file_path`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			return nil, err
+		}
+		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(p))); os.IsNotExist(err) {
+			out = append(out, p)
+		}
+	}
+	return out, rows.Err()
+}

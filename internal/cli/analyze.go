@@ -140,7 +140,7 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	entry, err := registry.Upsert(registry.Entry{
 		Name: filepath.Base(root), Path: root, StoragePath: store.Dir(root), IndexedAt: meta.IndexedAt,
 		LastCommit: gs.Commit,
-		Stats: registry.Stats{Files: sum.Files, Nodes: sum.Nodes, Edges: sum.Edges, Functions: sum.Functions},
+		Stats:      registry.Stats{Files: sum.Files, Nodes: sum.Nodes, Edges: sum.Edges, Functions: sum.Functions},
 	})
 	if err != nil {
 		return fmt.Errorf("index written, but registering it failed: %w", err)

@@ -43,7 +43,7 @@ func parseAll(ctx context.Context, root string, files []string, workers int, max
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			extractors := map[string]lang.Extractor{}
+			extractors := map[string]langExtractor{}
 			defer func() {
 				for _, e := range extractors {
 					e.Close()
@@ -82,7 +82,7 @@ func parseAll(ctx context.Context, root string, files []string, workers int, max
 // parseOne reads one file, classifies it, and extracts its facts. The
 // returned error is fatal (an extractor that cannot be created); problems
 // with the file itself are recorded in the result.
-func parseOne(root, rel string, maxSize int64, configNames map[string]bool, extractors map[string]lang.Extractor) (parsed, error) {
+func parseOne(root, rel string, maxSize int64, configNames map[string]bool, extractors map[string]langExtractor) (parsed, error) {
 	r := parsed{path: rel}
 	abs := filepath.Join(root, filepath.FromSlash(rel))
 	fi, err := os.Stat(abs)
@@ -106,12 +106,12 @@ func parseOne(root, rel string, maxSize int64, configNames map[string]bool, extr
 	if configNames[path.Base(rel)] {
 		r.config = src
 	}
-	l := lang.ForPath(rel)
-	if l == nil {
-		return r, nil
-	}
 	if isMinified(rel, src) {
 		r.skip = SkipMinified
+		return r, nil
+	}
+	l := lang.ForPath(rel)
+	if l == nil {
 		return r, nil
 	}
 	r.lang = l
@@ -159,8 +159,9 @@ func isBinary(src []byte) bool {
 	return bytes.IndexByte(src[:n], 0) >= 0
 }
 
-// isMinified recognises minified bundles: *.min.* names, or JavaScript-like
-// files whose lines average more than 500 bytes.
+// isMinified recognises minified bundles and similar generated one-liners:
+// *.min.* names, or files of 4 KiB or more whose lines average more than 500
+// bytes.
 func isMinified(rel string, src []byte) bool {
 	base := path.Base(rel)
 	if bytes.Contains([]byte(base), []byte(".min.")) || bytes.Contains([]byte(base), []byte("-min.")) {
@@ -172,3 +173,6 @@ func isMinified(rel string, src []byte) bool {
 	lines := bytes.Count(src, []byte{'\n'}) + 1
 	return len(src)/lines > 500
 }
+
+// langExtractor is an extractor for one language, owned by one worker.
+type langExtractor = lang.Extractor

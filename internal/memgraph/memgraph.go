@@ -10,6 +10,7 @@ package memgraph
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 
@@ -63,64 +64,115 @@ type Graph struct {
 // Reason returns the edge's reason.
 func (g *Graph) Reason(e Edge) graph.Reason { return g.reasons[e.reason] }
 
-// Load reads a whole index into memory.
+// Load reads a whole index into memory, from its snapshot when it has one
+// (one read), else by scanning the node and edge tables.
 func Load(ctx context.Context, r *store.Reader) (*Graph, error) {
+	snap, err := r.Snapshot(ctx)
+	if errors.Is(err, store.ErrNoSnapshot) {
+		return loadTables(ctx, r)
+	}
+	if err != nil {
+		return nil, err
+	}
+	b := newBuilder(len(snap.Nodes), len(snap.Edges))
+	b.strs = nil // the snapshot's strings are already shared
+	for i := range snap.Nodes {
+		b.addNode(&snap.Nodes[i])
+	}
+	for i := range snap.Edges {
+		e := &snap.Edges[i]
+		b.addEdge(NodeID(e.Src), NodeID(e.Dst), e.Type, e.Reason, e.Confidence, e.Line)
+	}
+	return b.finish(), nil
+}
+
+// loadTables builds the graph by scanning the node and edge tables.
+func loadTables(ctx context.Context, r *store.Reader) (*Graph, error) {
 	nNodes, nEdges, err := r.Counts(ctx)
 	if err != nil {
 		return nil, err
 	}
-	g := &Graph{
-		Nodes:  make([]Node, 0, nNodes),
-		byID:   make(map[string]NodeID, nNodes),
-		byName: map[string][]NodeID{},
-		byKind: map[graph.NodeKind][]NodeID{},
-		byFile: map[string][]NodeID{},
-	}
-	strs := interner{}
+	b := newBuilder(int(nNodes), int(nEdges))
 	err = r.ScanNodes(ctx, func(n *store.NodeRow) error {
-		if n.Rid != int64(len(g.Nodes))+1 {
+		if n.Rid != int64(len(b.g.Nodes))+1 {
 			return fmt.Errorf("load graph: node rids are not dense at %d", n.Rid)
 		}
-		id := NodeID(len(g.Nodes))
-		g.Nodes = append(g.Nodes, Node{
-			ID: n.ID, Kind: graph.ParseKind(n.Kind), Name: strs.get(n.Name), QualifiedName: n.QualifiedName,
-			FilePath: strs.get(n.FilePath), StartLine: int32(n.StartLine), EndLine: int32(n.EndLine),
-			Signature: n.Signature, Exported: n.Exported, Language: strs.get(n.Language),
-		})
-		g.byID[n.ID] = id
+		b.addNode(n)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	type rawEdge struct {
-		src, dst NodeID
-		e        Edge
-	}
-	raw := make([]rawEdge, 0, nEdges)
-	reasonIdx := map[string]uint8{}
-	n := uint32(len(g.Nodes))
+	n := int64(len(b.g.Nodes))
 	err = r.ScanEdges(ctx, func(e *store.EdgeRow) error {
-		if e.Src < 1 || e.Dst < 1 || uint32(e.Src) > n || uint32(e.Dst) > n {
+		if e.Src < 1 || e.Dst < 1 || e.Src > n || e.Dst > n {
 			return fmt.Errorf("load graph: edge %d -> %d points outside the nodes", e.Src, e.Dst)
 		}
-		ri, ok := reasonIdx[e.Reason]
-		if !ok {
-			ri = uint8(len(g.reasons))
-			reasonIdx[e.Reason] = ri
-			g.reasons = append(g.reasons, graph.Reason(e.Reason))
-		}
-		raw = append(raw, rawEdge{NodeID(e.Src - 1), NodeID(e.Dst - 1),
-			Edge{Type: graph.ParseEdgeType(e.Type), reason: ri, Confidence: float32(e.Confidence), Line: int32(e.Line)}})
+		b.addEdge(NodeID(e.Src-1), NodeID(e.Dst-1), e.Type, e.Reason, float32(e.Confidence), int32(e.Line))
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	// Counting sort into CSR, both directions.
+	return b.finish(), nil
+}
+
+type rawEdge struct {
+	src, dst NodeID
+	e        Edge
+}
+
+// builder collects nodes and edges, then lays the edges out in CSR form.
+type builder struct {
+	g         *Graph
+	raw       []rawEdge
+	reasonIdx map[string]uint8
+	strs      interner
+}
+
+func newBuilder(nodes, edges int) *builder {
+	return &builder{
+		g: &Graph{
+			Nodes:  make([]Node, 0, nodes),
+			byID:   make(map[string]NodeID, nodes),
+			byName: map[string][]NodeID{},
+			byKind: map[graph.NodeKind][]NodeID{},
+			byFile: map[string][]NodeID{},
+		},
+		raw:       make([]rawEdge, 0, edges),
+		reasonIdx: map[string]uint8{},
+		strs:      interner{},
+	}
+}
+
+func (b *builder) addNode(n *store.NodeRow) {
+	id := NodeID(len(b.g.Nodes))
+	b.g.Nodes = append(b.g.Nodes, Node{
+		ID: n.ID, Kind: graph.ParseKind(n.Kind), Name: b.strs.get(n.Name), QualifiedName: n.QualifiedName,
+		FilePath: b.strs.get(n.FilePath), StartLine: int32(n.StartLine), EndLine: int32(n.EndLine),
+		Signature: n.Signature, Exported: n.Exported, Language: b.strs.get(n.Language),
+	})
+	b.g.byID[n.ID] = id
+}
+
+func (b *builder) addEdge(src, dst NodeID, typ, reason string, conf float32, line int32) {
+	ri, ok := b.reasonIdx[reason]
+	if !ok {
+		ri = uint8(len(b.g.reasons))
+		b.reasonIdx[reason] = ri
+		b.g.reasons = append(b.g.reasons, graph.Reason(reason))
+	}
+	b.raw = append(b.raw, rawEdge{src, dst, Edge{Type: graph.ParseEdgeType(typ), reason: ri, Confidence: conf, Line: line}})
+}
+
+// finish sorts the edges into CSR arrays with a counting sort, both
+// directions, and builds the indexes.
+func (b *builder) finish() *Graph {
+	g := b.g
+	n := uint32(len(g.Nodes))
 	g.outOff = make([]uint32, n+1)
 	g.inOff = make([]uint32, n+1)
-	for _, e := range raw {
+	for _, e := range b.raw {
 		g.outOff[e.src+1]++
 		g.inOff[e.dst+1]++
 	}
@@ -128,11 +180,11 @@ func Load(ctx context.Context, r *store.Reader) (*Graph, error) {
 		g.outOff[i] += g.outOff[i-1]
 		g.inOff[i] += g.inOff[i-1]
 	}
-	g.out = make([]Edge, len(raw))
-	g.in = make([]Edge, len(raw))
+	g.out = make([]Edge, len(b.raw))
+	g.in = make([]Edge, len(b.raw))
 	outPos := append([]uint32(nil), g.outOff[:n]...)
 	inPos := append([]uint32(nil), g.inOff[:n]...)
-	for _, e := range raw {
+	for _, e := range b.raw {
 		o := e.e
 		o.To = e.dst
 		g.out[outPos[e.src]] = o
@@ -142,8 +194,9 @@ func Load(ctx context.Context, r *store.Reader) (*Graph, error) {
 		g.in[inPos[e.dst]] = i
 		inPos[e.dst]++
 	}
+	b.raw = nil
 	g.buildIndexes()
-	return g, nil
+	return g
 }
 
 func (g *Graph) buildIndexes() {
@@ -164,6 +217,9 @@ func (g *Graph) buildIndexes() {
 type interner map[string]string
 
 func (in interner) get(s string) string {
+	if in == nil {
+		return s
+	}
 	if v, ok := in[s]; ok {
 		return v
 	}

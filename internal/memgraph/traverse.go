@@ -49,8 +49,10 @@ type WalkResult struct {
 }
 
 // Walk runs a breadth-first traversal from start, one depth level at a
-// time, visiting each node once. Within a level, hits are ordered by node
-// id, so results are deterministic.
+// time, visiting each node once. Hits come in discovery order: by level,
+// then by the order of the frontier, then by adjacency order (edges are
+// stored sorted by source id), so results are deterministic and a walk
+// stops as soon as the limit is reached, however large a hub's fan-in.
 func (g *Graph) Walk(start []NodeID, opt WalkOptions) WalkResult {
 	if opt.MaxDepth <= 0 {
 		opt.MaxDepth = 1
@@ -66,14 +68,14 @@ func (g *Graph) Walk(start []NodeID, opt WalkOptions) WalkResult {
 		follow[t] = true
 	}
 	all := len(opt.Types) == 0
-	visited := make(map[NodeID]struct{}, 64)
+	visited := make(map[NodeID]struct{}, min(opt.Limit, 1024)+len(start))
 	for _, s := range start {
 		visited[s] = struct{}{}
 	}
 	var res WalkResult
 	frontier := append([]NodeID(nil), start...)
 	for depth := 1; depth <= opt.MaxDepth && len(frontier) > 0; depth++ {
-		var level []Hit
+		levelStart := len(res.Hits)
 		for _, n := range frontier {
 			edges := g.Out(n)
 			if opt.Direction == Incoming {
@@ -86,24 +88,17 @@ func (g *Graph) Walk(start []NodeID, opt WalkOptions) WalkResult {
 				if _, seen := visited[e.To]; seen {
 					continue
 				}
+				if len(res.Hits) == opt.Limit {
+					res.Truncated = true
+					return res
+				}
 				visited[e.To] = struct{}{}
-				level = append(level, Hit{Node: e.To, Depth: depth, From: n, Via: e})
+				res.Hits = append(res.Hits, Hit{Node: e.To, Depth: depth, From: n, Via: e})
+				res.Depth = depth
 			}
 		}
-		if len(level) == 0 {
-			break
-		}
-		slices.SortFunc(level, func(a, b Hit) int { return int(a.Node) - int(b.Node) })
-		res.Depth = depth
-		room := opt.Limit - len(res.Hits)
-		if len(level) > room {
-			res.Hits = append(res.Hits, level[:room]...)
-			res.Truncated = true
-			return res
-		}
-		res.Hits = append(res.Hits, level...)
 		frontier = frontier[:0]
-		for _, h := range level {
+		for _, h := range res.Hits[levelStart:] {
 			frontier = append(frontier, h.Node)
 		}
 	}

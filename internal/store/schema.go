@@ -13,7 +13,8 @@ package store
 
 // SchemaVersion is the version of the on-disk format. Changelog:
 //
-//	1: nodes, edges, FTS5 search over symbols and file paths, meta.
+//	1: nodes, edges, FTS5 search over symbols and file paths, meta, and a
+//	   binary snapshot of nodes and edges for fast loading.
 const SchemaVersion = 1
 
 // createTables is run on a new, empty database before the bulk load.
@@ -44,6 +45,10 @@ CREATE TABLE edge (
 	confidence REAL NOT NULL,
 	reason     TEXT NOT NULL,
 	line       INTEGER NOT NULL
+);
+CREATE TABLE snapshot (
+	id   INTEGER PRIMARY KEY,
+	data BLOB NOT NULL
 );
 CREATE VIRTUAL TABLE search USING fts5(
 	name, qualified_name, words, signature, doc, content, path,

@@ -295,13 +295,17 @@ func load(ctx context.Context, tx *sql.Tx, g *graph.Graph, meta Meta) error {
 	if err != nil {
 		return err
 	}
-	for _, e := range g.Edges() {
+	edges := g.Edges()
+	for _, e := range edges {
 		if err := edgesIns.add(rid[e.Src], rid[e.Dst], e.Type.String(), e.Confidence, string(e.Reason), e.Line); err != nil {
 			return fmt.Errorf("store edges: %w", err)
 		}
 	}
 	if err := edgesIns.flush(); err != nil {
 		return fmt.Errorf("store edges: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO snapshot(id, data) VALUES (1, ?)`, encodeSnapshot(nodes, edges, rid)); err != nil {
+		return fmt.Errorf("store snapshot: %w", err)
 	}
 	mj, err := json.Marshal(meta)
 	if err != nil {

@@ -1,0 +1,158 @@
+package ingest
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func write(t *testing.T, root, rel, content string) {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func git(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=T", "GIT_AUTHOR_EMAIL=t@example.com",
+		"GIT_COMMITTER_NAME=T", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+// tree builds the same layout for the git and the plain-directory cases.
+func tree(t *testing.T, root string) {
+	write(t, root, "main.go", "package main\n")
+	write(t, root, "pkg/a.go", "package pkg\n")
+	write(t, root, "pkg/gen/skip.go", "package gen\n")
+	write(t, root, "vendor/x/x.go", "package x\n")
+	write(t, root, "web/node_modules/lib/index.js", "module.exports = 1\n")
+	write(t, root, "third_party/t.py", "x = 1\n")
+	write(t, root, "build/out.js", "x\n")
+	write(t, root, "docs/readme.md", "# hi\n")
+	write(t, root, "docs/keep.tmp", "kept by negation\n")
+	write(t, root, "docs/drop.tmp", "dropped\n")
+	write(t, root, ".gitignore", "build/\n")
+	write(t, root, ".gitnexusignore", "# ours\npkg/gen/\n*.tmp\n!keep.tmp\n")
+	write(t, root, ".gitnexus/graph.db", "not indexed\n")
+	if err := os.Symlink("/etc/hostname", filepath.Join(root, "outside.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("main.go", filepath.Join(root, "inside.go")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("loop2", filepath.Join(root, "loop1")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("loop1", filepath.Join(root, "loop2")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestWalk(t *testing.T) {
+	wantFiles := []string{".gitignore", ".gitnexusignore", "docs/keep.tmp", "docs/readme.md", "main.go", "pkg/a.go"}
+	wantSkipped := map[string]int{SkipVendored: 3, SkipIgnored: 2, SkipSymlinkOutside: 1, SkipSymlinkInside: 1, SkipSymlinkLoop: 2}
+	for _, useGit := range []bool{true, false} {
+		name := map[bool]string{true: "git", false: "plain"}[useGit]
+		t.Run(name, func(t *testing.T) {
+			root := t.TempDir()
+			tree(t, root)
+			if useGit {
+				git(t, root, "init", "-q")
+				git(t, root, "add", "main.go")
+				git(t, root, "commit", "-qm", "x")
+			}
+			w, err := walk(context.Background(), root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w.Git != useGit {
+				t.Errorf("Git = %v", w.Git)
+			}
+			if !reflect.DeepEqual(w.Files, wantFiles) {
+				t.Errorf("files:\n got %v\nwant %v", w.Files, wantFiles)
+			}
+			if !reflect.DeepEqual(w.Skipped, wantSkipped) {
+				t.Errorf("skipped:\n got %v\nwant %v", w.Skipped, wantSkipped)
+			}
+		})
+	}
+}
+
+func TestIgnoreRules(t *testing.T) {
+	var r ignoreRules
+	r.add("", "*.log\n!important.log\n/root-only.txt\ndocs/**/draft.md\nbuild/\nsub/deep/\n\\#hash\ntrailing   \n")
+	r.add("nested", "local.txt\n/anchored.txt\n")
+	cases := []struct {
+		path  string
+		dir   bool
+		want  bool
+		about string
+	}{
+		{"a.log", false, true, "glob"},
+		{"x/y/a.log", false, true, "glob at depth"},
+		{"important.log", false, false, "negation"},
+		{"root-only.txt", false, true, "anchored"},
+		{"x/root-only.txt", false, false, "anchored elsewhere"},
+		{"docs/draft.md", false, true, "** matches zero dirs"},
+		{"docs/a/b/draft.md", false, true, "** matches dirs"},
+		{"build", true, true, "dir-only on a dir"},
+		{"build", false, false, "dir-only on a file"},
+		{"sub/deep", true, true, "anchored dir"},
+		{"#hash", false, true, "escaped hash"},
+		{"trailing", false, true, "trailing spaces trimmed"},
+		{"nested/local.txt", false, true, "nested file applies below its dir"},
+		{"nested/x/local.txt", false, true, "nested unanchored at depth"},
+		{"local.txt", false, false, "nested file does not apply above"},
+		{"nested/anchored.txt", false, true, "nested anchored"},
+		{"nested/x/anchored.txt", false, false, "nested anchored not deeper"},
+	}
+	for _, c := range cases {
+		if got := r.ignored(c.path, c.dir); got != c.want {
+			t.Errorf("%s (%s): ignored = %v, want %v", c.path, c.about, got, c.want)
+		}
+	}
+}
+
+func TestParseOneClassifies(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, "bin.go", "package x\x00binary")
+	write(t, root, "big.go", "package x\n"+strings.Repeat("// pad\n", 1000))
+	write(t, root, "app.min.js", "var a=1;")
+	write(t, root, "bundle.js", strings.Repeat("x", 4500)+"\n")
+	write(t, root, "ok.go", "package x\nfunc F() {}\n")
+	write(t, root, "go.mod", "module m\n")
+	write(t, root, "notes.txt", "text\n")
+	cfg := map[string]bool{"go.mod": true}
+	cases := map[string]string{"bin.go": SkipBinary, "big.go": SkipTooLarge, "app.min.js": SkipMinified,
+		"bundle.js": SkipMinified, "ok.go": "", "go.mod": "", "notes.txt": "", "gone.go": SkipVanished}
+	for rel, want := range cases {
+		r, err := parseOne(root, rel, 5000, cfg, map[string]langExtractor{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.skip != want {
+			t.Errorf("%s: skip = %q, want %q", rel, r.skip, want)
+		}
+	}
+	r, _ := parseOne(root, "go.mod", 1000, cfg, map[string]langExtractor{})
+	if string(r.config) != "module m\n" {
+		t.Errorf("go.mod config not kept: %q", r.config)
+	}
+	r, _ = parseOne(root, "ok.go", 1000, cfg, map[string]langExtractor{})
+	if r.facts == nil || len(r.facts.Symbols) != 1 {
+		t.Errorf("ok.go: facts %+v", r.facts)
+	}
+}

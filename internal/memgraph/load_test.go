@@ -1,0 +1,53 @@
+package memgraph
+
+import (
+	"context"
+	"reflect"
+	"testing"
+
+	"gitnexus.dev/gitnexus/internal/graph"
+	"gitnexus.dev/gitnexus/internal/store"
+)
+
+// TestSnapshotMatchesTables checks that loading from the snapshot and from
+// the tables gives the same graph.
+func TestSnapshotMatchesTables(t *testing.T) {
+	g := graph.New()
+	for _, n := range []string{"a", "b", "c"} {
+		g.AddNode(graph.Node{ID: "Function:x.go:" + n, Kind: graph.KindFunction, Name: n, QualifiedName: "x." + n,
+			FilePath: "x.go", StartLine: 2, EndLine: 4, Signature: "func " + n + "()", Exported: n == "a", Language: "go"})
+	}
+	g.AddNode(graph.Node{ID: "File:x.go", Kind: graph.KindFile, Name: "x.go", FilePath: "x.go", Language: "go"})
+	g.AddEdge(graph.Edge{Src: "Function:x.go:a", Dst: "Function:x.go:b", Type: graph.EdgeCalls, Confidence: 0.9, Reason: graph.ReasonReceiverTyped, Line: 3})
+	g.AddEdge(graph.Edge{Src: "Function:x.go:b", Dst: "Function:x.go:c", Type: graph.EdgeCalls, Confidence: 0.3, Reason: graph.ReasonNameOnly, Line: 4})
+	g.AddEdge(graph.Edge{Src: "File:x.go", Dst: "Function:x.go:a", Type: graph.EdgeDefines, Confidence: 1, Reason: graph.ReasonSyntax})
+	repo := t.TempDir()
+	if _, err := store.Write(context.Background(), repo, g, store.Meta{}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := store.OpenRepo(repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	fromSnap, err := Load(context.Background(), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromTables, err := loadTables(context.Background(), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(fromSnap.Nodes, fromTables.Nodes) {
+		t.Errorf("nodes differ:\n%+v\n%+v", fromSnap.Nodes, fromTables.Nodes)
+	}
+	for i := range fromSnap.Nodes {
+		n := NodeID(i)
+		if !reflect.DeepEqual(fromSnap.Out(n), fromTables.Out(n)) || !reflect.DeepEqual(fromSnap.In(n), fromTables.In(n)) {
+			t.Errorf("edges of %s differ", fromSnap.Nodes[i].ID)
+		}
+	}
+	if !reflect.DeepEqual(fromSnap.reasons, fromTables.reasons) {
+		t.Errorf("reasons differ: %v %v", fromSnap.reasons, fromTables.reasons)
+	}
+}

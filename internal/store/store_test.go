@@ -1,0 +1,260 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"gitnexus.dev/gitnexus/internal/graph"
+)
+
+func sampleGraph() *graph.Graph {
+	g := graph.New()
+	g.AddNode(graph.Node{ID: "File:svc/user.go", Kind: graph.KindFile, Name: "user.go", FilePath: "svc/user.go", Language: "go"})
+	g.AddNode(graph.Node{ID: "Function:svc/user.go:getUserById", Kind: graph.KindFunction, Name: "getUserById",
+		QualifiedName: "svc.getUserById", FilePath: "svc/user.go", StartLine: 3, EndLine: 9,
+		Signature: "func getUserById(id int) *User", Doc: "Loads one account.", Language: "go",
+		Content: "func getUserById(id int) *User { return db.Find(id) }"})
+	g.AddNode(graph.Node{ID: "Function:svc/user.go:main", Kind: graph.KindFunction, Name: "main", QualifiedName: "svc.main",
+		FilePath: "svc/user.go", StartLine: 11, EndLine: 13, Signature: "func main()", Language: "go", Exported: false})
+	g.AddEdge(graph.Edge{Src: "File:svc/user.go", Dst: "Function:svc/user.go:getUserById", Type: graph.EdgeDefines, Confidence: 1, Reason: graph.ReasonSyntax})
+	g.AddEdge(graph.Edge{Src: "Function:svc/user.go:main", Dst: "Function:svc/user.go:getUserById", Type: graph.EdgeCalls,
+		Confidence: 0.95, Reason: graph.ReasonSameFile, Line: 12})
+	return g
+}
+
+func TestWriteAndRead(t *testing.T) {
+	repo := t.TempDir()
+	ctx := context.Background()
+	res, err := Write(ctx, repo, sampleGraph(), Meta{ToolVersion: "test", IndexedCommit: "abc", IndexedAt: time.Unix(100, 0).UTC()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Meta.Generation != 1 {
+		t.Errorf("generation = %d, want 1", res.Meta.Generation)
+	}
+	r, err := OpenRepo(repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if m := r.Meta(); m.IndexedCommit != "abc" || m.SchemaVersion != SchemaVersion || m.Format != MetaFormat {
+		t.Errorf("meta = %+v", m)
+	}
+	// The public views, as an outside tool reads them.
+	var src, dst, typ, reason string
+	var conf float64
+	var line int
+	err = r.DB().QueryRow(`SELECT src, dst, type, confidence, reason, line FROM edges WHERE type = 'CALLS'`).
+		Scan(&src, &dst, &typ, &conf, &reason, &line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if src != "Function:svc/user.go:main" || dst != "Function:svc/user.go:getUserById" || conf != 0.95 || reason != "same-file" || line != 12 {
+		t.Errorf("edge = %s %s %s %v %s %d", src, dst, typ, conf, reason, line)
+	}
+	var name, qn, file string
+	var start, end, exported int
+	err = r.DB().QueryRow(`SELECT name, qualified_name, file_path, start_line, end_line, is_exported FROM nodes WHERE id = ?`,
+		"Function:svc/user.go:getUserById").Scan(&name, &qn, &file, &start, &end, &exported)
+	if err != nil || name != "getUserById" || qn != "svc.getUserById" || start != 3 || end != 9 {
+		t.Errorf("node = %v %s %s %s %d %d", err, name, qn, file, start, end)
+	}
+	// Full-text search splits identifiers: "user" finds getUserById, and
+	// the file by its path.
+	hits, err := r.Search(ctx, "user", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) != 2 {
+		t.Fatalf("search user: %d hits, want 2 (function and file)", len(hits))
+	}
+	hits, err = r.Search(ctx, "account", 10)
+	if err != nil || len(hits) != 1 {
+		t.Errorf("search by doc: %v %v", hits, err)
+	}
+	content, doc, err := r.NodeText(ctx, hits[0].Rid)
+	if err != nil || !strings.Contains(content, "db.Find") || doc != "Loads one account." {
+		t.Errorf("text = %q %q %v", content, doc, err)
+	}
+	// meta.json mirrors the database and .gitignore keeps the index out of git.
+	b, err := os.ReadFile(filepath.Join(Dir(repo), MetaName))
+	if err != nil || !strings.Contains(string(b), `"indexedCommit": "abc"`) {
+		t.Errorf("meta.json: %s %v", b, err)
+	}
+	if b, err := os.ReadFile(filepath.Join(Dir(repo), ".gitignore")); err != nil || !strings.Contains(string(b), "*") {
+		t.Errorf(".gitignore: %q %v", b, err)
+	}
+}
+
+func TestRewriteIsAtomicAndCountsGenerations(t *testing.T) {
+	repo := t.TempDir()
+	ctx := context.Background()
+	if _, err := Write(ctx, repo, sampleGraph(), Meta{ToolVersion: "one"}); err != nil {
+		t.Fatal(err)
+	}
+	// A reader holding the first index keeps reading it while the second
+	// is written and installed.
+	old, err := OpenRepo(repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.Close()
+	g := sampleGraph()
+	g.AddNode(graph.Node{ID: "Function:svc/user.go:extra", Kind: graph.KindFunction, Name: "extra", FilePath: "svc/user.go"})
+	res, err := Write(ctx, repo, g, Meta{ToolVersion: "two"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Meta.Generation != 2 {
+		t.Errorf("generation = %d, want 2", res.Meta.Generation)
+	}
+	if n, _, err := old.Counts(ctx); err != nil || n != 3 {
+		t.Errorf("old reader sees %d nodes (%v), want 3", n, err)
+	}
+	cur, err := OpenRepo(repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cur.Close()
+	if n, _, _ := cur.Counts(ctx); n != 4 || cur.Meta().ToolVersion != "two" {
+		t.Errorf("new reader sees %d nodes, tool %s", n, cur.Meta().ToolVersion)
+	}
+}
+
+func TestCancelledWriteKeepsPreviousIndex(t *testing.T) {
+	repo := t.TempDir()
+	if _, err := Write(context.Background(), repo, sampleGraph(), Meta{ToolVersion: "one"}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	big := sampleGraph()
+	for i := 0; i < 5000; i++ {
+		id := "Function:f.go:f" + strings.Repeat("x", i%7) + string(rune('a'+i%26)) + string(rune('0'+i%10)) + string(rune(i))
+		big.AddNode(graph.Node{ID: id, Kind: graph.KindFunction, Name: "f", FilePath: "f.go"})
+	}
+	if _, err := Write(ctx, repo, big, Meta{ToolVersion: "two"}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	r, err := OpenRepo(repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if r.Meta().ToolVersion != "one" {
+		t.Errorf("previous index replaced: %+v", r.Meta())
+	}
+	left, _ := filepath.Glob(filepath.Join(Dir(repo), tmpDBPrefix+"*"))
+	if len(left) != 0 {
+		t.Errorf("partial files left: %v", left)
+	}
+}
+
+func TestOpenErrors(t *testing.T) {
+	repo := t.TempDir()
+	if _, err := OpenRepo(repo); !errors.Is(err, ErrNoIndex) || !strings.Contains(err.Error(), "gitnexus analyze") {
+		t.Errorf("missing index: %v", err)
+	}
+	if err := os.MkdirAll(Dir(repo), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(Dir(repo), DBName)
+	if err := os.WriteFile(db, []byte("this is not sqlite at all, just text of some length........"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := OpenRepo(repo); err == nil || !strings.Contains(err.Error(), "--force") {
+		t.Errorf("corrupt index: %v", err)
+	}
+	// A SQLite file written by another program.
+	os.Remove(db)
+	foreign, err := sql.Open("sqlite3", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := foreign.Exec(`CREATE TABLE meta(key TEXT, value TEXT); INSERT INTO meta VALUES ('meta', '{"format":"other"}')`); err != nil {
+		t.Fatal(err)
+	}
+	foreign.Close()
+	if _, err := OpenRepo(repo); err == nil || !strings.Contains(err.Error(), "not written by this program") {
+		t.Errorf("foreign index: %v", err)
+	}
+	// And a write replaces it.
+	if _, err := Write(context.Background(), repo, sampleGraph(), Meta{}); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := OpenRepo(repo); err != nil {
+		t.Errorf("after rewrite: %v", err)
+	} else {
+		r.Close()
+	}
+}
+
+func TestLock(t *testing.T) {
+	repo := t.TempDir()
+	unlock, err := Lock(repo, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// flock locks are per open file description: a second Lock in the same
+	// process conflicts like another process would.
+	if _, err := Lock(repo, 0); !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "pid") {
+		t.Errorf("second lock: %v", err)
+	}
+	done := make(chan error)
+	go func() {
+		u, err := Lock(repo, 5*time.Second)
+		if err == nil {
+			u()
+		}
+		done <- err
+	}()
+	time.Sleep(200 * time.Millisecond)
+	unlock()
+	if err := <-done; err != nil {
+		t.Errorf("waiting lock: %v", err)
+	}
+}
+
+func TestIdentifierWords(t *testing.T) {
+	cases := map[string]string{
+		"getUserById":         "get user by id",
+		"HTTPServer":          "http server",
+		"parse_json_v2":       "parse json v 2",
+		"api/user_service.go": "api user service go",
+		"utf8Decode":          "utf 8 decode",
+		"Ünïcode":             "ünïcode",
+	}
+	for in, want := range cases {
+		if got := identifierWords(in); got != want {
+			t.Errorf("identifierWords(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func FuzzDecodeSnapshot(f *testing.F) {
+	g := sampleGraph()
+	nodes := g.Nodes()
+	rid := map[string]int64{}
+	for i, n := range nodes {
+		rid[n.ID] = int64(i + 1)
+	}
+	f.Add(encodeSnapshot(nodes, g.Edges(), rid))
+	f.Add([]byte("GNXS\x01\x00\x00\x00"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		s, err := decodeSnapshot(b)
+		if err != nil {
+			return
+		}
+		for _, e := range s.Edges {
+			if int(e.Src) >= len(s.Nodes) || int(e.Dst) >= len(s.Nodes) {
+				t.Fatalf("edge out of range accepted")
+			}
+		}
+	})
+}

@@ -7,7 +7,7 @@
 //
 // Usage:
 //
-//	gocallgraph [-cmd] [-files list.txt] -out edges.jsonl <repo-dir>
+//	gocallgraph [-cmd] [-check-static] [-files list.txt] -out edges.jsonl <repo-dir>
 package main
 
 import (
@@ -31,6 +31,7 @@ func main() {
 	out := flag.String("out", "", "file to write the edges to (required)")
 	filesOut := flag.String("files", "", "file to write the list of analyzed source files to")
 	withCmd := flag.Bool("cmd", false, "for the Go standard library: also load cmd")
+	check := flag.Bool("check-static", false, "compare with golang.org/x/tools/go/callgraph/static")
 	flag.Parse()
 	if *out == "" || flag.NArg() != 1 {
 		fmt.Fprintln(os.Stderr, "usage: gocallgraph [-cmd] [-files list.txt] -out edges.jsonl <repo-dir>")
@@ -38,12 +39,12 @@ func main() {
 	}
 	log.SetFlags(0)
 	log.SetPrefix("gocallgraph: ")
-	if err := run(flag.Arg(0), *out, *filesOut, *withCmd); err != nil {
+	if err := run(flag.Arg(0), *out, *filesOut, *withCmd, *check); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(dir, out, filesOut string, withCmd bool) error {
+func run(dir, out, filesOut string, withCmd, check bool) error {
 	start := time.Now()
 	root, err := filepath.Abs(dir)
 	if err == nil {
@@ -61,7 +62,7 @@ func run(dir, out, filesOut string, withCmd bool) error {
 	files := make(map[string]bool)
 	var invokes []invokeSite
 	for _, u := range units {
-		sites, err := analyzeUnit(root, u, edges, index, files)
+		sites, err := analyzeUnit(root, u, edges, index, files, check)
 		if err != nil {
 			return err
 		}
@@ -88,7 +89,7 @@ func run(dir, out, filesOut string, withCmd bool) error {
 
 // analyzeUnit loads and builds one unit and adds its static edges, its
 // types and its files; it returns the unit's invoke sites.
-func analyzeUnit(root string, u loadUnit, edges edgeSet, index *typeIndex, files map[string]bool) ([]invokeSite, error) {
+func analyzeUnit(root string, u loadUnit, edges edgeSet, index *typeIndex, files map[string]bool, check bool) ([]invokeSite, error) {
 	t0 := time.Now()
 	fset := token.NewFileSet()
 	pkgs, err := load(u, fset)
@@ -125,6 +126,9 @@ func analyzeUnit(root string, u loadUnit, edges edgeSet, index *typeIndex, files
 	}
 	if x.err != nil {
 		return nil, x.err
+	}
+	if check {
+		x.checkStaticCallGraph(prog, u.dir)
 	}
 	slices.Sort(illTyped)
 	if len(illTyped) > 0 {

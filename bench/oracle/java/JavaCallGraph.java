@@ -207,11 +207,14 @@ public final class JavaCallGraph {
 
   /**
    * The node of a method or constructor declared in the repository, or null.
-   * A constructor that javac supplies (the default one) is its class.
+   * A constructor that javac supplies (default, canonical record) is its class.
    */
   String executableNode(ExecutableElement m) {
-    if (m.getKind() == ElementKind.CONSTRUCTOR && elements.getOrigin(m) != Elements.Origin.EXPLICIT) {
-      return m.getEnclosingElement() instanceof TypeElement t ? typeNode(t) : null;
+    if (elements.getOrigin(m) != Elements.Origin.EXPLICIT) {
+      // A supplied constructor stands for its class; other supplied methods
+      // (record accessors, enum values/valueOf) have no declaration.
+      boolean ctor = m.getKind() == ElementKind.CONSTRUCTOR;
+      return ctor && m.getEnclosingElement() instanceof TypeElement t ? typeNode(t) : null;
     }
     TreePath path = trees.getPath(m);
     if (path == null || !(path.getLeaf() instanceof MethodTree)) {

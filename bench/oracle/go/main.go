@@ -7,7 +7,7 @@
 //
 // Usage:
 //
-//	gocallgraph [-cmd] [-check-static] [-files list.txt] -out edges.jsonl <repo-dir>
+//	gocallgraph [-cmd] [-check] [-files list.txt] -out edges.jsonl <repo-dir>
 package main
 
 import (
@@ -31,7 +31,7 @@ func main() {
 	out := flag.String("out", "", "file to write the edges to (required)")
 	filesOut := flag.String("files", "", "file to write the list of analyzed source files to")
 	withCmd := flag.Bool("cmd", false, "for the Go standard library: also load cmd")
-	check := flag.Bool("check-static", false, "compare with golang.org/x/tools/go/callgraph/static")
+	check := flag.Bool("check", false, "compare the static edges with golang.org/x/tools/go/callgraph/static and with a syntax-only derivation")
 	flag.Parse()
 	if *out == "" || flag.NArg() != 1 {
 		fmt.Fprintln(os.Stderr, "usage: gocallgraph [-cmd] [-files list.txt] -out edges.jsonl <repo-dir>")
@@ -61,14 +61,21 @@ func run(dir, out, filesOut string, withCmd, check bool) error {
 	index := newTypeIndex()
 	files := make(map[string]bool)
 	var invokes []invokeSite
+	var syntax *syntaxCheck
+	if check {
+		syntax = &syntaxCheck{edges: make(edgeSet)}
+	}
 	for _, u := range units {
-		sites, err := analyzeUnit(root, u, edges, index, files, check)
+		sites, err := analyzeUnit(root, u, edges, index, files, syntax)
 		if err != nil {
 			return err
 		}
 		invokes = append(invokes, sites...)
 	}
 	static := len(edges)
+	if syntax != nil {
+		syntax.report(edges)
+	}
 	for _, s := range invokes {
 		for _, target := range index.implementations(s.iface, s.method) {
 			if err := edges.add(Edge{Caller: s.caller, Callee: target, Kind: kindDispatch, Site: s.site}); err != nil {
@@ -89,7 +96,7 @@ func run(dir, out, filesOut string, withCmd, check bool) error {
 
 // analyzeUnit loads and builds one unit and adds its static edges, its
 // types and its files; it returns the unit's invoke sites.
-func analyzeUnit(root string, u loadUnit, edges edgeSet, index *typeIndex, files map[string]bool, check bool) ([]invokeSite, error) {
+func analyzeUnit(root string, u loadUnit, edges edgeSet, index *typeIndex, files map[string]bool, syntax *syntaxCheck) ([]invokeSite, error) {
 	t0 := time.Now()
 	fset := token.NewFileSet()
 	pkgs, err := load(u, fset)
@@ -123,11 +130,14 @@ func analyzeUnit(root string, u loadUnit, edges edgeSet, index *typeIndex, files
 			x.visit(fn, Node{}, false)
 		}
 		index.addPackage(x, p)
+		if syntax != nil {
+			syntax.addPackage(x, p)
+		}
 	}
 	if x.err != nil {
 		return nil, x.err
 	}
-	if check {
+	if syntax != nil {
 		x.checkStaticCallGraph(prog, u.dir)
 	}
 	slices.Sort(illTyped)

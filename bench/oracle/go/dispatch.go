@@ -3,6 +3,7 @@ package main
 import (
 	"go/types"
 	"slices"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/packages"
@@ -43,9 +44,48 @@ func writeTuple(b *strings.Builder, t *types.Tuple, variadic bool) {
 		if variadic && i == t.Len()-1 {
 			b.WriteString("...")
 		}
-		b.WriteString(types.TypeString(t.At(i).Type(), qualifyByPath))
+		writeType(b, t.At(i).Type())
 	}
 	b.WriteByte(')')
+}
+
+// writeType writes a type with full package paths. Function types are
+// written without parameter names (types.TypeString keeps them, so
+// `func(rpc RPC)` and `func(RPC)` would differ although they are identical
+// types); composite types containing function types are unfolded for that.
+func writeType(b *strings.Builder, t types.Type) {
+	switch t := t.(type) {
+	case *types.Signature:
+		b.WriteString("func")
+		writeTuple(b, t.Params(), t.Variadic())
+		writeTuple(b, t.Results(), false)
+	case *types.Slice:
+		b.WriteString("[]")
+		writeType(b, t.Elem())
+	case *types.Pointer:
+		b.WriteByte('*')
+		writeType(b, t.Elem())
+	case *types.Array:
+		b.WriteString("[" + strconv.FormatInt(t.Len(), 10) + "]")
+		writeType(b, t.Elem())
+	case *types.Map:
+		b.WriteString("map[")
+		writeType(b, t.Key())
+		b.WriteByte(']')
+		writeType(b, t.Elem())
+	case *types.Chan:
+		switch t.Dir() {
+		case types.SendOnly:
+			b.WriteString("chan<- ")
+		case types.RecvOnly:
+			b.WriteString("<-chan ")
+		default:
+			b.WriteString("chan ")
+		}
+		writeType(b, t.Elem())
+	default:
+		b.WriteString(types.TypeString(t, qualifyByPath))
+	}
 }
 
 func qualifyByPath(p *types.Package) string { return p.Path() }

@@ -1,0 +1,386 @@
+// Command accuracy scores the CALLS edges of a GitNexus index against a
+// reference call graph produced by a compiler-grade oracle
+// (bench/oracle/<language>), and prints the precision and recall of static
+// calls and of dispatch.
+//
+//	go run -tags sqlite_fts5 ./bench/accuracy -db <repo>/.gitnexus/graph.db -oracle out.jsonl [-files out.jsonl.files] [-name repo] [-samples 20]
+//
+// Oracle endpoints (file, line of the definition's name, name) are mapped to
+// nodes: the innermost node of that file whose span contains the line and
+// whose name matches (line 0 is the File node). Definitions:
+//
+//   - static: the oracle's "static" edges (the declaration the compiler
+//     resolves a call to) against our CALLS edges whose reason is not
+//     "dispatch". Precision counts one of our static edges as right when the
+//     oracle has that pair as static or dispatch (a receiver typed more
+//     precisely than the declaration is still a real call).
+//   - dispatch: the oracle's "dispatch" edges (implementations that may run)
+//     against all our CALLS edges for recall, and our "dispatch" edges for
+//     precision. Dispatch edges at call sites whose interface or base
+//     method is outside the repository (Go's error.Error) cannot be found by
+//     any tool that indexes only the repository; they are reported apart.
+//
+// Only edges whose caller lies in a file the oracle analyzed count (the Go
+// oracle sees the files of one platform).
+package main
+
+import (
+	"bufio"
+	"database/sql"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math/rand"
+	"os"
+	"sort"
+	"strings"
+
+	_ "github.com/mattn/go-sqlite3"
+)
+
+type endpoint struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
+	Name string `json:"name"`
+}
+
+type oracleEdge struct {
+	Caller endpoint `json:"caller"`
+	Callee endpoint `json:"callee"`
+	Kind   string   `json:"kind"`
+	Site   struct {
+		File string `json:"file"`
+		Line int    `json:"line"`
+	} `json:"site"`
+}
+
+type node struct {
+	id, kind, name, file string
+	start, end           int
+}
+
+type pair struct{ src, dst string }
+
+func main() {
+	dbPath := flag.String("db", "", "graph.db of the indexed corpus")
+	oraclePath := flag.String("oracle", "", "oracle JSONL")
+	filesPath := flag.String("files", "", "files the oracle analyzed (default <oracle>.files when it exists)")
+	name := flag.String("name", "", "corpus name for the report")
+	samples := flag.Int("samples", 0, "print this many false positives and misses of each kind")
+	jsonOut := flag.Bool("json", false, "print the scores as JSON")
+	flag.Parse()
+	if *dbPath == "" || *oraclePath == "" {
+		flag.Usage()
+		os.Exit(2)
+	}
+	if *filesPath == "" {
+		if _, err := os.Stat(*oraclePath + ".files"); err == nil {
+			*filesPath = *oraclePath + ".files"
+		}
+	}
+	rep, err := score(*dbPath, *oraclePath, *filesPath, *samples)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "accuracy:", err)
+		os.Exit(1)
+	}
+	rep.Name = *name
+	if *jsonOut {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(rep) //nolint:errcheck
+		return
+	}
+	rep.print()
+}
+
+// Report holds the scores of one corpus.
+type Report struct {
+	Name string `json:"name"`
+	// Static calls.
+	StaticOracle    int     `json:"staticOracle"`
+	StaticOurs      int     `json:"staticOurs"`
+	StaticHit       int     `json:"staticHit"` // oracle static edges we have as static
+	StaticRight     int     `json:"staticRight"`
+	StaticPrecision float64 `json:"staticPrecision"`
+	StaticRecall    float64 `json:"staticRecall"`
+	// Dispatch.
+	DispatchOracle         int               `json:"dispatchOracle"` // at sites whose target is in the repository
+	DispatchExternal       int               `json:"dispatchExternal"`
+	DispatchOurs           int               `json:"dispatchOurs"`
+	DispatchHit            int               `json:"dispatchHit"`
+	DispatchRight          int               `json:"dispatchRight"`
+	DispatchPrecision      float64           `json:"dispatchPrecision"`
+	DispatchRecall         float64           `json:"dispatchRecall"`
+	UnmappedOracle         int               `json:"unmappedOracleEdges"`
+	NameOnlyOurs           int               `json:"nameOnlyOurs"`
+	NameOnlyRight          int               `json:"nameOnlyRight"`
+	ByReason               map[string][2]int `json:"byReason"` // reason → [edges, right]
+	samplesFP, samplesFN   []string
+	samplesDFN, samplesDFP []string
+	samplesUnmapped        []string
+}
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+func score(dbPath, oraclePath, filesPath string, nSamples int) (*Report, error) {
+	db, err := sql.Open("sqlite3", "file:"+dbPath+"?mode=ro")
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	nodes, byFile, err := loadNodes(db)
+	if err != nil {
+		return nil, err
+	}
+	var analyzed map[string]bool
+	if filesPath != "" {
+		analyzed, err = readLines(filesPath)
+		if err != nil {
+			return nil, err
+		}
+	}
+	callerOK := func(file string) bool { return analyzed == nil || analyzed[file] }
+
+	// Our edges.
+	ours := map[pair]string{} // pair → reason
+	rows, err := db.Query(`SELECT src, dst, reason FROM edges WHERE type = 'CALLS'`)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var p pair
+		var reason string
+		if err := rows.Scan(&p.src, &p.dst, &reason); err != nil {
+			return nil, err
+		}
+		if n, ok := nodes[p.src]; ok && callerOK(n.file) {
+			ours[p] = reason
+		}
+	}
+	rows.Close()
+
+	// Oracle edges, mapped.
+	rep := &Report{ByReason: map[string][2]int{}}
+	resolve := func(e endpoint) (string, bool) {
+		if e.Line == 0 {
+			id := "File:" + e.File
+			_, ok := nodes[id]
+			return id, ok
+		}
+		var best *node
+		for _, n := range byFile[e.File] {
+			if n.start <= e.Line && e.Line <= n.end && n.name == e.Name {
+				if best == nil || n.end-n.start < best.end-best.start {
+					best = n
+				}
+			}
+		}
+		if best == nil {
+			return "", false
+		}
+		return best.id, true
+	}
+	f, err := os.Open(oraclePath)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	static, dispatch := map[pair]bool{}, map[pair]bool{}
+	sites := map[pair]string{}
+	type siteKey struct {
+		caller string
+		file   string
+		line   int
+	}
+	staticSites := map[siteKey]bool{}
+	var dispatchEdges []oracleEdge
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var e oracleEdge
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			return nil, fmt.Errorf("oracle line %q: %w", sc.Text(), err)
+		}
+		if !callerOK(e.Caller.File) {
+			continue
+		}
+		if e.Kind == "dispatch" {
+			dispatchEdges = append(dispatchEdges, e)
+			continue
+		}
+		staticSites[siteKey{e.Caller.File + ":" + e.Caller.Name, e.Site.File, e.Site.Line}] = true
+		src, ok1 := resolve(e.Caller)
+		dst, ok2 := resolve(e.Callee)
+		if !ok1 || !ok2 {
+			rep.UnmappedOracle++
+			if len(rep.samplesUnmapped) < 200 {
+				rep.samplesUnmapped = append(rep.samplesUnmapped, fmt.Sprintf("%s:%d %s -> %s:%d %s (site %s:%d)",
+					e.Caller.File, e.Caller.Line, e.Caller.Name, e.Callee.File, e.Callee.Line, e.Callee.Name, e.Site.File, e.Site.Line))
+			}
+			continue
+		}
+		static[pair{src, dst}] = true
+		sites[pair{src, dst}] = fmt.Sprintf("%s:%d", e.Site.File, e.Site.Line)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	for _, e := range dispatchEdges {
+		// A dispatch whose call site has no static edge in the repository
+		// goes through an interface or base method declared elsewhere.
+		if !staticSites[siteKey{e.Caller.File + ":" + e.Caller.Name, e.Site.File, e.Site.Line}] {
+			rep.DispatchExternal++
+			continue
+		}
+		src, ok1 := resolve(e.Caller)
+		dst, ok2 := resolve(e.Callee)
+		if !ok1 || !ok2 {
+			rep.UnmappedOracle++
+			continue
+		}
+		dispatch[pair{src, dst}] = true
+		sites[pair{src, dst}] = fmt.Sprintf("%s:%d", e.Site.File, e.Site.Line)
+	}
+	delete(dispatch, pair{}) // nothing
+	for p := range dispatch {
+		if static[p] {
+			delete(dispatch, p) // counted once, as static
+		}
+	}
+
+	// Scores.
+	var fps, fns, dfns, dfps []string
+	for p, reason := range ours {
+		right := static[p] || dispatch[p]
+		br := rep.ByReason[reason]
+		br[0]++
+		if right {
+			br[1]++
+		}
+		rep.ByReason[reason] = br
+		if reason == "dispatch" {
+			rep.DispatchOurs++
+			if right {
+				rep.DispatchRight++
+			} else {
+				dfps = append(dfps, fmt.Sprintf("%s -> %s", p.src, p.dst))
+			}
+			continue
+		}
+		rep.StaticOurs++
+		if right {
+			rep.StaticRight++
+		} else {
+			fps = append(fps, fmt.Sprintf("%s -> %s [%s]", p.src, p.dst, reason))
+		}
+		if reason == "name-only" {
+			rep.NameOnlyOurs++
+			if right {
+				rep.NameOnlyRight++
+			}
+		}
+	}
+	rep.StaticOracle = len(static)
+	for p := range static {
+		if r, ok := ours[p]; ok && r != "dispatch" {
+			rep.StaticHit++
+		} else {
+			fns = append(fns, fmt.Sprintf("%s -> %s (site %s)", p.src, p.dst, sites[p]))
+		}
+	}
+	rep.DispatchOracle = len(dispatch)
+	for p := range dispatch {
+		if _, ok := ours[p]; ok {
+			rep.DispatchHit++
+		} else {
+			dfns = append(dfns, fmt.Sprintf("%s -> %s (site %s)", p.src, p.dst, sites[p]))
+		}
+	}
+	rep.StaticPrecision = ratio(rep.StaticRight, rep.StaticOurs)
+	rep.StaticRecall = ratio(rep.StaticHit, rep.StaticOracle)
+	rep.DispatchPrecision = ratio(rep.DispatchRight, rep.DispatchOurs)
+	rep.DispatchRecall = ratio(rep.DispatchHit, rep.DispatchOracle)
+	rng := rand.New(rand.NewSource(1))
+	pick := func(xs []string) []string {
+		sort.Strings(xs)
+		rng.Shuffle(len(xs), func(i, j int) { xs[i], xs[j] = xs[j], xs[i] })
+		return xs[:min(nSamples, len(xs))]
+	}
+	rep.samplesFP, rep.samplesFN, rep.samplesDFN, rep.samplesDFP = pick(fps), pick(fns), pick(dfns), pick(dfps)
+	rep.samplesUnmapped = pick(rep.samplesUnmapped)
+	return rep, nil
+}
+
+func loadNodes(db *sql.DB) (map[string]*node, map[string][]*node, error) {
+	rows, err := db.Query(`SELECT id, kind, name, file_path, start_line, end_line FROM nodes
+		WHERE kind NOT IN ('Folder', 'Package')`)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	nodes := map[string]*node{}
+	byFile := map[string][]*node{}
+	for rows.Next() {
+		n := &node{}
+		if err := rows.Scan(&n.id, &n.kind, &n.name, &n.file, &n.start, &n.end); err != nil {
+			return nil, nil, err
+		}
+		nodes[n.id] = n
+		if n.kind != "File" {
+			byFile[n.file] = append(byFile[n.file], n)
+		}
+	}
+	return nodes, byFile, rows.Err()
+}
+
+func readLines(path string) (map[string]bool, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]bool{}
+	for _, l := range strings.Split(string(b), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			out[l] = true
+		}
+	}
+	return out, nil
+}
+
+func (r *Report) print() {
+	fmt.Printf("%s\n", r.Name)
+	fmt.Printf("  static:   precision %.3f (%d/%d)  recall %.3f (%d/%d)\n",
+		r.StaticPrecision, r.StaticRight, r.StaticOurs, r.StaticRecall, r.StaticHit, r.StaticOracle)
+	fmt.Printf("  dispatch: precision %.3f (%d/%d)  recall %.3f (%d/%d); %d more through interfaces outside the repository\n",
+		r.DispatchPrecision, r.DispatchRight, r.DispatchOurs, r.DispatchRecall, r.DispatchHit, r.DispatchOracle, r.DispatchExternal)
+	fmt.Printf("  name-only: %d edges, %d right; oracle edges with an endpoint we have no node for: %d\n",
+		r.NameOnlyOurs, r.NameOnlyRight, r.UnmappedOracle)
+	var reasons []string
+	for k := range r.ByReason {
+		reasons = append(reasons, k)
+	}
+	sort.Strings(reasons)
+	for _, k := range reasons {
+		v := r.ByReason[k]
+		fmt.Printf("    %-16s %7d edges, precision %.3f\n", k, v[0], ratio(v[1], v[0]))
+	}
+	section := func(title string, xs []string) {
+		if len(xs) == 0 {
+			return
+		}
+		fmt.Printf("  %s:\n", title)
+		for _, x := range xs {
+			fmt.Printf("    %s\n", x)
+		}
+	}
+	section("false positives (static)", r.samplesFP)
+	section("misses (static)", r.samplesFN)
+	section("misses (dispatch)", r.samplesDFN)
+	section("false positives (dispatch)", r.samplesDFP)
+	section("oracle edges without a node", r.samplesUnmapped)
+}

@@ -6,14 +6,19 @@ package lang
 // finds those methods so that the resolver can add them as `dispatch` edges
 // beside the statically resolved one.
 
-// Overrides returns the methods of subtypes of m's owner that override or
-// implement m, without m itself, deduplicated, in discovery order.
-func (p *Program) Overrides(m SymID) []SymID {
+// Overrides returns the methods of subtypes of recv (the static type of the
+// call's receiver; m's owner when recv is NoSym) that override or implement
+// m, without m itself, deduplicated, in discovery order.
+func (p *Program) Overrides(m, recv SymID) []SymID {
 	owner := p.Syms[m].owner
+	if recv != NoSym {
+		owner = recv
+	}
 	if owner == NoSym {
 		return nil
 	}
-	if v, ok := p.overrideMemo[m]; ok {
+	key := overrideKey{m, owner}
+	if v, ok := p.overrideMemo[key]; ok {
 		return v
 	}
 	name := p.Syms[m].Name
@@ -43,9 +48,11 @@ func (p *Program) Overrides(m SymID) []SymID {
 		}
 		queue = append(queue, p.subtypes[t]...)
 	}
-	p.overrideMemo[m] = out
+	p.overrideMemo[key] = out
 	return out
 }
+
+type overrideKey struct{ method, recv SymID }
 
 // Accepts reports whether a callable takes args arguments, counting
 // optional and variadic parameters.

@@ -28,8 +28,9 @@ type Value struct {
 	Kind ValueKind
 	Sym  SymID
 	Mod  *Module
-	// Elem: a container whose elements are instances of Sym.
-	Elem bool
+	// Elem is the container depth: 0 for an instance of Sym, 1 for a
+	// slice, list, map or channel of them, 2 for a slice of slices...
+	Elem uint8
 	// Alts are further candidates of the same name (overloads).
 	Alts []SymID
 }
@@ -129,9 +130,10 @@ func (p *Program) Eval(c Ctx, e *Expr) (Value, graph.Reason) {
 		return none, ""
 	case ExprIndex:
 		v, r := p.Eval(c, e.X)
+		v = p.held(v)
 		switch {
-		case v.Kind == ValInstance && v.Elem:
-			return Value{Kind: ValInstance, Sym: v.Sym}, r
+		case v.Kind == ValInstance && v.Elem > 0:
+			return Value{Kind: ValInstance, Sym: v.Sym, Elem: v.Elem - 1}, r
 		case v.Kind == ValSym && p.Syms[v.Sym].Kind.IsCallable():
 			return v, r // a generic function instantiated: F[int]
 		case v.Kind == ValExternal:
@@ -142,6 +144,18 @@ func (p *Program) Eval(c Ctx, e *Expr) (Value, graph.Reason) {
 		return p.Eval(c, e.X)
 	}
 	return none, ""
+}
+
+// held replaces a variable, constant or property by the value it holds;
+// other values are returned unchanged.
+func (p *Program) held(v Value) Value {
+	if v.Kind == ValSym {
+		switch p.Syms[v.Sym].Kind {
+		case graph.KindVariable, graph.KindConst, graph.KindProperty:
+			return p.ValueOf(v.Sym)
+		}
+	}
+	return v
 }
 
 // LookupIdent resolves an unqualified name at c: local bindings and
@@ -234,17 +248,18 @@ func (p *Program) bindingValue(c Ctx, i int) Value {
 			v, _ = p.Eval(bc, b.Value)
 		}
 		if b.Elem {
-			v = elementOf(v)
+			v = p.elementOf(v)
 		}
 	}
 	p.bindMemo[k] = v
 	return v
 }
 
-func elementOf(v Value) Value {
+func (p *Program) elementOf(v Value) Value {
+	v = p.held(v)
 	switch {
-	case v.Kind == ValInstance && v.Elem:
-		return Value{Kind: ValInstance, Sym: v.Sym}
+	case v.Kind == ValInstance && v.Elem > 0:
+		return Value{Kind: ValInstance, Sym: v.Sym, Elem: v.Elem - 1}
 	case v.Kind == ValExternal:
 		return external
 	}
@@ -319,7 +334,7 @@ func (p *Program) ResolveType(c Ctx, text string) Value {
 			av := p.ResolveType(Ctx{File: s.File, Scope: s.Parent, Pos: s.StartByte, depth: c.depth}, s.Type)
 			delete(p.inFlight, v.Sym)
 			if av.Known() {
-				av.Elem = av.Elem || te.Elem
+				av.Elem += te.Elem
 				return av
 			}
 		}
@@ -339,7 +354,7 @@ func (p *Program) Member(c Ctx, base Value, name string, viaSelf bool) (Value, g
 	case ValExternal:
 		return external, ""
 	case ValInstance:
-		if base.Elem {
+		if base.Elem > 0 {
 			return none, ""
 		}
 		ids, depth := p.FindMember(base.Sym, name)

@@ -36,7 +36,7 @@ type Program struct {
 	subtypes map[SymID][]SymID  // direct subtypes, from resolved bases
 	bindMemo map[bindKey]Value
 	// overrideMemo caches Overrides.
-	overrideMemo map[SymID][]SymID
+	overrideMemo map[overrideKey][]SymID
 }
 
 type bindKey struct {
@@ -183,7 +183,7 @@ type Features struct {
 // name path and whether the value is a container of that type.
 type TypeExpr struct {
 	Path []string // e.g. ["pkg", "Foo"]; empty when the type has no name we follow
-	Elem bool     // a slice, list, array, map value or channel of Path
+	Elem uint8    // container depth: 1 for a slice, list, array, map value or channel of Path
 }
 
 // NewProgram indexes the facts of one language family. Files must be sorted
@@ -201,7 +201,7 @@ func NewProgram(rules Rules, facts []*FileFacts, config map[string][]byte) *Prog
 		subtypes: map[SymID][]SymID{},
 		bindMemo: map[bindKey]Value{},
 
-		overrideMemo: map[SymID][]SymID{},
+		overrideMemo: map[overrideKey][]SymID{},
 	}
 	for _, ff := range facts {
 		f := &File{Facts: ff, First: SymID(len(p.Syms)), Top: map[string][]SymID{},

@@ -79,7 +79,7 @@ func (p *Program) resolveBases(g *graph.Graph) {
 		c := Ctx{File: s.File, Scope: s.Parent, Pos: s.StartByte}
 		for _, b := range s.Bases {
 			v := p.ResolveType(c, b.Type)
-			if v.Kind != ValInstance || v.Elem || v.Sym == SymID(i) {
+			if v.Kind != ValInstance || v.Elem > 0 || v.Sym == SymID(i) {
 				continue
 			}
 			s.bases = append(s.bases, baseRef{sym: v.Sym, kind: b.Kind})
@@ -146,7 +146,7 @@ func (p *Program) resolveCalls(g *graph.Graph, f *File, st *ResolveStats) {
 	for i := range f.Facts.Calls {
 		call := &f.Facts.Calls[i]
 		st.Calls++
-		targets, reason := p.ResolveCall(f, call)
+		targets, reason, recv := p.ResolveCall(f, call)
 		if len(targets) == 0 {
 			st.CallsUnresolved++
 			continue
@@ -162,7 +162,7 @@ func (p *Program) resolveCalls(g *graph.Graph, f *File, st *ResolveStats) {
 			if !p.Syms[t].Kind.IsCallable() {
 				continue
 			}
-			for _, o := range p.Overrides(t) {
+			for _, o := range p.Overrides(t, recv) {
 				g.AddEdge(graph.Edge{Src: src, Dst: p.Syms[o].ID, Type: graph.EdgeCalls,
 					Confidence: graph.ReasonDispatch.Confidence(), Reason: graph.ReasonDispatch, Line: call.Line})
 			}
@@ -171,42 +171,50 @@ func (p *Program) resolveCalls(g *graph.Graph, f *File, st *ResolveStats) {
 }
 
 // ResolveCall returns the callables (or, for constructions of classes
-// without a constructor, the class) a call site reaches, and why.
-func (p *Program) ResolveCall(f *File, call *Call) ([]SymID, graph.Reason) {
+// without a constructor, the class) a call site reaches, and why. recv is
+// the static type of the receiver of a method call (NoSym otherwise): only
+// its subtypes can dispatch the call.
+func (p *Program) ResolveCall(f *File, call *Call) (targets []SymID, reason graph.Reason, recv SymID) {
+	recv = NoSym
 	c := Ctx{File: f, Scope: call.Scope, Pos: call.Byte}
 	e := call.Callee
 	for e != nil && e.Kind == ExprIndex {
 		e = e.X // F[int](x)
 	}
 	if e == nil {
-		return nil, ""
+		return nil, "", recv
 	}
 	switch e.Kind {
 	case ExprNew:
 		v := p.ResolveType(c, e.Name)
-		if v.Kind != ValInstance || v.Elem {
-			return nil, ""
+		if v.Kind != ValInstance || v.Elem > 0 {
+			return nil, "", recv
 		}
-		return p.constructors(v.Sym, call.Args), p.typeReason(c, e.Name)
+		return p.constructors(v.Sym, call.Args), p.typeReason(c, e.Name), recv
 	case ExprSuper:
 		t := p.EnclosingType(f, call.Scope)
 		if t == NoSym {
-			return nil, ""
+			return nil, "", recv
 		}
 		for _, b := range p.bases(t) {
 			if b.kind == BaseExtends {
-				return p.constructors(b.sym, call.Args), graph.ReasonSelfReceiver
+				return p.constructors(b.sym, call.Args), graph.ReasonSelfReceiver, recv
 			}
 		}
-		return nil, ""
+		return nil, "", recv
 	case ExprIdent:
 		v, r := p.LookupIdent(c, e.Name)
 		if v.Kind == ValNone && r == "" && !p.Rules.IsBuiltin(e.Name) {
-			return p.nameOnly(f, e.Name, call.Args)
+			t, why := p.nameOnly(f, e.Name, call.Args)
+			return t, why, recv
 		}
-		return p.callTargets(c, v, call.Args), r
+		return p.callTargets(c, v, call.Args), r, recv
 	case ExprMember:
 		base, baseReason := p.Eval(c, e.X)
+		base = p.held(base)
+		if base.Kind == ValInstance && base.Elem == 0 {
+			recv = base.Sym
+		}
 		v, r := p.Member(c, base, e.Name, e.X.Kind == ExprSelf || e.X.Kind == ExprSuper)
 		if base.Kind == ValModule && baseReason != "" {
 			r = graph.ReasonImportResolved
@@ -215,11 +223,12 @@ func (p *Program) ResolveCall(f *File, call *Call) ([]SymID, graph.Reason) {
 			}
 		}
 		if base.Kind == ValNone {
-			return p.nameOnly(f, e.Name, call.Args)
+			t, why := p.nameOnly(f, e.Name, call.Args)
+			return t, why, recv
 		}
-		return p.callTargets(c, v, call.Args), r
+		return p.callTargets(c, v, call.Args), r, recv
 	}
-	return nil, ""
+	return nil, "", recv
 }
 
 // typeReason is the reason a type name resolved (for constructor calls).
@@ -249,14 +258,12 @@ func (p *Program) callTargets(c Ctx, v Value, args int) []SymID {
 		if p.Rules.Features().TypeCallConstructs {
 			return p.constructors(v.Sym, args)
 		}
-	case s.Kind == graph.KindVariable || s.Kind == graph.KindConst || s.Kind == graph.KindProperty:
-		// A variable holding a function: `handler = make_handler()`,
-		// `f := s.Handle`.
-		inner := p.ValueOf(v.Sym)
-		if inner.Kind == ValSym && p.Syms[inner.Sym].Kind.IsCallable() {
-			return p.pickOverload(append([]SymID{inner.Sym}, inner.Alts...), args)
-		}
 	}
+	// A package-level variable or a field holding a function is not
+	// followed: it can be reassigned anywhere (tests swap them), so its
+	// initial value is not what a compiler would call a static target.
+	// Local bindings (`f := s.Handle; f()`) were already evaluated to
+	// the function they hold.
 	return nil
 }
 

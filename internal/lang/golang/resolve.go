@@ -266,31 +266,31 @@ func pickDecl(p *lang.Program, ids []lang.SymID, typesOnly bool) lang.SymID {
 // and literal struct/interface types → nothing.
 func (rules) ParseType(text string) lang.TypeExpr {
 	t := strings.TrimSpace(text)
-	elem := false
+	var elem uint8
 	for t != "" {
 		switch {
 		case strings.HasPrefix(t, "*"):
 			t = strings.TrimSpace(t[1:])
 		case strings.HasPrefix(t, "..."):
-			t, elem = strings.TrimSpace(t[3:]), true
+			t, elem = strings.TrimSpace(t[3:]), elem+1
 		case strings.HasPrefix(t, "[]"):
-			t, elem = strings.TrimSpace(t[2:]), true
+			t, elem = strings.TrimSpace(t[2:]), elem+1
 		case strings.HasPrefix(t, "["):
 			i := strings.IndexByte(t, ']')
 			if i < 0 {
 				return lang.TypeExpr{}
 			}
-			t, elem = strings.TrimSpace(t[i+1:]), true
+			t, elem = strings.TrimSpace(t[i+1:]), elem+1
 		case strings.HasPrefix(t, "map["):
 			i := matchingBracket(t, 3)
 			if i < 0 {
 				return lang.TypeExpr{}
 			}
-			t, elem = strings.TrimSpace(t[i+1:]), true
+			t, elem = strings.TrimSpace(t[i+1:]), elem+1
 		case strings.HasPrefix(t, "<-chan "), strings.HasPrefix(t, "chan<- "):
-			t, elem = strings.TrimSpace(t[7:]), true
+			t, elem = strings.TrimSpace(t[7:]), elem+1
 		case strings.HasPrefix(t, "chan "):
-			t, elem = strings.TrimSpace(t[5:]), true
+			t, elem = strings.TrimSpace(t[5:]), elem+1
 		case strings.HasPrefix(t, "(") && strings.HasSuffix(t, ")"):
 			t = strings.TrimSpace(t[1 : len(t)-1])
 		default:

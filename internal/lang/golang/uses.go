@@ -103,7 +103,11 @@ func (x *extraction) bindAssign(stmt, left, right *ts.Node, typ string, visibleF
 		names = left.NamedChildren(c)
 	}
 	if right != nil {
-		values = right.NamedChildren(c)
+		if right.Kind() == "expression_list" {
+			values = right.NamedChildren(c)
+		} else {
+			values = []ts.Node{*right} // `v := <-ch` in a select case
+		}
 	}
 	for i := range names {
 		if names[i].Kind() != "identifier" {

@@ -16,6 +16,11 @@
   left: (expression_list) @left
   right: (expression_list) @right) @short
 
+; `case v := <-ch:` in a select binds v to an element of ch.
+(receive_statement
+  left: (expression_list) @left
+  right: (_) @right) @short
+
 (var_spec) @localvar
 
 (range_clause

@@ -58,7 +58,10 @@ type Symbol struct {
 	Exported  bool
 	Static    bool // Java/TS static member, Python @staticmethod
 	Abstract  bool // abstract method, interface method without a body
-	Content   string
+	// Hidden: a synthetic type the resolver needs but the graph does not
+	// show (a Go anonymous struct type, for `for _, tt := range tests`).
+	Hidden  bool
+	Content string
 
 	// Type is the declared type of a Property, Variable or Const, or the
 	// aliased type of a TypeAlias, as written (the resolver normalises it).
@@ -74,6 +77,11 @@ type Symbol struct {
 	Receiver string
 	// Bases are the supertypes written on a type declaration.
 	Bases []Base
+	// TypeParams are generic type parameters: Name, and Type = the
+	// constraint as written. A Go method lists the names its receiver gives
+	// them, with Type "": the constraints are the receiver type's, by
+	// position.
+	TypeParams []Param
 	// Decorators are the names of decorators or annotations, without
 	// arguments ("staticmethod", "app.route", "Override").
 	Decorators []string

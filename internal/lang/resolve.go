@@ -45,6 +45,9 @@ func (p *Program) QualifiedName(id SymID) string {
 func (p *Program) addSymbolNodes(g *graph.Graph) {
 	for i := range p.Syms {
 		s := &p.Syms[i]
+		if s.Hidden {
+			continue
+		}
 		g.AddNode(graph.Node{
 			ID: s.ID, Kind: s.Kind, Name: s.Name, QualifiedName: p.QualifiedName(SymID(i)),
 			FilePath: s.File.Facts.Path, StartLine: s.StartLine, EndLine: s.EndLine,
@@ -105,6 +108,9 @@ func (p *Program) addStructure(g *graph.Graph) {
 	}
 	for i := range p.Syms {
 		s := &p.Syms[i]
+		if s.Hidden {
+			continue
+		}
 		fileID := graph.FileID(s.File.Facts.Path)
 		if s.Parent < 0 {
 			syntax(fileID, s.ID, graph.EdgeDefines)

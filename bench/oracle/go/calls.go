@@ -16,6 +16,11 @@ type invokeSite struct {
 	site   Site
 	method string   // key of the called method
 	iface  []string // keys of all methods of the interface
+	// generic: the receiver's type is a type parameter (or its interface
+	// mentions type parameters). Each instantiation runs the method of
+	// its type argument, whose signature has the type parameters
+	// substituted, so such sites match methods by name and arity.
+	generic bool
 }
 
 // callExtractor turns the SSA functions of one load unit into static edges
@@ -179,9 +184,65 @@ func (x *callExtractor) invoke(common *ssa.CallCommon, caller Node, site Site) {
 	for i := range iface.NumMethods() {
 		keys = append(keys, methodKey(iface.Method(i)))
 	}
+	generic := isTypeParam(common.Value.Type()) || mentionsTypeParams(iface)
+	if generic {
+		keys = keys[:0]
+		for i := range iface.NumMethods() {
+			keys = append(keys, looseKey(iface.Method(i)))
+		}
+	}
+	key := methodKey(common.Method)
+	if generic {
+		key = looseKey(common.Method)
+	}
 	x.invokes = append(x.invokes, invokeSite{
-		caller: caller, site: site, method: methodKey(common.Method), iface: keys,
+		caller: caller, site: site, method: key, iface: keys, generic: generic,
 	})
+}
+
+func isTypeParam(t types.Type) bool {
+	_, ok := t.(*types.TypeParam)
+	return ok
+}
+
+// mentionsTypeParams reports whether a method of iface has a type
+// parameter in its signature (a generic constraint such as Creator[T]).
+func mentionsTypeParams(iface *types.Interface) bool {
+	for i := range iface.NumMethods() {
+		sig := iface.Method(i).Signature()
+		for _, tup := range []*types.Tuple{sig.Params(), sig.Results()} {
+			for j := range tup.Len() {
+				if containsTypeParam(tup.At(j).Type()) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func containsTypeParam(t types.Type) bool {
+	switch t := t.(type) {
+	case *types.TypeParam:
+		return true
+	case *types.Pointer:
+		return containsTypeParam(t.Elem())
+	case *types.Slice:
+		return containsTypeParam(t.Elem())
+	case *types.Array:
+		return containsTypeParam(t.Elem())
+	case *types.Map:
+		return containsTypeParam(t.Key()) || containsTypeParam(t.Elem())
+	case *types.Chan:
+		return containsTypeParam(t.Elem())
+	case *types.Named:
+		for i := range t.TypeArgs().Len() {
+			if containsTypeParam(t.TypeArgs().At(i)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // interfaceOf is the interface whose method an invoke-mode call names: the

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"go/types"
 	"slices"
 	"strconv"
@@ -90,9 +91,23 @@ func writeType(b *strings.Builder, t types.Type) {
 
 func qualifyByPath(p *types.Package) string { return p.Path() }
 
+// looseKey identifies a method by name and arity only, for calls through
+// a type parameter: an instantiation substitutes the type arguments into
+// the constraint's signature, which the declared method then matches.
+func looseKey(f *types.Func) string {
+	var b strings.Builder
+	if !f.Exported() && f.Pkg() != nil {
+		b.WriteString(f.Pkg().Path())
+		b.WriteByte('.')
+	}
+	sig := f.Signature()
+	fmt.Fprintf(&b, "%s/%d/%d", f.Name(), sig.Params().Len(), sig.Results().Len())
+	return b.String()
+}
+
 // concreteType is one repository type seen from one universe: the keys of
 // the methods of *T and, for those declared concretely in the repository,
-// their declarations.
+// their declarations (exact keys and loose keys both).
 type concreteType struct {
 	keys    map[string]bool
 	targets map[string]Node
@@ -145,15 +160,15 @@ func (ix *typeIndex) addType(x *callExtractor, t types.Type) {
 	keys := make([]string, 0, mset.Len())
 	for sel := range mset.Methods() {
 		f := sel.Obj().(*types.Func)
-		key := methodKey(f)
-		ct.keys[key] = true
-		keys = append(keys, key)
+		key, loose := methodKey(f), looseKey(f)
+		ct.keys[key], ct.keys[loose] = true, true
+		keys = append(keys, key, loose)
 		decl := f.Origin()
 		if types.IsInterface(decl.Signature().Recv().Type()) {
 			continue // promoted from an embedded interface: not concrete
 		}
 		if n, ok := x.declaration(decl); ok {
-			ct.targets[key] = n
+			ct.targets[key], ct.targets[loose] = n, n
 		}
 	}
 	slices.Sort(keys)

@@ -41,6 +41,7 @@ func (e *extractor) Extract(path string, src []byte) (*lang.FileFacts, error) {
 	x.readDefs(e.q.all, defs)
 	x.readUses(e.q.all, uses)
 	x.readRefs()
+	x.addAnonStructs()
 	return x.facts, nil
 }
 
@@ -50,6 +51,8 @@ type extraction struct {
 	scopes lang.ScopeFinder
 	// receivers maps a method's symbol index to its receiver's name.
 	receivers map[int]string
+	// anon are the anonymous struct types of composite literals.
+	anon []anonStruct
 }
 
 func (x *extraction) text(n *ts.Node) string { return lang.Text(n, x.src) }
@@ -161,11 +164,47 @@ func (x *extraction) addFunction(n *ts.Node) {
 		Kind: graph.KindFunction, Name: name, Parent: -1, Span: sp,
 		Signature: x.header(n, n.ChildByFieldName("body")),
 		Doc:       x.doc(n), Exported: exported(name),
-		Content: lang.Content(x.src, sp),
-		Params:  x.params(n.ChildByFieldName("parameters")),
-		Returns: x.results(n.ChildByFieldName("result")),
+		Content:    lang.Content(x.src, sp),
+		Params:     x.params(n.ChildByFieldName("parameters")),
+		Returns:    x.results(n.ChildByFieldName("result")),
+		TypeParams: x.typeParams(n.ChildByFieldName("type_parameters")),
 	}
 	x.add(s)
+}
+
+// typeParams reads a type parameter list: each name with its constraint.
+func (x *extraction) typeParams(list *ts.Node) []lang.Param {
+	if list == nil {
+		return nil
+	}
+	var out []lang.Param
+	c := list.Walk()
+	defer c.Close()
+	for _, d := range list.NamedChildren(c) {
+		if d.Kind() != "type_parameter_declaration" {
+			continue
+		}
+		constraint := lang.OneLine(x.text(d.ChildByFieldName("type")))
+		for _, nm := range d.ChildrenByFieldName("name", c) {
+			out = append(out, lang.Param{Name: x.text(&nm), Type: constraint})
+		}
+	}
+	return out
+}
+
+// receiverTypeParams returns the names a method's receiver gives the type
+// parameters of its type: "*Stack[T, U]" → T, U.
+func receiverTypeParams(recvType string) []lang.Param {
+	open := strings.IndexByte(recvType, '[')
+	end := strings.LastIndexByte(recvType, ']')
+	if open < 0 || end < open {
+		return nil
+	}
+	var out []lang.Param
+	for _, name := range strings.Split(recvType[open+1:end], ",") {
+		out = append(out, lang.Param{Name: strings.TrimSpace(name)})
+	}
+	return out
 }
 
 func (x *extraction) addMethod(n *ts.Node) {
@@ -180,10 +219,11 @@ func (x *extraction) addMethod(n *ts.Node) {
 		Kind: graph.KindMethod, Name: name, Qual: base + "." + name, Parent: -1, Span: sp,
 		Signature: x.header(n, n.ChildByFieldName("body")),
 		Doc:       x.doc(n), Exported: exported(name),
-		Content:  lang.Content(x.src, sp),
-		Params:   x.params(n.ChildByFieldName("parameters")),
-		Returns:  x.results(n.ChildByFieldName("result")),
-		Receiver: base,
+		Content:    lang.Content(x.src, sp),
+		Params:     x.params(n.ChildByFieldName("parameters")),
+		Returns:    x.results(n.ChildByFieldName("result")),
+		Receiver:   base,
+		TypeParams: receiverTypeParams(recvType),
 	}
 	if base == "" {
 		s.Qual = name
@@ -318,6 +358,7 @@ func (x *extraction) addTypeSpec(n *ts.Node, alias bool) {
 	}
 	if tp := n.ChildByFieldName("type_parameters"); tp != nil {
 		s.Signature = strings.Replace(s.Signature, name, name+lang.OneLine(x.text(tp)), 1)
+		s.TypeParams = x.typeParams(tp)
 	}
 	if len(s.Signature) > 300 {
 		s.Signature = s.Signature[:300] + "…"

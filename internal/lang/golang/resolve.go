@@ -224,6 +224,9 @@ func (rules) Export(p *lang.Program, m *lang.Module, name string) lang.Value {
 // dot-imported packages.
 func (rules) Lookup(p *lang.Program, c *lang.Ctx, name string) (lang.Value, graph.Reason) {
 	f := c.File
+	if v, ok := typeParam(p, c, name); ok {
+		return v, graph.ReasonSameFile
+	}
 	if id := pickDecl(p, f.Module.Scope[name], c.TypesOnly()); id != lang.NoSym {
 		if p.Sym(id).File == f {
 			return lang.SymValue(id), graph.ReasonSameFile
@@ -239,6 +242,40 @@ func (rules) Lookup(p *lang.Program, c *lang.Ctx, name string) (lang.Value, grap
 		}
 	}
 	return lang.None(), ""
+}
+
+// typeParam resolves a type parameter of an enclosing generic function,
+// method or type to its constraint, so that a value of type T has the
+// methods its constraint declares. A method's receiver names the type
+// parameters of its type; their constraints are the type's, by position.
+func typeParam(p *lang.Program, c *lang.Ctx, name string) (lang.Value, bool) {
+	syms := c.File.Facts.Symbols
+	for scope := c.Scope; scope >= 0; scope = syms[scope].Parent {
+		s := &syms[scope]
+		for i, tp := range s.TypeParams {
+			if tp.Name != name {
+				continue
+			}
+			constraint, file, at := tp.Type, c.File, scope
+			if constraint == "" && s.Receiver != "" {
+				t := p.EnclosingType(c.File, scope)
+				if t == lang.NoSym {
+					return lang.None(), true
+				}
+				ts := p.Sym(t)
+				if i >= len(ts.TypeParams) {
+					return lang.None(), true
+				}
+				constraint, file, at = ts.TypeParams[i].Type, ts.File, ts.Local
+			}
+			v := p.ResolveType(lang.Ctx{File: file, Scope: at, Pos: file.Facts.Symbols[at].StartByte}, constraint)
+			if v.Kind == lang.ValInstance && v.Elem == 0 {
+				return lang.SymValue(v.Sym), true
+			}
+			return lang.None(), true // any, comparable, unions: no methods to follow
+		}
+	}
+	return lang.None(), false
 }
 
 // pickDecl chooses among same-named package-level declarations (files for

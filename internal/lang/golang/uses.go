@@ -1,8 +1,12 @@
 package golang
 
 import (
+	"fmt"
+	"hash/fnv"
+
 	ts "github.com/tree-sitter/go-tree-sitter"
 
+	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/lang"
 )
 
@@ -263,7 +267,7 @@ func (x *extraction) expr(n *ts.Node, depth int) *lang.Expr {
 	case "type_assertion_expression":
 		return &lang.Expr{Kind: lang.ExprTypeAssert, Name: lang.OneLine(x.text(n.ChildByFieldName("type")))}
 	case "composite_literal":
-		return &lang.Expr{Kind: lang.ExprComposite, Name: lang.OneLine(x.text(n.ChildByFieldName("type")))}
+		return &lang.Expr{Kind: lang.ExprComposite, Name: x.compositeType(n.ChildByFieldName("type"))}
 	case "unary_expression":
 		operand := n.ChildByFieldName("operand")
 		switch x.text(n.ChildByFieldName("operator")) {
@@ -288,4 +292,77 @@ func (x *extraction) expr(n *ts.Node, depth int) *lang.Expr {
 		return &lang.Expr{Kind: lang.ExprLiteral, Name: "nil"}
 	}
 	return &lang.Expr{}
+}
+
+// anonStruct is an anonymous struct type met in a composite literal,
+// waiting to become a hidden symbol once all uses are read.
+type anonStruct struct {
+	name   string
+	node   ts.Node
+	parent int
+}
+
+// compositeType is the type of a composite literal as the resolver reads
+// it. An anonymous struct type (`[]struct{ name string; fn Func }{...}`, the
+// table of a table-driven test) is replaced by the name of a hidden Struct
+// symbol holding its fields, so that `for _, tt := range tests {
+// tt.fn.Run() }` resolves.
+func (x *extraction) compositeType(t *ts.Node) string {
+	if t == nil {
+		return ""
+	}
+	prefix := ""
+	for cur := t; cur != nil; {
+		switch cur.Kind() {
+		case "slice_type":
+			prefix += "[]"
+			cur = cur.ChildByFieldName("element")
+		case "array_type", "implicit_length_array_type":
+			prefix += "[]"
+			cur = cur.ChildByFieldName("element")
+		case "map_type":
+			prefix += "map[_]"
+			cur = cur.ChildByFieldName("value")
+		case "pointer_type":
+			prefix += "*"
+			cur = cur.NamedChild(0)
+		case "struct_type":
+			return prefix + x.anonStructName(cur)
+		default:
+			cur = nil
+		}
+	}
+	return lang.OneLine(x.text(t))
+}
+
+func (x *extraction) anonStructName(st *ts.Node) string {
+	start := uint32(st.StartByte())
+	for _, a := range x.anon {
+		if uint32(a.node.StartByte()) == start {
+			return a.name
+		}
+	}
+	h := fnv.New32a()
+	h.Write([]byte(x.facts.Path))
+	name := fmt.Sprintf("anonStruct_%d_%x", start, h.Sum32())
+	x.anon = append(x.anon, anonStruct{name: name, node: *st, parent: x.localScope(st)})
+	return name
+}
+
+// addAnonStructs turns the anonymous struct types into hidden symbols with
+// their fields, after every use has been attributed to its scope.
+func (x *extraction) addAnonStructs() {
+	for _, a := range x.anon {
+		sp := lang.SpanOf(&a.node)
+		idx := x.add(lang.Symbol{Kind: graph.KindStruct, Name: a.name, Parent: a.parent, Span: sp, Hidden: true})
+		if a.parent >= 0 {
+			x.facts.Symbols[idx].Qual = x.facts.Symbols[a.parent].Qual + "." + a.name
+		}
+		first := len(x.facts.Symbols)
+		x.addFields(idx, &a.node)
+		for i := first; i < len(x.facts.Symbols); i++ {
+			x.facts.Symbols[i].Hidden = true
+			x.facts.Symbols[i].Content = ""
+		}
+	}
 }

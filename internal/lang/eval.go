@@ -125,8 +125,14 @@ func (p *Program) Eval(c Ctx, e *Expr) (Value, graph.Reason) {
 					return Value{Kind: ValInstance, Sym: b.sym}, graph.ReasonSelfReceiver
 				}
 			}
+			// No base in the repository: super is the root object type
+			// or a class from outside.
+			return external, ""
 		}
 		return none, ""
+	case ExprLiteral:
+		// A literal is a value of a builtin type.
+		return external, ""
 	case ExprIndex:
 		v, r := p.Eval(c, e.X)
 		switch {
@@ -217,7 +223,9 @@ func (p *Program) bindingValue(c Ctx, i int) Value {
 	p.bindMemo[k] = none // recursion guard: `x = x.next()`
 	b := &c.File.Facts.Bindings[i]
 	var v Value
-	bc := Ctx{File: c.File, Scope: b.Scope, Pos: b.Byte, depth: c.depth + 1}
+	// Evaluate the value where it is written: just before the binding
+	// becomes visible, so that `x = x.next()` sees the previous x.
+	bc := Ctx{File: c.File, Scope: b.Scope, Pos: b.Byte - 1, depth: c.depth + 1}
 	if b.Byte == 0 {
 		bc.Pos = c.Pos
 	}
@@ -225,8 +233,6 @@ func (p *Program) bindingValue(c Ctx, i int) Value {
 		v = p.ResolveType(bc, b.Type)
 	}
 	if !v.Known() && b.Value != nil {
-		// Evaluate the value where it is written: just before the binding
-		// becomes visible, so `x := x.Next()` sees the outer x.
 		if b.Value.Kind == ExprCall {
 			callee, _ := p.Eval(bc, b.Value.X)
 			v = p.CallResult(bc, callee, b.Index)
@@ -380,6 +386,14 @@ func (p *Program) Member(c Ctx, base Value, name string, viaSelf bool) (Value, g
 // FindMember finds members named name on type t or, breadth first, on its
 // bases (inheritance and Go embedding). depth is 0 for own members.
 func (p *Program) FindMember(t SymID, name string) ([]SymID, int) {
+	if p.Rules.Features().LinearMRO {
+		for i, c := range p.MRO(t) {
+			if ids := p.Syms[c].members[name]; len(ids) > 0 {
+				return ids, i
+			}
+		}
+		return nil, 0
+	}
 	seen := map[SymID]bool{t: true}
 	level := []SymID{t}
 	for depth := 0; len(level) > 0 && depth < 12; depth++ {

@@ -37,6 +37,8 @@ type Program struct {
 	bindMemo map[bindKey]Value
 	// overrideMemo caches Overrides.
 	overrideMemo map[SymID][]SymID
+	// mroMemo caches the method resolution orders (Features.LinearMRO).
+	mroMemo map[SymID][]SymID
 }
 
 type bindKey struct {
@@ -177,6 +179,11 @@ type Features struct {
 	// UnexportedIsPrivate: a name that is not exported cannot be used from
 	// another module (Go, Java package-private and private members).
 	UnexportedIsPrivate bool
+	// LinearMRO: a member is looked up along the type's method resolution
+	// order (Python's C3 linearization of its bases), and the first type
+	// in that order that declares the name wins, instead of every base at
+	// the shallowest depth that has it.
+	LinearMRO bool
 }
 
 // TypeExpr is a written type reduced to what the resolver follows: a dotted
@@ -202,6 +209,7 @@ func NewProgram(rules Rules, facts []*FileFacts, config map[string][]byte) *Prog
 		bindMemo: map[bindKey]Value{},
 
 		overrideMemo: map[SymID][]SymID{},
+		mroMemo:      map[SymID][]SymID{},
 	}
 	for _, ff := range facts {
 		f := &File{Facts: ff, First: SymID(len(p.Syms)), Top: map[string][]SymID{},

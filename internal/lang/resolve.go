@@ -159,7 +159,9 @@ func (p *Program) resolveCalls(g *graph.Graph, f *File, st *ResolveStats) {
 		for _, t := range targets {
 			g.AddEdge(graph.Edge{Src: src, Dst: p.Syms[t].ID, Type: graph.EdgeCalls,
 				Confidence: reason.Confidence(), Reason: reason, Line: call.Line})
-			if !p.Syms[t].Kind.IsCallable() {
+			// A constructor runs exactly the class constructed, and a call
+			// through super exactly the base's method: neither dispatches.
+			if !p.Syms[t].Kind.IsCallable() || p.Syms[t].Kind == graph.KindConstructor || viaSuper(call.Callee) {
 				continue
 			}
 			for _, o := range p.Overrides(t) {
@@ -168,6 +170,11 @@ func (p *Program) resolveCalls(g *graph.Graph, f *File, st *ResolveStats) {
 			}
 		}
 	}
+}
+
+// viaSuper reports whether a callee is a member of super: `super().m()`.
+func viaSuper(e *Expr) bool {
+	return e != nil && e.Kind == ExprMember && e.X != nil && e.X.Kind == ExprSuper
 }
 
 // ResolveCall returns the callables (or, for constructions of classes

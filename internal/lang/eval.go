@@ -135,6 +135,7 @@ func (p *Program) Eval(c Ctx, e *Expr) (Value, graph.Reason) {
 		return external, ""
 	case ExprIndex:
 		v, r := p.Eval(c, e.X)
+		v = p.held(v)
 		switch {
 		case v.Kind == ValInstance && v.Elem:
 			return Value{Kind: ValInstance, Sym: v.Sym}, r
@@ -240,10 +241,22 @@ func (p *Program) bindingValue(c Ctx, i int) Value {
 			v, _ = p.Eval(bc, b.Value)
 		}
 		if b.Elem {
-			v = elementOf(v)
+			v = elementOf(p.held(v))
 		}
 	}
 	p.bindMemo[k] = v
+	return v
+}
+
+// held is the value a variable, constant or property holds when v is one,
+// else v: what `for x in self.items` iterates over.
+func (p *Program) held(v Value) Value {
+	if v.Kind == ValSym {
+		switch p.Syms[v.Sym].Kind {
+		case graph.KindVariable, graph.KindConst, graph.KindProperty:
+			return p.ValueOf(v.Sym)
+		}
+	}
 	return v
 }
 
@@ -484,6 +497,9 @@ func (p *Program) fieldBindingValue(s *Sym) Value {
 				v = p.CallResult(c, callee, b.Index)
 			} else {
 				v, _ = p.Eval(c, b.Value)
+			}
+			if b.Elem {
+				v = elementOf(p.held(v))
 			}
 		}
 		if v.Known() {

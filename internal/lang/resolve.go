@@ -289,7 +289,14 @@ func (p *Program) pickOverload(cands []SymID, args int) []SymID {
 // count, or t itself when it has none.
 func (p *Program) constructors(t SymID, args int) []SymID {
 	ctors := p.Syms[t].ctors
-	if len(ctors) == 0 && p.Rules.Features().InheritedConstructors {
+	if len(ctors) == 0 && p.Rules.Features().InheritedConstructors && p.Rules.Features().LinearMRO {
+		for _, c := range p.MRO(t)[1:] {
+			if ctors = p.Syms[c].ctors; len(ctors) > 0 {
+				break
+			}
+		}
+	}
+	if len(ctors) == 0 && p.Rules.Features().InheritedConstructors && !p.Rules.Features().LinearMRO {
 		for cur, depth := t, 0; depth < 12 && len(ctors) == 0; depth++ {
 			next := NoSym
 			for _, b := range p.bases(cur) {

@@ -25,7 +25,7 @@ import (
 //
 // Two files of the repository can have the same dotted name (two projects
 // each with a `tests` package). The first keeps the name as its module key
-// and the others get the directory appended; an absolute import picks the
+// and the others get "@" and their path appended; an absolute import picks the
 // one closest to the importing file.
 
 // moduleInfo is the Python bookkeeping of a module (Module.Data).
@@ -196,7 +196,7 @@ func (o *organizer) newModule(root, name, short, dir, where string, isPkg bool, 
 	key := name
 	first, taken := o.p.Modules[name]
 	if taken {
-		key = name + " (" + where + ")"
+		key = name + "@" + where
 	}
 	m := o.p.Module(key, short, dir, isPkg)
 	m.Qualifier = name

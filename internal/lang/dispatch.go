@@ -16,12 +16,37 @@ func (p *Program) Overrides(m SymID) []SymID {
 	if v, ok := p.overrideMemo[m]; ok {
 		return v
 	}
+	out := p.overridesBelow(m, owner)
+	p.overrideMemo[m] = out
+	return out
+}
+
+// OverridesBelow is Overrides for a call whose receiver has the static type
+// recv, a subtype of m's owner that inherits m: only the overrides in
+// subtypes of recv can run. `self.assertEqual()` in a test class reaches
+// the overrides below that class, not those in every other subclass of
+// the class that declares assertEqual. recv NoSym means not known.
+func (p *Program) OverridesBelow(m, recv SymID) []SymID {
+	owner := p.Syms[m].owner
+	if recv == NoSym || recv == owner || owner == NoSym {
+		return p.Overrides(m)
+	}
+	k := [2]SymID{m, recv}
+	if v, ok := p.belowMemo[k]; ok {
+		return v
+	}
+	out := p.overridesBelow(m, recv)
+	p.belowMemo[k] = out
+	return out
+}
+
+func (p *Program) overridesBelow(m, top SymID) []SymID {
 	name := p.Syms[m].Name
 	arity := len(p.Syms[m].Params)
 	var out []SymID
-	seenType := map[SymID]bool{owner: true}
+	seenType := map[SymID]bool{top: true}
 	seenMethod := map[SymID]bool{m: true}
-	queue := append([]SymID(nil), p.subtypes[owner]...)
+	queue := append([]SymID(nil), p.subtypes[top]...)
 	for len(queue) > 0 && len(seenType) < 10000 {
 		t := queue[0]
 		queue = queue[1:]
@@ -43,7 +68,6 @@ func (p *Program) Overrides(m SymID) []SymID {
 		}
 		queue = append(queue, p.subtypes[t]...)
 	}
-	p.overrideMemo[m] = out
 	return out
 }
 

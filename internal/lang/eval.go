@@ -352,6 +352,10 @@ func (p *Program) ResolveType(c Ctx, text string) Value {
 // Member looks name up on the value base. viaSelf says the receiver was
 // self/this/super. The reason reflects how the member was found.
 func (p *Program) Member(c Ctx, base Value, name string, viaSelf bool) (Value, graph.Reason) {
+	if c.depth > maxDepth {
+		return none, "" // variables holding each other: `x = y; y = x`
+	}
+	c.depth++
 	switch base.Kind {
 	case ValModule:
 		return p.Rules.Export(p, base.Mod, name), graph.ReasonImportResolved

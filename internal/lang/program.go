@@ -35,8 +35,9 @@ type Program struct {
 	inFlight map[SymID]bool     // recursion guard for the memo tables
 	subtypes map[SymID][]SymID  // direct subtypes, from resolved bases
 	bindMemo map[bindKey]Value
-	// overrideMemo caches Overrides.
+	// overrideMemo caches Overrides, belowMemo OverridesBelow.
 	overrideMemo map[SymID][]SymID
+	belowMemo    map[[2]SymID][]SymID
 	// mroMemo caches the method resolution orders (Features.LinearMRO).
 	mroMemo map[SymID][]SymID
 }
@@ -209,6 +210,7 @@ func NewProgram(rules Rules, facts []*FileFacts, config map[string][]byte) *Prog
 		bindMemo: map[bindKey]Value{},
 
 		overrideMemo: map[SymID][]SymID{},
+		belowMemo:    map[[2]SymID][]SymID{},
 		mroMemo:      map[SymID][]SymID{},
 	}
 	for _, ff := range facts {

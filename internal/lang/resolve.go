@@ -146,25 +146,25 @@ func (p *Program) resolveCalls(g *graph.Graph, f *File, st *ResolveStats) {
 	for i := range f.Facts.Calls {
 		call := &f.Facts.Calls[i]
 		st.Calls++
-		targets, reason := p.ResolveCall(f, call)
-		if len(targets) == 0 {
+		res := p.resolveCall(f, call)
+		if len(res.targets) == 0 {
 			st.CallsUnresolved++
 			continue
 		}
 		st.CallsResolved++
-		if reason == graph.ReasonNameOnly {
+		if res.reason == graph.ReasonNameOnly {
 			st.CallsNameOnly++
 		}
 		src := p.callerID(f, call.Scope)
-		for _, t := range targets {
+		for _, t := range res.targets {
 			g.AddEdge(graph.Edge{Src: src, Dst: p.Syms[t].ID, Type: graph.EdgeCalls,
-				Confidence: reason.Confidence(), Reason: reason, Line: call.Line})
-			// A constructor runs exactly the class constructed, and a call
-			// through super exactly the base's method: neither dispatches.
-			if !p.Syms[t].Kind.IsCallable() || p.Syms[t].Kind == graph.KindConstructor || viaSuper(call.Callee) {
+				Confidence: res.reason.Confidence(), Reason: res.reason, Line: call.Line})
+			// A constructor runs exactly the class constructed: it does
+			// not dispatch.
+			if !res.dispatch || !p.Syms[t].Kind.IsCallable() || p.Syms[t].Kind == graph.KindConstructor {
 				continue
 			}
-			for _, o := range p.Overrides(t) {
+			for _, o := range p.OverridesBelow(t, res.recv) {
 				g.AddEdge(graph.Edge{Src: src, Dst: p.Syms[o].ID, Type: graph.EdgeCalls,
 					Confidence: graph.ReasonDispatch.Confidence(), Reason: graph.ReasonDispatch, Line: call.Line})
 			}
@@ -172,46 +172,60 @@ func (p *Program) resolveCalls(g *graph.Graph, f *File, st *ResolveStats) {
 	}
 }
 
-// viaSuper reports whether a callee is a member of super: `super().m()`.
-func viaSuper(e *Expr) bool {
-	return e != nil && e.Kind == ExprMember && e.X != nil && e.X.Kind == ExprSuper
+// callResolution is what a call site reaches.
+type callResolution struct {
+	targets []SymID
+	reason  graph.Reason
+	// dispatch: overrides of the targets in subtypes may run instead. It
+	// is false for guesses (name-only), calls through super and calls
+	// through a class name (`Base.method(self)`), which run exactly the
+	// method named.
+	dispatch bool
+	// recv is the static type of the receiver, NoSym when not known.
+	recv SymID
 }
 
 // ResolveCall returns the callables (or, for constructions of classes
 // without a constructor, the class) a call site reaches, and why.
 func (p *Program) ResolveCall(f *File, call *Call) ([]SymID, graph.Reason) {
+	res := p.resolveCall(f, call)
+	return res.targets, res.reason
+}
+
+func (p *Program) resolveCall(f *File, call *Call) callResolution {
 	c := Ctx{File: f, Scope: call.Scope, Pos: call.Byte}
 	e := call.Callee
 	for e != nil && e.Kind == ExprIndex {
 		e = e.X // F[int](x)
 	}
 	if e == nil {
-		return nil, ""
+		return callResolution{}
 	}
 	switch e.Kind {
 	case ExprNew:
 		v := p.ResolveType(c, e.Name)
 		if v.Kind != ValInstance || v.Elem {
-			return nil, ""
+			return callResolution{}
 		}
-		return p.constructors(v.Sym, call.Args), p.typeReason(c, e.Name)
+		return callResolution{targets: p.constructors(v.Sym, call.Args), reason: p.typeReason(c, e.Name)}
 	case ExprSuper:
 		t := p.EnclosingType(f, call.Scope)
 		if t == NoSym {
-			return nil, ""
+			return callResolution{}
 		}
 		for _, b := range p.bases(t) {
 			if b.kind == BaseExtends {
-				return p.constructors(b.sym, call.Args), graph.ReasonSelfReceiver
+				return callResolution{targets: p.constructors(b.sym, call.Args), reason: graph.ReasonSelfReceiver}
 			}
 		}
-		return nil, ""
+		return callResolution{}
 	case ExprIdent:
 		v, r := p.LookupIdent(c, e.Name)
 		if v.Kind == ValNone && r == "" && !p.Rules.IsBuiltin(e.Name) {
-			return p.nameOnly(f, e.Name, call.Args)
+			targets, r := p.nameOnly(f, e.Name, call.Args)
+			return callResolution{targets: targets, reason: r}
 		}
-		return p.callTargets(c, v, call.Args), r
+		return callResolution{targets: p.callTargets(c, v, call.Args), reason: r, dispatch: true, recv: NoSym}
 	case ExprMember:
 		base, baseReason := p.Eval(c, e.X)
 		v, r := p.Member(c, base, e.Name, e.X.Kind == ExprSelf || e.X.Kind == ExprSuper)
@@ -222,11 +236,21 @@ func (p *Program) ResolveCall(f *File, call *Call) ([]SymID, graph.Reason) {
 			}
 		}
 		if base.Kind == ValNone {
-			return p.nameOnly(f, e.Name, call.Args)
+			targets, r := p.nameOnly(f, e.Name, call.Args)
+			return callResolution{targets: targets, reason: r}
 		}
-		return p.callTargets(c, v, call.Args), r
+		res := callResolution{targets: p.callTargets(c, v, call.Args), reason: r, recv: NoSym}
+		switch {
+		case e.X.Kind == ExprSuper:
+		case base.Kind == ValInstance && !base.Elem:
+			res.dispatch, res.recv = true, base.Sym
+		case base.Kind == ValSym && p.Syms[base.Sym].Kind.IsType():
+		default:
+			res.dispatch = true
+		}
+		return res
 	}
-	return nil, ""
+	return callResolution{}
 }
 
 // typeReason is the reason a type name resolved (for constructor calls).

@@ -168,6 +168,14 @@ type Rules interface {
 	ConfigNames() []string
 }
 
+// BuiltinMembers is implemented by rules whose builtin types have methods
+// that a receiver of unknown type most likely calls (Python's str.strip,
+// list.append, dict.get): a call of such a member on an untyped receiver
+// gets no name-only guess.
+type BuiltinMembers interface {
+	IsBuiltinMember(name string) bool
+}
+
 // Features are fixed facts about a language that the engine needs.
 type Features struct {
 	// TypeCallConstructs: calling a type by name constructs an instance

@@ -236,6 +236,9 @@ func (p *Program) resolveCall(f *File, call *Call) callResolution {
 			}
 		}
 		if base.Kind == ValNone {
+			if bm, ok := p.Rules.(BuiltinMembers); ok && bm.IsBuiltinMember(e.Name) {
+				return callResolution{}
+			}
 			targets, r := p.nameOnly(f, e.Name, call.Args)
 			return callResolution{targets: targets, reason: r}
 		}

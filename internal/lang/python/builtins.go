@@ -9,7 +9,32 @@ import "strings"
 // defines or imports shadows them.
 var builtinNames = map[string]bool{}
 
+// builtinMembers are the methods of the builtin types (str, bytes, list,
+// dict, set, tuple, int, float, files, generators). A method call on a
+// receiver of unknown type with one of these names most likely calls the
+// builtin, so no name-only guess is made for it.
+var builtinMembers = map[string]bool{}
+
+// IsBuiltinMember reports whether name is a method of a builtin type.
+func (rules) IsBuiltinMember(name string) bool { return builtinMembers[name] }
+
 func init() {
+	for _, n := range strings.Fields(`
+		add append as_integer_ratio bit_count bit_length capitalize casefold cast center clear close
+		conjugate copy count decode detach difference difference_update discard encode endswith
+		expandtabs extend fileno find flush format format_map from_bytes fromhex fromkeys get getbuffer
+		getvalue hex index indices insert intersection intersection_update is_integer isalnum isalpha
+		isascii isatty isdecimal isdigit isdisjoint isidentifier islower isnumeric isprintable isspace
+		issubset issuperset istitle isupper items join keys ljust lower lstrip maketrans partition peek
+		pop popitem read read1 readable readinto readinto1 readline readlines reconfigure release remove
+		removeprefix removesuffix replace reverse rfind rindex rjust rpartition rsplit rstrip seek
+		seekable send setdefault sort split splitlines startswith strip swapcase symmetric_difference
+		symmetric_difference_update tell throw title to_bytes tobytes tolist toreadonly translate
+		truncate union update upper values writable write writelines zfill
+	`) {
+		builtinMembers[n] = true
+	}
+
 	for _, n := range strings.Fields(`
 		abs aiter all anext any ascii bin bool breakpoint bytearray bytes callable chr classmethod
 		compile complex copyright credits delattr dict dir divmod enumerate eval exec exit filter float

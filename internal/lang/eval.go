@@ -131,7 +131,11 @@ func (p *Program) Eval(c Ctx, e *Expr) (Value, graph.Reason) {
 		}
 		return none, ""
 	case ExprLiteral:
-		// A literal is a value of a builtin type.
+		// A literal is a value of a builtin type; a null says nothing
+		// (`self.conn = None` in a constructor, assigned for real later).
+		if e.Name == "null" || e.Name == "nil" {
+			return none, ""
+		}
 		return external, ""
 	case ExprIndex:
 		v, r := p.Eval(c, e.X)

@@ -91,7 +91,7 @@ func (x *extraction) exprDepth(n *ts.Node, scope, depth int) *lang.Expr {
 	case "true", "false":
 		return literal("bool")
 	case "none":
-		return literal("None")
+		return literal("null")
 	case "list", "list_comprehension":
 		return literal("list")
 	case "dictionary", "dictionary_comprehension":

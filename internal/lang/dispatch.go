@@ -71,6 +71,35 @@ func (p *Program) overridesBelow(m, top SymID) []SymID {
 	return out
 }
 
+// declaredBelow returns the callables named name, taking args arguments,
+// that the subtypes of t declare or inherit from other bases (mixins), for
+// a call on a t that does not declare name itself.
+func (p *Program) declaredBelow(t SymID, name string, args int) []SymID {
+	var out []SymID
+	seenType := map[SymID]bool{t: true}
+	seen := map[SymID]bool{}
+	queue := append([]SymID(nil), p.subtypes[t]...)
+	for len(queue) > 0 && len(seenType) < 10000 {
+		s := queue[0]
+		queue = queue[1:]
+		if seenType[s] {
+			continue
+		}
+		seenType[s] = true
+		ids, _ := p.FindMember(s, name)
+		for _, id := range ids {
+			sym := &p.Syms[id]
+			if seen[id] || !sym.Kind.IsCallable() || sym.Abstract || !Accepts(sym.Symbol, args) {
+				continue
+			}
+			seen[id] = true
+			out = append(out, id)
+		}
+		queue = append(queue, p.subtypes[s]...)
+	}
+	return out
+}
+
 // Accepts reports whether a callable takes args arguments, counting
 // optional and variadic parameters.
 func Accepts(s *Symbol, args int) bool {

@@ -260,6 +260,9 @@ func (p *Program) held(v Value) Value {
 		case graph.KindVariable, graph.KindConst, graph.KindProperty:
 			return p.ValueOf(v.Sym)
 		}
+		if p.isAccessor(v.Sym) {
+			return p.CallResult(Ctx{File: p.Syms[v.Sym].File, Scope: p.Syms[v.Sym].Parent}, v, 0)
+		}
 	}
 	return v
 }
@@ -399,9 +402,18 @@ func (p *Program) Member(c Ctx, base Value, name string, viaSelf bool) (Value, g
 			return SymsValue(ids), graph.ReasonReceiverTyped
 		case s.Kind == graph.KindVariable || s.Kind == graph.KindConst || s.Kind == graph.KindProperty:
 			return p.Member(c, p.ValueOf(base.Sym), name, false)
+		case p.isAccessor(base.Sym):
+			return p.Member(c, p.CallResult(c, base, 0), name, false)
 		}
 	}
 	return none, ""
+}
+
+// isAccessor reports whether reading the callable id as an attribute runs
+// it (Accessors).
+func (p *Program) isAccessor(id SymID) bool {
+	a, ok := p.Rules.(Accessors)
+	return ok && p.Syms[id].Kind.IsCallable() && a.IsAccessor(p.Syms[id].Symbol)
 }
 
 // FindMember finds members named name on type t or, breadth first, on its

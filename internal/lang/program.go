@@ -176,6 +176,14 @@ type BuiltinMembers interface {
 	IsBuiltinMember(name string) bool
 }
 
+// Accessors is implemented by rules in which reading some methods as
+// attributes runs them (Python @property, TS getters): the attribute's value
+// is the method's result, so that `obj.prop.run()` follows prop's result
+// type. Reading an accessor is not recorded as a call.
+type Accessors interface {
+	IsAccessor(s *Symbol) bool
+}
+
 // Features are fixed facts about a language that the engine needs.
 type Features struct {
 	// TypeCallConstructs: calling a type by name constructs an instance

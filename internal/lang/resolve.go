@@ -243,6 +243,15 @@ func (p *Program) resolveCall(f *File, call *Call) callResolution {
 			return callResolution{targets: targets, reason: r}
 		}
 		res := callResolution{targets: p.callTargets(c, v, call.Args), reason: r, recv: NoSym}
+		if len(res.targets) == 0 && (v.Kind == ValNone || v.Kind == ValExternal) &&
+			base.Kind == ValInstance && !base.Elem && e.X.Kind != ExprSuper {
+			// Not declared on the receiver's type in the repository (a
+			// hook left to subclasses, or a method of an outside base):
+			// the subtypes that declare it may run.
+			if below := p.declaredBelow(base.Sym, e.Name, call.Args); len(below) > 0 {
+				return callResolution{targets: below, reason: graph.ReasonDispatch}
+			}
+		}
 		switch {
 		case e.X.Kind == ExprSuper:
 		case base.Kind == ValInstance && !base.Elem:

@@ -22,6 +22,13 @@ func (rules) ConfigNames() []string { return nil }
 
 func (rules) IsBuiltin(name string) bool { return builtinNames[name] }
 
+// IsAccessor: a @property (or cached_property) method runs when its name is
+// read; reading it is not a call, but its result types what follows.
+func (rules) IsAccessor(s *lang.Symbol) bool {
+	return hasDecorator(s.Decorators, "property") || hasDecorator(s.Decorators, "cached_property") ||
+		hasDecorator(s.Decorators, "abstractproperty")
+}
+
 // Lookup resolves a name that is not a local of an enclosing function.
 func (r rules) Lookup(p *lang.Program, c *lang.Ctx, name string) (lang.Value, graph.Reason) {
 	f := c.File

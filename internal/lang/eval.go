@@ -549,7 +549,8 @@ func (p *Program) CallResult(c Ctx, callee Value, index int) Value {
 			return Value{Kind: ValInstance, Sym: callee.Sym}
 		case s.Kind == graph.KindVariable || s.Kind == graph.KindConst || s.Kind == graph.KindProperty:
 			inner := p.ValueOf(callee.Sym)
-			if inner.Kind == ValSym && p.Syms[inner.Sym].Kind.IsCallable() {
+			if inner.Kind == ValSym && (p.Syms[inner.Sym].Kind.IsCallable() ||
+				p.Syms[inner.Sym].Kind.IsType() && p.Rules.Features().TypeCallConstructs) {
 				return p.CallResult(c, inner, index)
 			}
 		}

@@ -294,10 +294,14 @@ func (p *Program) callTargets(c Ctx, v Value, args int) []SymID {
 		}
 	case s.Kind == graph.KindVariable || s.Kind == graph.KindConst || s.Kind == graph.KindProperty:
 		// A variable holding a function: `handler = make_handler()`,
-		// `f := s.Handle`.
+		// `f := s.Handle`; or a class, where calling a type constructs:
+		// `factory = Foo`.
 		inner := p.ValueOf(v.Sym)
 		if inner.Kind == ValSym && p.Syms[inner.Sym].Kind.IsCallable() {
 			return p.pickOverload(append([]SymID{inner.Sym}, inner.Alts...), args)
+		}
+		if inner.Kind == ValSym && p.Syms[inner.Sym].Kind.IsType() && p.Rules.Features().TypeCallConstructs {
+			return p.constructors(inner.Sym, args)
 		}
 	}
 	return nil

@@ -21,8 +21,9 @@ import (
 // parse errors, node and edge counts, call resolution, and a random sample
 // of CALLS edges (PYTHON_CORPUS_SAMPLE edges, seed PYTHON_CORPUS_SEED) with
 // the source line of each call site, for checking by hand; with
-// PYTHON_CORPUS_EDGES=file it also writes every CALLS edge there (source,
-// target, reason, line, target location), one per line. It fails only when
+// PYTHON_CORPUS_EDGES=file it also writes every CALLS and REFERENCES edge
+// there (type, source, target, reason, line, target location), one per
+// line. It fails only when
 // indexing fails.
 func TestCorpus(t *testing.T) {
 	root := os.Getenv("PYTHON_CORPUS")
@@ -64,8 +65,10 @@ func TestCorpus(t *testing.T) {
 
 	if out := os.Getenv("PYTHON_CORPUS_EDGES"); out != "" {
 		var b strings.Builder
-		for _, e := range calls {
-			fmt.Fprintf(&b, "%s\t%s\t%s\t%d\t%s:%d\n", e.Src, e.Dst, e.Reason, e.Line, nodes[e.Dst].FilePath, nodes[e.Dst].StartLine)
+		for _, e := range g.Edges() {
+			if e.Type == graph.EdgeCalls || e.Type == graph.EdgeReferences {
+				fmt.Fprintf(&b, "%s\t%s\t%s\t%s\t%d\t%s:%d\n", e.Type, e.Src, e.Dst, e.Reason, e.Line, nodes[e.Dst].FilePath, nodes[e.Dst].StartLine)
+			}
 		}
 		if err := os.WriteFile(out, []byte(b.String()), 0o644); err != nil {
 			t.Fatal(err)

@@ -27,7 +27,7 @@ func (x *extraction) addImport(n *ts.Node) {
 		}
 		return
 	}
-	module := strings.Join(strings.Fields(x.text(n.ChildByFieldName("module_name"))), "")
+	module := compact(x.text(n.ChildByFieldName("module_name")))
 	if module == "" {
 		return
 	}
@@ -48,7 +48,11 @@ func (x *extraction) addImport(n *ts.Node) {
 // importedName reads a dotted_name or an aliased_import.
 func (x *extraction) importedName(n *ts.Node) (name, alias string) {
 	if n.Kind() == "aliased_import" {
-		return x.text(n.ChildByFieldName("name")), x.text(n.ChildByFieldName("alias"))
+		return compact(x.text(n.ChildByFieldName("name"))), x.text(n.ChildByFieldName("alias"))
 	}
-	return x.text(n), ""
+	return compact(x.text(n)), ""
 }
+
+// compact removes the whitespace Python allows inside dotted names and
+// relative import prefixes ("from . pkg . mod import x").
+func compact(s string) string { return strings.Join(strings.Fields(s), "") }

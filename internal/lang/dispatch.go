@@ -6,27 +6,47 @@ package lang
 // finds those methods so that the resolver can add them as `dispatch` edges
 // beside the statically resolved one.
 
-// Overrides returns the methods of subtypes of recv (the static type of the
-// call's receiver; m's owner when recv is NoSym) that override or implement
-// m, without m itself, deduplicated, in discovery order.
-func (p *Program) Overrides(m, recv SymID) []SymID {
+// Overrides returns the methods of subtypes of m's owner that override or
+// implement m, without m itself, deduplicated, in discovery order.
+func (p *Program) Overrides(m SymID) []SymID {
 	owner := p.Syms[m].owner
-	if recv != NoSym {
-		owner = recv
-	}
 	if owner == NoSym {
 		return nil
 	}
-	key := overrideKey{m, owner}
-	if v, ok := p.overrideMemo[key]; ok {
+	if v, ok := p.overrideMemo[m]; ok {
 		return v
 	}
+	out := p.overridesBelow(m, owner)
+	p.overrideMemo[m] = out
+	return out
+}
+
+// OverridesBelow is Overrides for a call whose receiver has the static type
+// recv, a subtype of m's owner that inherits m: only the overrides in
+// subtypes of recv can run. `self.assertEqual()` in a test class reaches
+// the overrides below that class, not those in every other subclass of
+// the class that declares assertEqual. recv NoSym means not known.
+func (p *Program) OverridesBelow(m, recv SymID) []SymID {
+	owner := p.Syms[m].owner
+	if recv == NoSym || recv == owner || owner == NoSym {
+		return p.Overrides(m)
+	}
+	k := [2]SymID{m, recv}
+	if v, ok := p.belowMemo[k]; ok {
+		return v
+	}
+	out := p.overridesBelow(m, recv)
+	p.belowMemo[k] = out
+	return out
+}
+
+func (p *Program) overridesBelow(m, top SymID) []SymID {
 	name := p.Syms[m].Name
 	arity := len(p.Syms[m].Params)
 	var out []SymID
-	seenType := map[SymID]bool{owner: true}
+	seenType := map[SymID]bool{top: true}
 	seenMethod := map[SymID]bool{m: true}
-	queue := append([]SymID(nil), p.subtypes[owner]...)
+	queue := append([]SymID(nil), p.subtypes[top]...)
 	for len(queue) > 0 && len(seenType) < 10000 {
 		t := queue[0]
 		queue = queue[1:]
@@ -48,11 +68,37 @@ func (p *Program) Overrides(m, recv SymID) []SymID {
 		}
 		queue = append(queue, p.subtypes[t]...)
 	}
-	p.overrideMemo[key] = out
 	return out
 }
 
-type overrideKey struct{ method, recv SymID }
+// declaredBelow returns the callables named name, taking args arguments,
+// that the subtypes of t declare or inherit from other bases (mixins), for
+// a call on a t that does not declare name itself.
+func (p *Program) declaredBelow(t SymID, name string, args int) []SymID {
+	var out []SymID
+	seenType := map[SymID]bool{t: true}
+	seen := map[SymID]bool{}
+	queue := append([]SymID(nil), p.subtypes[t]...)
+	for len(queue) > 0 && len(seenType) < 10000 {
+		s := queue[0]
+		queue = queue[1:]
+		if seenType[s] {
+			continue
+		}
+		seenType[s] = true
+		ids, _ := p.FindMember(s, name)
+		for _, id := range ids {
+			sym := &p.Syms[id]
+			if seen[id] || !sym.Kind.IsCallable() || sym.Abstract || !Accepts(sym.Symbol, args) {
+				continue
+			}
+			seen[id] = true
+			out = append(out, id)
+		}
+		queue = append(queue, p.subtypes[s]...)
+	}
+	return out
+}
 
 // Accepts reports whether a callable takes args arguments, counting
 // optional and variadic parameters.

@@ -126,8 +126,18 @@ func (p *Program) Eval(c Ctx, e *Expr) (Value, graph.Reason) {
 					return Value{Kind: ValInstance, Sym: b.sym}, graph.ReasonSelfReceiver
 				}
 			}
+			// No base in the repository: super is the root object type
+			// or a class from outside.
+			return external, ""
 		}
 		return none, ""
+	case ExprLiteral:
+		// A literal is a value of a builtin type; a null says nothing
+		// (`self.conn = None` in a constructor, assigned for real later).
+		if e.Name == "null" || e.Name == "nil" {
+			return none, ""
+		}
+		return external, ""
 	case ExprIndex:
 		v, r := p.Eval(c, e.X)
 		v = p.held(v)
@@ -144,18 +154,6 @@ func (p *Program) Eval(c Ctx, e *Expr) (Value, graph.Reason) {
 		return p.Eval(c, e.X)
 	}
 	return none, ""
-}
-
-// held replaces a variable, constant or property by the value it holds;
-// other values are returned unchanged.
-func (p *Program) held(v Value) Value {
-	if v.Kind == ValSym {
-		switch p.Syms[v.Sym].Kind {
-		case graph.KindVariable, graph.KindConst, graph.KindProperty:
-			return p.ValueOf(v.Sym)
-		}
-	}
-	return v
 }
 
 // LookupIdent resolves an unqualified name at c: local bindings and
@@ -231,7 +229,9 @@ func (p *Program) bindingValue(c Ctx, i int) Value {
 	p.bindMemo[k] = none // recursion guard: `x = x.next()`
 	b := &c.File.Facts.Bindings[i]
 	var v Value
-	bc := Ctx{File: c.File, Scope: b.Scope, Pos: b.Byte, depth: c.depth + 1}
+	// Evaluate the value where it is written: just before the binding
+	// becomes visible, so that `x = x.next()` sees the previous x.
+	bc := Ctx{File: c.File, Scope: b.Scope, Pos: b.Byte - 1, depth: c.depth + 1}
 	if b.Byte == 0 {
 		bc.Pos = c.Pos
 	}
@@ -239,8 +239,6 @@ func (p *Program) bindingValue(c Ctx, i int) Value {
 		v = p.ResolveType(bc, b.Type)
 	}
 	if !v.Known() && b.Value != nil {
-		// Evaluate the value where it is written: just before the binding
-		// becomes visible, so `x := x.Next()` sees the outer x.
 		if b.Value.Kind == ExprCall {
 			callee, _ := p.Eval(bc, b.Value.X)
 			v = p.CallResult(bc, callee, b.Index)
@@ -248,15 +246,29 @@ func (p *Program) bindingValue(c Ctx, i int) Value {
 			v, _ = p.Eval(bc, b.Value)
 		}
 		if b.Elem {
-			v = p.elementOf(v)
+			v = elementOf(p.held(v))
 		}
 	}
 	p.bindMemo[k] = v
 	return v
 }
 
-func (p *Program) elementOf(v Value) Value {
-	v = p.held(v)
+// held is the value a variable, constant or property holds when v is one,
+// else v: what `for x in self.items` iterates over.
+func (p *Program) held(v Value) Value {
+	if v.Kind == ValSym {
+		switch p.Syms[v.Sym].Kind {
+		case graph.KindVariable, graph.KindConst, graph.KindProperty:
+			return p.ValueOf(v.Sym)
+		}
+		if p.isAccessor(v.Sym) {
+			return p.CallResult(Ctx{File: p.Syms[v.Sym].File, Scope: p.Syms[v.Sym].Parent}, v, 0)
+		}
+	}
+	return v
+}
+
+func elementOf(v Value) Value {
 	switch {
 	case v.Kind == ValInstance && v.Elem > 0:
 		return Value{Kind: ValInstance, Sym: v.Sym, Elem: v.Elem - 1}
@@ -348,6 +360,10 @@ func (p *Program) ResolveType(c Ctx, text string) Value {
 // Member looks name up on the value base. viaSelf says the receiver was
 // self/this/super. The reason reflects how the member was found.
 func (p *Program) Member(c Ctx, base Value, name string, viaSelf bool) (Value, graph.Reason) {
+	if c.depth > maxDepth {
+		return none, "" // variables holding each other: `x = y; y = x`
+	}
+	c.depth++
 	switch base.Kind {
 	case ValModule:
 		return p.Rules.Export(p, base.Mod, name), graph.ReasonImportResolved
@@ -387,14 +403,31 @@ func (p *Program) Member(c Ctx, base Value, name string, viaSelf bool) (Value, g
 			return SymsValue(ids), graph.ReasonReceiverTyped
 		case s.Kind == graph.KindVariable || s.Kind == graph.KindConst || s.Kind == graph.KindProperty:
 			return p.Member(c, p.ValueOf(base.Sym), name, false)
+		case p.isAccessor(base.Sym):
+			return p.Member(c, p.CallResult(c, base, 0), name, false)
 		}
 	}
 	return none, ""
 }
 
+// isAccessor reports whether reading the callable id as an attribute runs
+// it (Accessors).
+func (p *Program) isAccessor(id SymID) bool {
+	a, ok := p.Rules.(Accessors)
+	return ok && p.Syms[id].Kind.IsCallable() && a.IsAccessor(p.Syms[id].Symbol)
+}
+
 // FindMember finds members named name on type t or, breadth first, on its
 // bases (inheritance and Go embedding). depth is 0 for own members.
 func (p *Program) FindMember(t SymID, name string) ([]SymID, int) {
+	if p.Rules.Features().LinearMRO {
+		for i, c := range p.MRO(t) {
+			if ids := p.Syms[c].members[name]; len(ids) > 0 {
+				return ids, i
+			}
+		}
+		return nil, 0
+	}
 	seen := map[SymID]bool{t: true}
 	level := []SymID{t}
 	for depth := 0; len(level) > 0 && depth < 12; depth++ {
@@ -486,6 +519,9 @@ func (p *Program) fieldBindingValue(s *Sym) Value {
 			} else {
 				v, _ = p.Eval(c, b.Value)
 			}
+			if b.Elem {
+				v = elementOf(p.held(v))
+			}
 		}
 		if v.Known() {
 			return v
@@ -514,7 +550,8 @@ func (p *Program) CallResult(c Ctx, callee Value, index int) Value {
 			return Value{Kind: ValInstance, Sym: callee.Sym}
 		case s.Kind == graph.KindVariable || s.Kind == graph.KindConst || s.Kind == graph.KindProperty:
 			inner := p.ValueOf(callee.Sym)
-			if inner.Kind == ValSym && p.Syms[inner.Sym].Kind.IsCallable() {
+			if inner.Kind == ValSym && (p.Syms[inner.Sym].Kind.IsCallable() ||
+				p.Syms[inner.Sym].Kind.IsType() && p.Rules.Features().TypeCallConstructs) {
 				return p.CallResult(c, inner, index)
 			}
 		}

@@ -35,8 +35,11 @@ type Program struct {
 	inFlight map[SymID]bool     // recursion guard for the memo tables
 	subtypes map[SymID][]SymID  // direct subtypes, from resolved bases
 	bindMemo map[bindKey]Value
-	// overrideMemo caches Overrides.
-	overrideMemo map[overrideKey][]SymID
+	// overrideMemo caches Overrides, belowMemo OverridesBelow.
+	overrideMemo map[SymID][]SymID
+	belowMemo    map[[2]SymID][]SymID
+	// mroMemo caches the method resolution orders (Features.LinearMRO).
+	mroMemo map[SymID][]SymID
 }
 
 type bindKey struct {
@@ -165,6 +168,22 @@ type Rules interface {
 	ConfigNames() []string
 }
 
+// BuiltinMembers is implemented by rules whose builtin types have methods
+// that a receiver of unknown type most likely calls (Python's str.strip,
+// list.append, dict.get): a call of such a member on an untyped receiver
+// gets no name-only guess.
+type BuiltinMembers interface {
+	IsBuiltinMember(name string) bool
+}
+
+// Accessors is implemented by rules in which reading some methods as
+// attributes runs them (Python @property, TS getters): the attribute's value
+// is the method's result, so that `obj.prop.run()` follows prop's result
+// type. Reading an accessor is not recorded as a call.
+type Accessors interface {
+	IsAccessor(s *Symbol) bool
+}
+
 // Features are fixed facts about a language that the engine needs.
 type Features struct {
 	// TypeCallConstructs: calling a type by name constructs an instance
@@ -177,6 +196,18 @@ type Features struct {
 	// UnexportedIsPrivate: a name that is not exported cannot be used from
 	// another module (Go, Java package-private and private members).
 	UnexportedIsPrivate bool
+	// FollowFunctionVariables: calling a module-level variable or a field
+	// that holds a function calls that function (Python `run = main`, TS
+	// `const run = main`), as the language's own tools resolve it. Go
+	// leaves it out: package-level function variables exist to be swapped
+	// (tests replace them), so their initial value is no static target.
+	// Local bindings (`f := s.Handle; f()`) are followed in every language.
+	FollowFunctionVariables bool
+	// LinearMRO: a member is looked up along the type's method resolution
+	// order (Python's C3 linearization of its bases), and the first type
+	// in that order that declares the name wins, instead of every base at
+	// the shallowest depth that has it.
+	LinearMRO bool
 }
 
 // TypeExpr is a written type reduced to what the resolver follows: a dotted
@@ -201,7 +232,9 @@ func NewProgram(rules Rules, facts []*FileFacts, config map[string][]byte) *Prog
 		subtypes: map[SymID][]SymID{},
 		bindMemo: map[bindKey]Value{},
 
-		overrideMemo: map[overrideKey][]SymID{},
+		overrideMemo: map[SymID][]SymID{},
+		belowMemo:    map[[2]SymID][]SymID{},
+		mroMemo:      map[SymID][]SymID{},
 	}
 	for _, ff := range facts {
 		f := &File{Facts: ff, First: SymID(len(p.Syms)), Top: map[string][]SymID{},

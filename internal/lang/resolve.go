@@ -152,23 +152,25 @@ func (p *Program) resolveCalls(g *graph.Graph, f *File, st *ResolveStats) {
 	for i := range f.Facts.Calls {
 		call := &f.Facts.Calls[i]
 		st.Calls++
-		targets, reason, recv := p.ResolveCall(f, call)
-		if len(targets) == 0 {
+		res := p.resolveCall(f, call)
+		if len(res.targets) == 0 {
 			st.CallsUnresolved++
 			continue
 		}
 		st.CallsResolved++
-		if reason == graph.ReasonNameOnly {
+		if res.reason == graph.ReasonNameOnly {
 			st.CallsNameOnly++
 		}
 		src := p.callerID(f, call.Scope)
-		for _, t := range targets {
+		for _, t := range res.targets {
 			g.AddEdge(graph.Edge{Src: src, Dst: p.Syms[t].ID, Type: graph.EdgeCalls,
-				Confidence: reason.Confidence(), Reason: reason, Line: call.Line})
-			if !p.Syms[t].Kind.IsCallable() {
+				Confidence: res.reason.Confidence(), Reason: res.reason, Line: call.Line})
+			// A constructor runs exactly the class constructed: it does
+			// not dispatch.
+			if !res.dispatch || !p.Syms[t].Kind.IsCallable() || p.Syms[t].Kind == graph.KindConstructor {
 				continue
 			}
-			for _, o := range p.Overrides(t, recv) {
+			for _, o := range p.OverridesBelow(t, res.recv) {
 				g.AddEdge(graph.Edge{Src: src, Dst: p.Syms[o].ID, Type: graph.EdgeCalls,
 					Confidence: graph.ReasonDispatch.Confidence(), Reason: graph.ReasonDispatch, Line: call.Line})
 			}
@@ -176,51 +178,63 @@ func (p *Program) resolveCalls(g *graph.Graph, f *File, st *ResolveStats) {
 	}
 }
 
+// callResolution is what a call site reaches.
+type callResolution struct {
+	targets []SymID
+	reason  graph.Reason
+	// dispatch: overrides of the targets in subtypes may run instead. It
+	// is false for guesses (name-only), calls through super and calls
+	// through a class name (`Base.method(self)`), which run exactly the
+	// method named.
+	dispatch bool
+	// recv is the static type of the receiver, NoSym when not known.
+	recv SymID
+}
+
 // ResolveCall returns the callables (or, for constructions of classes
-// without a constructor, the class) a call site reaches, and why. recv is
-// the static type of the receiver of a method call (NoSym otherwise): only
-// its subtypes can dispatch the call.
-func (p *Program) ResolveCall(f *File, call *Call) (targets []SymID, reason graph.Reason, recv SymID) {
-	recv = NoSym
+// without a constructor, the class) a call site reaches, and why.
+func (p *Program) ResolveCall(f *File, call *Call) ([]SymID, graph.Reason) {
+	res := p.resolveCall(f, call)
+	return res.targets, res.reason
+}
+
+func (p *Program) resolveCall(f *File, call *Call) callResolution {
 	c := Ctx{File: f, Scope: call.Scope, Pos: call.Byte}
 	e := call.Callee
 	for e != nil && e.Kind == ExprIndex {
 		e = e.X // F[int](x)
 	}
 	if e == nil {
-		return nil, "", recv
+		return callResolution{}
 	}
 	switch e.Kind {
 	case ExprNew:
 		v := p.ResolveType(c, e.Name)
 		if v.Kind != ValInstance || v.Elem > 0 {
-			return nil, "", recv
+			return callResolution{}
 		}
-		return p.constructors(v.Sym, call.Args), p.typeReason(c, e.Name), recv
+		return callResolution{targets: p.constructors(v.Sym, call.Args), reason: p.typeReason(c, e.Name)}
 	case ExprSuper:
 		t := p.EnclosingType(f, call.Scope)
 		if t == NoSym {
-			return nil, "", recv
+			return callResolution{}
 		}
 		for _, b := range p.bases(t) {
 			if b.kind == BaseExtends {
-				return p.constructors(b.sym, call.Args), graph.ReasonSelfReceiver, recv
+				return callResolution{targets: p.constructors(b.sym, call.Args), reason: graph.ReasonSelfReceiver}
 			}
 		}
-		return nil, "", recv
+		return callResolution{}
 	case ExprIdent:
 		v, r := p.LookupIdent(c, e.Name)
 		if v.Kind == ValNone && r == "" && !p.Rules.IsBuiltin(e.Name) {
-			t, why := p.nameOnly(f, e.Name, call.Args)
-			return t, why, recv
+			targets, r := p.nameOnly(f, e.Name, call.Args)
+			return callResolution{targets: targets, reason: r}
 		}
-		return p.callTargets(c, v, call.Args), r, recv
+		return callResolution{targets: p.callTargets(c, v, call.Args), reason: r, dispatch: true, recv: NoSym}
 	case ExprMember:
 		base, baseReason := p.Eval(c, e.X)
 		base = p.held(base)
-		if base.Kind == ValInstance && base.Elem == 0 {
-			recv = base.Sym
-		}
 		v, r := p.Member(c, base, e.Name, e.X.Kind == ExprSelf || e.X.Kind == ExprSuper)
 		if base.Kind == ValModule && baseReason != "" {
 			r = graph.ReasonImportResolved
@@ -229,12 +243,33 @@ func (p *Program) ResolveCall(f *File, call *Call) (targets []SymID, reason grap
 			}
 		}
 		if base.Kind == ValNone {
-			t, why := p.nameOnly(f, e.Name, call.Args)
-			return t, why, recv
+			if bm, ok := p.Rules.(BuiltinMembers); ok && bm.IsBuiltinMember(e.Name) {
+				return callResolution{}
+			}
+			targets, r := p.nameOnly(f, e.Name, call.Args)
+			return callResolution{targets: targets, reason: r}
 		}
-		return p.callTargets(c, v, call.Args), r, recv
+		res := callResolution{targets: p.callTargets(c, v, call.Args), reason: r, recv: NoSym}
+		if len(res.targets) == 0 && (v.Kind == ValNone || v.Kind == ValExternal) &&
+			base.Kind == ValInstance && base.Elem == 0 && e.X.Kind != ExprSuper {
+			// Not declared on the receiver's type in the repository (a
+			// hook left to subclasses, or a method of an outside base):
+			// the subtypes that declare it may run.
+			if below := p.declaredBelow(base.Sym, e.Name, call.Args); len(below) > 0 {
+				return callResolution{targets: below, reason: graph.ReasonDispatch}
+			}
+		}
+		switch {
+		case e.X.Kind == ExprSuper:
+		case base.Kind == ValInstance && base.Elem == 0:
+			res.dispatch, res.recv = true, base.Sym
+		case base.Kind == ValSym && p.Syms[base.Sym].Kind.IsType():
+		default:
+			res.dispatch = true
+		}
+		return res
 	}
-	return nil, "", recv
+	return callResolution{}
 }
 
 // typeReason is the reason a type name resolved (for constructor calls).
@@ -264,12 +299,18 @@ func (p *Program) callTargets(c Ctx, v Value, args int) []SymID {
 		if p.Rules.Features().TypeCallConstructs {
 			return p.constructors(v.Sym, args)
 		}
+	case s.Kind == graph.KindVariable || s.Kind == graph.KindConst || s.Kind == graph.KindProperty:
+		// A variable holding a function: `handler = make_handler()`,
+		// `f := s.Handle`; or a class, where calling a type constructs:
+		// `factory = Foo`.
+		inner := p.ValueOf(v.Sym)
+		if inner.Kind == ValSym && p.Syms[inner.Sym].Kind.IsCallable() && p.Rules.Features().FollowFunctionVariables {
+			return p.pickOverload(append([]SymID{inner.Sym}, inner.Alts...), args)
+		}
+		if inner.Kind == ValSym && p.Syms[inner.Sym].Kind.IsType() && p.Rules.Features().TypeCallConstructs {
+			return p.constructors(inner.Sym, args)
+		}
 	}
-	// A package-level variable or a field holding a function is not
-	// followed: it can be reassigned anywhere (tests swap them), so its
-	// initial value is not what a compiler would call a static target.
-	// Local bindings (`f := s.Handle; f()`) were already evaluated to
-	// the function they hold.
 	return nil
 }
 
@@ -295,7 +336,14 @@ func (p *Program) pickOverload(cands []SymID, args int) []SymID {
 // count, or t itself when it has none.
 func (p *Program) constructors(t SymID, args int) []SymID {
 	ctors := p.Syms[t].ctors
-	if len(ctors) == 0 && p.Rules.Features().InheritedConstructors {
+	if len(ctors) == 0 && p.Rules.Features().InheritedConstructors && p.Rules.Features().LinearMRO {
+		for _, c := range p.MRO(t)[1:] {
+			if ctors = p.Syms[c].ctors; len(ctors) > 0 {
+				break
+			}
+		}
+	}
+	if len(ctors) == 0 && p.Rules.Features().InheritedConstructors && !p.Rules.Features().LinearMRO {
 		for cur, depth := t, 0; depth < 12 && len(ctors) == 0; depth++ {
 			next := NoSym
 			for _, b := range p.bases(cur) {

@@ -1,0 +1,73 @@
+// Package python is the Python language: extraction of symbols, imports,
+// calls, bindings and references from Python source with tree-sitter, and
+// the rules that resolve them (modules as files, packages as directories
+// with __init__.py, source roots, relative imports, re-exports through
+// __init__.py, scopes that skip class bodies, builtins).
+package python
+
+import (
+	_ "embed"
+	"sync"
+
+	ts "github.com/tree-sitter/go-tree-sitter"
+	tspython "github.com/tree-sitter/tree-sitter-python/bindings/go"
+
+	"gitnexus.dev/gitnexus/internal/lang"
+)
+
+//go:embed queries/defs.scm
+var defsSource string
+
+//go:embed queries/facts.scm
+var factsSource string
+
+// Language is the registered Python language. It claims `.py` only: stub
+// files (`.pyi`) restate declarations that a `.py` file of the repository
+// usually defines too, and indexing both would give every stubbed name two
+// definitions and every call two targets.
+var Language lang.Language = pythonLanguage{}
+
+func init() { lang.Register(Language) }
+
+type pythonLanguage struct{}
+
+func (pythonLanguage) Name() string         { return "python" }
+func (pythonLanguage) Extensions() []string { return []string{".py"} }
+func (pythonLanguage) Rules() lang.Rules    { return rules{} }
+
+// compiled holds the language and queries, compiled once per process and
+// shared by every extractor.
+var compiled = sync.OnceValue(func() *queries {
+	l := ts.NewLanguage(tspython.Language())
+	return &queries{lang: l,
+		defs:  lang.MustQuery(l, "python/defs.scm", defsSource),
+		facts: lang.MustQuery(l, "python/facts.scm", factsSource),
+	}
+})
+
+type queries struct {
+	lang  *ts.Language
+	defs  *lang.Query
+	facts *lang.Query
+}
+
+func (pythonLanguage) NewExtractor() (lang.Extractor, error) {
+	q := compiled()
+	p := ts.NewParser()
+	if err := p.SetLanguage(q.lang); err != nil {
+		p.Close()
+		return nil, err
+	}
+	return &extractor{q: q, parser: p, cursor: ts.NewQueryCursor()}, nil
+}
+
+type extractor struct {
+	q      *queries
+	parser *ts.Parser
+	cursor *ts.QueryCursor
+}
+
+func (e *extractor) Close() {
+	e.cursor.Close()
+	e.parser.Close()
+}

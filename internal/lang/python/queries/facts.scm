@@ -1,0 +1,57 @@
+; Uses inside a Python file: calls, local bindings and identifier
+; references. Each match is attributed to the innermost function or class
+; whose body contains it (extract.go).
+
+(call
+  function: (_) @callee
+  arguments: (_) @args) @call
+
+(assignment left: (_) @left) @assign
+
+(for_statement
+  left: (_) @left
+  right: (_) @right
+  body: (_) @body) @for
+
+([(list_comprehension) (set_comprehension) (dictionary_comprehension) (generator_expression)]
+  (for_in_clause
+    left: (_) @left
+    right: (_) @right)) @comprehension
+
+(with_item
+  value: (as_pattern
+    . (_) @value
+    alias: (as_pattern_target (_) @left))) @with
+
+(named_expression
+  name: (identifier) @left
+  value: (_) @value) @walrus
+
+(except_clause
+  (as_pattern
+    . (_) @value
+    alias: (as_pattern_target (identifier) @left))) @except
+
+(lambda parameters: (lambda_parameters) @params) @lambda
+
+; `if isinstance(x, Foo):` narrows x to Foo inside the block.
+(if_statement
+  condition: (call
+    function: (identifier) @narrow.fn
+    arguments: (argument_list . (identifier) @left . (_) @value .))
+  consequence: (block) @body
+  (#eq? @narrow.fn "isinstance")) @narrow
+
+(identifier) @ident
+
+(attribute
+  object: (identifier) @qualifier
+  attribute: (identifier) @field) @member
+
+; Identifiers that name an attribute or a keyword argument are not reads
+; of a variable.
+(attribute attribute: (identifier) @skip)
+(keyword_argument name: (identifier) @skip)
+
+(assignment left: (identifier) @write)
+(augmented_assignment left: (identifier) @write)

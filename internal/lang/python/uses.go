@@ -1,0 +1,318 @@
+package python
+
+import (
+	ts "github.com/tree-sitter/go-tree-sitter"
+
+	"gitnexus.dev/gitnexus/internal/lang"
+)
+
+// readUses records calls, local bindings and references. Calls belong to
+// the innermost function or class body holding them (module-level calls to
+// the file); bindings to the innermost function (class bodies declare
+// attributes instead, module level declares variables).
+func (x *extraction) readUses(q *lang.Query, cursor *ts.QueryCursor, root *ts.Node) {
+	var (
+		cCall   = q.Capture("call")
+		cCallee = q.Capture("callee")
+		cArgs   = q.Capture("args")
+		cAssign = q.Capture("assign")
+		cLeft   = q.Capture("left")
+		cRight  = q.Capture("right")
+		cBody   = q.Capture("body")
+		cFor    = q.Capture("for")
+		cComp   = q.Capture("comprehension")
+		cWith   = q.Capture("with")
+		cValue  = q.Capture("value")
+		cWalrus = q.Capture("walrus")
+		cExcept = q.Capture("except")
+		cLambda = q.Capture("lambda")
+		cParams = q.Capture("params")
+		cNarrow = q.Capture("narrow")
+		cIdent  = q.Capture("ident")
+		cMember = q.Capture("member")
+		cSkip   = q.Capture("skip")
+		cWrite  = q.Capture("write")
+	)
+	x.bindParams()
+	var idents, members []ts.Node
+	skip := map[uint]bool{}
+	write := map[uint]bool{}
+	q.Run(cursor, root, x.src, func(m *lang.Match) {
+		switch {
+		case m.Node(cCall) != nil:
+			x.addCall(m.Node(cCall), m.Node(cCallee), m.Node(cArgs))
+		case m.Node(cAssign) != nil:
+			x.bindAssignment(m.Node(cAssign), m.Node(cLeft))
+		case m.Node(cFor) != nil:
+			body := m.Node(cBody)
+			x.bindLoop(m.Node(cFor), m.Node(cLeft), m.Node(cRight), uint32(body.StartByte()), 0)
+		case m.Node(cComp) != nil:
+			comp := m.Node(cComp)
+			x.bindLoop(comp, m.Node(cLeft), m.Node(cRight), uint32(comp.StartByte()), uint32(comp.EndByte()))
+		case m.Node(cWith) != nil:
+			w := m.Node(cWith)
+			x.bindValue(w, m.Node(cLeft), m.Node(cValue), uint32(w.EndByte()), 0)
+		case m.Node(cWalrus) != nil:
+			w := m.Node(cWalrus)
+			x.bindValue(w, m.Node(cLeft), m.Node(cValue), uint32(w.EndByte()), 0)
+		case m.Node(cExcept) != nil:
+			ex := m.Node(cExcept)
+			x.bindType(ex, m.Node(cLeft), m.Node(cValue), uint32(ex.StartByte()), uint32(ex.EndByte()))
+		case m.Node(cNarrow) != nil:
+			body := m.Node(cBody)
+			x.bindType(m.Node(cNarrow), m.Node(cLeft), m.Node(cValue), uint32(body.StartByte()), uint32(body.EndByte()))
+		case m.Node(cLambda) != nil:
+			x.bindLambda(m.Node(cLambda), m.Node(cParams))
+		case m.Node(cMember) != nil:
+			members = append(members, *m.Node(cMember))
+		case m.Node(cSkip) != nil:
+			skip[m.Node(cSkip).StartByte()] = true
+		case m.Node(cWrite) != nil:
+			write[m.Node(cWrite).StartByte()] = true
+		case m.Node(cIdent) != nil:
+			idents = append(idents, *m.Node(cIdent))
+		}
+	})
+	x.addRefs(idents, members, skip, write)
+}
+
+// addCall records one call site. Calls whose callee has no name to resolve
+// (results of calls, subscripts, lambdas) and `super()` itself are not
+// recorded.
+func (x *extraction) addCall(call, callee, args *ts.Node) {
+	if callee.Kind() == "identifier" && x.text(callee) == "super" {
+		return
+	}
+	pos := uint32(call.StartByte())
+	scope := x.scopes.at(pos)
+	e := x.expr(callee, scope)
+	if e.Kind == lang.ExprSelf {
+		e = x.classConstruction(scope) // `cls()` in a class method
+	}
+	switch e.Kind {
+	case lang.ExprIdent, lang.ExprMember, lang.ExprNew:
+	default:
+		return
+	}
+	line := lang.Line(callee)
+	if callee.Kind() == "attribute" {
+		line = lang.Line(callee.ChildByFieldName("attribute"))
+	}
+	n := 1
+	if args.Kind() == "argument_list" {
+		n = len(namedChildren(args))
+	}
+	x.facts.Calls = append(x.facts.Calls, lang.Call{Scope: scope, Callee: e, Args: n, Line: line, Byte: pos})
+}
+
+// localScope is the function whose locals a binding at pos belongs to: the
+// innermost scope, -1 at module level, and ok false in a class body.
+func (x *extraction) localScope(pos uint32) (int, bool) {
+	scope := x.scopes.at(pos)
+	if scope >= 0 && x.facts.Symbols[scope].Kind.IsType() {
+		return scope, false
+	}
+	return scope, true
+}
+
+func (x *extraction) isLocal(scope int, name string) bool {
+	return name != "" && name != "_" && !x.globals[scope][name]
+}
+
+// bindParams binds each function's parameters to their annotated types, so
+// that a later assignment such as `node = node.parent` starts from them.
+func (x *extraction) bindParams() {
+	for i := range x.facts.Symbols {
+		s := &x.facts.Symbols[i]
+		if !s.Kind.IsCallable() {
+			continue
+		}
+		for _, p := range s.Params {
+			if p.Name == "" {
+				continue
+			}
+			x.facts.Bindings = append(x.facts.Bindings, lang.Binding{
+				Scope: i, Name: p.Name, Type: p.Type, Byte: x.info[i].bodyStart,
+			})
+		}
+	}
+}
+
+// bindAssignment binds the names an assignment assigns in a function:
+// locals, and `self.x` fields.
+func (x *extraction) bindAssignment(n, left *ts.Node) {
+	scope, ok := x.localScope(uint32(n.StartByte()))
+	if !ok || scope < 0 {
+		return // class attributes and module variables are symbols
+	}
+	typ := lang.OneLine(x.text(n.ChildByFieldName("type")))
+	for _, t := range x.targets(left, assignedValue(n), scope) {
+		if !t.field && !x.isLocal(scope, t.name) {
+			continue
+		}
+		b := lang.Binding{Scope: scope, Name: t.name, Type: typ, Field: t.field, Byte: uint32(n.EndByte())}
+		switch {
+		case t.value != nil:
+			b.Value = x.expr(t.value, scope)
+		case t.elem != nil:
+			b.Value, b.Elem = x.expr(t.elem, scope), true
+		}
+		x.facts.Bindings = append(x.facts.Bindings, b)
+	}
+}
+
+// bindLoop binds the targets of `for ... in ...` (a loop or a
+// comprehension clause) to elements of the iterated value. For two targets,
+// `enumerate(xs)` gives the second an element of xs, `d.items()` an element
+// (value) of d, and `zip(a, b)` pairs them.
+func (x *extraction) bindLoop(n, left, right *ts.Node, from, end uint32) {
+	scope, ok := x.localScope(uint32(n.StartByte()))
+	if !ok || left == nil || right == nil {
+		return
+	}
+	items := []*ts.Node{left}
+	switch left.Kind() {
+	case "pattern_list", "tuple_pattern", "list_pattern":
+		items = namedChildren(left)
+	}
+	sources := make([]*ts.Node, len(items))
+	if len(items) == 1 {
+		sources[0] = right
+	} else if right.Kind() == "call" {
+		fn := right.ChildByFieldName("function")
+		var args []*ts.Node
+		if a := right.ChildByFieldName("arguments"); a != nil && a.Kind() == "argument_list" {
+			args = namedChildren(a)
+		}
+		switch {
+		case fn.Kind() == "identifier" && x.text(fn) == "enumerate" && len(items) == 2 && len(args) >= 1:
+			sources[1] = args[0]
+		case fn.Kind() == "identifier" && x.text(fn) == "zip" && len(args) == len(items):
+			copy(sources, args)
+		case fn.Kind() == "attribute" && x.text(fn.ChildByFieldName("attribute")) == "items" && len(items) == 2:
+			sources[1] = fn.ChildByFieldName("object")
+		}
+	}
+	for i, item := range items {
+		if item.Kind() != "identifier" {
+			continue
+		}
+		name := x.text(item)
+		if scope >= 0 && !x.isLocal(scope, name) {
+			continue
+		}
+		b := lang.Binding{Scope: scope, Name: name, Byte: from, End: end}
+		if sources[i] != nil {
+			b.Value, b.Elem = x.expr(sources[i], scope), true
+		}
+		x.facts.Bindings = append(x.facts.Bindings, b)
+	}
+}
+
+// bindValue binds one name (`with v as name`, `name := v`) to a value.
+func (x *extraction) bindValue(n, left, value *ts.Node, from, end uint32) {
+	scope, ok := x.localScope(uint32(n.StartByte()))
+	if !ok || left == nil {
+		return
+	}
+	for _, t := range x.targets(left, value, scope) {
+		if t.field || (scope >= 0 && !x.isLocal(scope, t.name)) {
+			continue
+		}
+		b := lang.Binding{Scope: scope, Name: t.name, Byte: from, End: end}
+		switch {
+		case t.value != nil:
+			b.Value = x.expr(t.value, scope)
+		case t.elem != nil:
+			b.Value, b.Elem = x.expr(t.elem, scope), true
+		}
+		x.facts.Bindings = append(x.facts.Bindings, b)
+	}
+}
+
+// bindType binds a name to a written type inside a range: `except E as e`,
+// `if isinstance(x, Foo):`.
+func (x *extraction) bindType(n, left, typ *ts.Node, from, end uint32) {
+	scope, ok := x.localScope(uint32(n.StartByte()))
+	if !ok || left == nil || left.Kind() != "identifier" {
+		return
+	}
+	b := lang.Binding{Scope: scope, Name: x.text(left), Byte: from, End: end}
+	if typ != nil && (typ.Kind() == "identifier" || typ.Kind() == "attribute") {
+		b.Type = lang.OneLine(x.text(typ))
+	}
+	x.facts.Bindings = append(x.facts.Bindings, b)
+}
+
+// bindLambda hides outer names behind a lambda's parameters inside it.
+func (x *extraction) bindLambda(n, params *ts.Node) {
+	scope, ok := x.localScope(uint32(n.StartByte()))
+	if !ok || params == nil {
+		return
+	}
+	for _, p := range x.params(params) {
+		if p.Name != "" {
+			x.facts.Bindings = append(x.facts.Bindings, lang.Binding{
+				Scope: scope, Name: p.Name, Byte: uint32(n.StartByte()), End: uint32(n.EndByte()),
+			})
+		}
+	}
+}
+
+// addRefs records, once per function, each name it reads or writes that may
+// be a module-level variable or constant, and each `module.name` it uses.
+func (x *extraction) addRefs(idents, members []ts.Node, skip, write map[uint]bool) {
+	type refKey struct {
+		scope      int
+		qual, name string
+		write      bool
+	}
+	seen := map[refKey]bool{}
+	callable := func(pos uint32) int {
+		s := x.scopes.at(pos)
+		if s >= 0 && !x.facts.Symbols[s].Kind.IsCallable() {
+			return -1
+		}
+		return s
+	}
+	for i := range idents {
+		n := &idents[i]
+		if skip[n.StartByte()] {
+			continue
+		}
+		scope := callable(uint32(n.StartByte()))
+		if scope < 0 {
+			continue
+		}
+		name := x.text(n)
+		if r, _ := x.receiverAt(scope); r == name {
+			continue
+		}
+		k := refKey{scope: scope, name: name, write: write[n.StartByte()]}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		x.facts.Refs = append(x.facts.Refs, lang.Ref{Scope: scope, Expr: &lang.Expr{Kind: lang.ExprIdent, Name: name},
+			Line: lang.Line(n), Write: k.write})
+	}
+	for i := range members {
+		n := &members[i]
+		scope := callable(uint32(n.StartByte()))
+		if scope < 0 {
+			continue
+		}
+		qual := x.text(n.ChildByFieldName("object"))
+		name := x.text(n.ChildByFieldName("attribute"))
+		if r, _ := x.receiverAt(scope); r == qual {
+			continue
+		}
+		k := refKey{scope: scope, qual: qual, name: name}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		x.facts.Refs = append(x.facts.Refs, lang.Ref{Scope: scope, Line: lang.Line(n),
+			Expr: &lang.Expr{Kind: lang.ExprMember, Name: name, X: &lang.Expr{Kind: lang.ExprIdent, Name: qual}}})
+	}
+}

@@ -38,6 +38,9 @@ func (p *Program) Overrides(m SymID) []SymID {
 			if len(s.Params) != arity && !Accepts(s.Symbol, arity) {
 				continue
 			}
+			if ov, ok := p.Rules.(Overloading); ok && !ov.Overrides(p, m, id) {
+				continue // an overload with other parameter types
+			}
 			seenMethod[id] = true
 			out = append(out, id)
 		}

@@ -77,6 +77,10 @@ type Symbol struct {
 	// Decorators are the names of decorators or annotations, without
 	// arguments ("staticmethod", "app.route", "Override").
 	Decorators []string
+	// TypeParams are the type parameters a generic type or callable
+	// declares, each with its first bound as Type ("" when unbounded): Java
+	// `<T extends Node>` is {Name: "T", Type: "Node"}.
+	TypeParams []Param
 }
 
 // Param is one parameter of a callable.
@@ -138,6 +142,10 @@ type Call struct {
 	Args   int   // number of arguments
 	Line   int
 	Byte   uint32
+	// ArgExprs are the argument expressions, recorded by extractors of
+	// languages that choose among overloads by argument types (Java); nil
+	// otherwise.
+	ArgExprs []*Expr
 }
 
 // Binding records that, inside a scope, a local name was given a declared

@@ -82,14 +82,20 @@ func (p *Program) resolveBases(g *graph.Graph) {
 			if v.Kind != ValInstance || v.Elem || v.Sym == SymID(i) {
 				continue
 			}
-			s.bases = append(s.bases, baseRef{sym: v.Sym, kind: b.Kind})
+			kind := b.Kind
+			if kind == BaseExtends && p.Syms[v.Sym].Kind == graph.KindInterface && s.Kind != graph.KindInterface {
+				// A class "extending" an interface implements it: a Java
+				// anonymous class names one supertype, class or interface.
+				kind = BaseImplements
+			}
+			s.bases = append(s.bases, baseRef{sym: v.Sym, kind: kind})
 			if b.Kind != BaseEmbedded {
 				// Embedding promotes members but is not subtyping: a call
 				// on the embedded type never dispatches to the embedder.
 				p.AddSubtype(SymID(i), v.Sym)
 			}
 			typ := graph.EdgeExtends
-			if b.Kind == BaseImplements {
+			if kind == BaseImplements {
 				typ = graph.EdgeImplements
 			}
 			g.AddEdge(graph.Edge{Src: s.ID, Dst: p.Syms[v.Sym].ID, Type: typ,
@@ -159,7 +165,7 @@ func (p *Program) resolveCalls(g *graph.Graph, f *File, st *ResolveStats) {
 		for _, t := range targets {
 			g.AddEdge(graph.Edge{Src: src, Dst: p.Syms[t].ID, Type: graph.EdgeCalls,
 				Confidence: reason.Confidence(), Reason: reason, Line: call.Line})
-			if !p.Syms[t].Kind.IsCallable() {
+			if !p.Syms[t].Kind.IsCallable() || superCall(call.Callee) {
 				continue
 			}
 			for _, o := range p.Overrides(t) {
@@ -168,6 +174,12 @@ func (p *Program) resolveCalls(g *graph.Graph, f *File, st *ResolveStats) {
 			}
 		}
 	}
+}
+
+// superCall reports whether a call goes through super (`super.m()`), which
+// runs exactly the base's method: no dispatch to overrides.
+func superCall(e *Expr) bool {
+	return e != nil && e.Kind == ExprMember && e.X != nil && e.X.Kind == ExprSuper
 }
 
 // ResolveCall returns the callables (or, for constructions of classes
@@ -187,7 +199,7 @@ func (p *Program) ResolveCall(f *File, call *Call) ([]SymID, graph.Reason) {
 		if v.Kind != ValInstance || v.Elem {
 			return nil, ""
 		}
-		return p.constructors(v.Sym, call.Args), p.typeReason(c, e.Name)
+		return p.constructors(c, v.Sym, call), p.typeReason(c, e.Name)
 	case ExprSuper:
 		t := p.EnclosingType(f, call.Scope)
 		if t == NoSym {
@@ -195,16 +207,25 @@ func (p *Program) ResolveCall(f *File, call *Call) ([]SymID, graph.Reason) {
 		}
 		for _, b := range p.bases(t) {
 			if b.kind == BaseExtends {
-				return p.constructors(b.sym, call.Args), graph.ReasonSelfReceiver
+				return p.constructors(c, b.sym, call), graph.ReasonSelfReceiver
 			}
 		}
 		return nil, ""
+	case ExprSelf:
+		// Java `this(...)`: another constructor of the same class.
+		t := p.EnclosingType(f, call.Scope)
+		if t == NoSym || len(p.Syms[t].ctors) == 0 {
+			return nil, ""
+		}
+		return p.constructors(c, t, call), graph.ReasonSelfReceiver
 	case ExprIdent:
-		v, r := p.LookupIdent(c, e.Name)
+		cc := c
+		cc.called = true
+		v, r := p.LookupIdent(cc, e.Name)
 		if v.Kind == ValNone && r == "" && !p.Rules.IsBuiltin(e.Name) {
 			return p.nameOnly(f, e.Name, call.Args)
 		}
-		return p.callTargets(c, v, call.Args), r
+		return p.callTargets(c, v, call), r
 	case ExprMember:
 		base, baseReason := p.Eval(c, e.X)
 		v, r := p.Member(c, base, e.Name, e.X.Kind == ExprSelf || e.X.Kind == ExprSuper)
@@ -217,7 +238,7 @@ func (p *Program) ResolveCall(f *File, call *Call) ([]SymID, graph.Reason) {
 		if base.Kind == ValNone {
 			return p.nameOnly(f, e.Name, call.Args)
 		}
-		return p.callTargets(c, v, call.Args), r
+		return p.callTargets(c, v, call), r
 	}
 	return nil, ""
 }
@@ -237,24 +258,31 @@ func (p *Program) typeReason(c Ctx, text string) graph.Reason {
 }
 
 // callTargets turns the value of a callee into call targets.
-func (p *Program) callTargets(c Ctx, v Value, args int) []SymID {
+func (p *Program) callTargets(c Ctx, v Value, call *Call) []SymID {
 	if v.Kind != ValSym {
 		return nil
+	}
+	if !p.Syms[v.Sym].Kind.IsCallable() {
+		// A name that is both a field and a method (Java): the call means
+		// the method.
+		if m := p.narrow(v, isCallable); m.Known() {
+			v = m
+		}
 	}
 	s := &p.Syms[v.Sym]
 	switch {
 	case s.Kind.IsCallable():
-		return p.pickOverload(append([]SymID{v.Sym}, v.Alts...), args)
+		return p.pickOverload(c, append([]SymID{v.Sym}, v.Alts...), call)
 	case s.Kind.IsType():
 		if p.Rules.Features().TypeCallConstructs {
-			return p.constructors(v.Sym, args)
+			return p.constructors(c, v.Sym, call)
 		}
 	case s.Kind == graph.KindVariable || s.Kind == graph.KindConst || s.Kind == graph.KindProperty:
 		// A variable holding a function: `handler = make_handler()`,
 		// `f := s.Handle`.
 		inner := p.ValueOf(v.Sym)
 		if inner.Kind == ValSym && p.Syms[inner.Sym].Kind.IsCallable() {
-			return p.pickOverload(append([]SymID{inner.Sym}, inner.Alts...), args)
+			return p.pickOverload(c, append([]SymID{inner.Sym}, inner.Alts...), call)
 		}
 	}
 	return nil
@@ -262,7 +290,12 @@ func (p *Program) callTargets(c Ctx, v Value, args int) []SymID {
 
 // pickOverload keeps the candidates whose parameter count fits; when none
 // fits (default and keyword arguments), it keeps them all if there is one.
-func (p *Program) pickOverload(cands []SymID, args int) []SymID {
+// Rules that implement Overloading choose instead, by argument types.
+func (p *Program) pickOverload(c Ctx, cands []SymID, call *Call) []SymID {
+	if ov, ok := p.Rules.(Overloading); ok {
+		return ov.SelectOverload(p, c, cands, call.ArgExprs)
+	}
+	args := call.Args
 	if len(cands) <= 1 {
 		return cands
 	}
@@ -278,9 +311,13 @@ func (p *Program) pickOverload(cands []SymID, args int) []SymID {
 	return fit
 }
 
-// constructors returns the constructors of type t that fit the argument
-// count, or t itself when it has none.
-func (p *Program) constructors(t SymID, args int) []SymID {
+// constructors returns the constructors of type t that fit the arguments,
+// or t itself when it has none. An interface has no constructor to run: a
+// Java anonymous class implementing it calls nothing of it.
+func (p *Program) constructors(c Ctx, t SymID, call *Call) []SymID {
+	if p.Syms[t].Kind == graph.KindInterface {
+		return nil
+	}
 	ctors := p.Syms[t].ctors
 	if len(ctors) == 0 && p.Rules.Features().InheritedConstructors {
 		for cur, depth := t, 0; depth < 12 && len(ctors) == 0; depth++ {
@@ -300,8 +337,11 @@ func (p *Program) constructors(t SymID, args int) []SymID {
 	if len(ctors) == 0 {
 		return []SymID{t}
 	}
-	if fit := p.pickOverload(ctors, args); len(fit) > 0 {
+	if fit := p.pickOverload(c, ctors, call); len(fit) > 0 {
 		return fit
+	}
+	if _, ok := p.Rules.(Overloading); ok {
+		return nil // the rules found no constructor that fits
 	}
 	return ctors[:1]
 }
@@ -334,7 +374,8 @@ func (p *Program) nameOnly(f *File, name string, args int) ([]SymID, graph.Reaso
 }
 
 // resolveRefs links callables to the package-level variables and constants
-// they read or write.
+// they read or write, and to static members (Java static fields and
+// constants, read through a type or by simple name).
 func (p *Program) resolveRefs(g *graph.Graph, f *File) {
 	for i := range f.Facts.Refs {
 		ref := &f.Facts.Refs[i]
@@ -350,18 +391,27 @@ func (p *Program) resolveRefs(g *graph.Graph, f *File) {
 			v, r = p.LookupIdent(c, ref.Expr.Name)
 		case ExprMember:
 			base, _ := p.Eval(c, ref.Expr.X)
-			if base.Kind != ValModule {
+			switch {
+			case base.Kind == ValModule:
+				v, r = p.Rules.Export(p, base.Mod, ref.Expr.Name), graph.ReasonImportResolved
+			case base.Kind == ValSym && p.Syms[base.Sym].Kind.IsType():
+				v, r = p.Member(c, base, ref.Expr.Name, false)
+			default:
 				continue
 			}
-			v, r = p.Rules.Export(p, base.Mod, ref.Expr.Name), graph.ReasonImportResolved
 		default:
 			continue
 		}
-		if v.Kind != ValSym {
+		// Variables and constants only (a Java name may also be a method).
+		v = p.narrow(v, isVariable)
+		if !v.Known() {
 			continue
 		}
 		s := &p.Syms[v.Sym]
-		if (s.Kind != graph.KindVariable && s.Kind != graph.KindConst) || s.Parent >= 0 {
+		switch {
+		case s.Parent < 0 && (s.Kind == graph.KindVariable || s.Kind == graph.KindConst):
+		case s.Parent >= 0 && s.Static && isVariable(s) && p.Syms[s.File.SymOf(s.Parent)].Kind.IsType():
+		default:
 			continue
 		}
 		if r == "" {

@@ -1,0 +1,208 @@
+package java
+
+import (
+	"strings"
+
+	"gitnexus.dev/gitnexus/internal/graph"
+	"gitnexus.dev/gitnexus/internal/lang"
+)
+
+// Java member lookup: a class has the methods of every supertype that it
+// does not override, so overloads declared at several levels are all
+// candidates of one call; fields and member types of a subclass hide those
+// of its supertypes. Constructors are not inherited and not found here.
+
+type memberKey struct {
+	t    lang.SymID
+	name string
+}
+
+type memberSet struct {
+	ids   []lang.SymID
+	depth int
+}
+
+// maxHierarchyDepth bounds walks up the supertypes (cycles in broken code
+// are also cut by the seen set).
+const maxHierarchyDepth = 16
+
+// LookupMember returns the members named name that type t has, own or
+// inherited, breadth first: the methods of every level that no nearer
+// method overrides, then the fields and member types of the nearest level
+// that declares any; depth is the level of the nearest member.
+func (r rules) LookupMember(p *lang.Program, t lang.SymID, name string) ([]lang.SymID, int) {
+	d := dataOf(p.Sym(t).File.Module)
+	key := memberKey{t, name}
+	if ms, ok := d.members[key]; ok {
+		return ms.ids, ms.depth
+	}
+	var methods, others []lang.SymID
+	depth := 0
+	found := false
+	seen := map[lang.SymID]bool{t: true}
+	level := []lang.SymID{t}
+	for dep := 0; len(level) > 0 && dep < maxHierarchyDepth; dep++ {
+		var next, levelOthers []lang.SymID
+		for _, s := range level {
+			for _, id := range p.Members(s, name) {
+				sym := p.Sym(id)
+				switch {
+				case sym.Kind == graph.KindConstructor:
+					continue
+				case sym.Kind.IsCallable():
+					if r.overridden(p, methods, id) {
+						continue
+					}
+					methods = append(methods, id)
+				case len(others) == 0:
+					levelOthers = append(levelOthers, id)
+				default:
+					continue
+				}
+				if !found {
+					found, depth = true, dep
+				}
+			}
+			for _, b := range p.Bases(s) {
+				if !seen[b] {
+					seen[b] = true
+					next = append(next, b)
+				}
+			}
+		}
+		if len(others) == 0 {
+			others = levelOthers
+		}
+		level = next
+	}
+	ids := append(methods, others...)
+	if d.linked {
+		d.members[key] = memberSet{ids: ids, depth: depth}
+	}
+	return ids, depth
+}
+
+// overridden reports whether method m is overridden by one of the nearer
+// methods already found.
+func (r rules) overridden(p *lang.Program, nearer []lang.SymID, m lang.SymID) bool {
+	for _, o := range nearer {
+		if r.Overrides(p, m, o) {
+			return true
+		}
+	}
+	return false
+}
+
+// Overrides reports whether method o overrides (or implements) m: same
+// name and parameter count, and parameter types with the same erased simple
+// names, where a type variable of either side matches anything (Java
+// generics: `compareTo(T)` is implemented by `compareTo(Foo)`).
+func (rules) Overrides(p *lang.Program, m, o lang.SymID) bool {
+	ms, os := p.Sym(m), p.Sym(o)
+	if ms.Name != os.Name || len(ms.Params) != len(os.Params) {
+		return false
+	}
+	for i := range ms.Params {
+		a, b := ms.Params[i].Type, os.Params[i].Type
+		if isTypeVar(p, m, a) || isTypeVar(p, o, b) {
+			continue
+		}
+		if erasedName(a) != erasedName(b) {
+			return false
+		}
+	}
+	return true
+}
+
+// erasedName is a type's simple name with its array dimensions, without
+// package, type arguments or annotations: "java.util.List<Foo>[]" is
+// "List[]", "Foo..." is "Foo[]".
+func erasedName(t string) string {
+	te := rules{}.ParseType(t)
+	dims := strings.Count(t, "[]") + strings.Count(t, "...")
+	if len(te.Path) == 0 {
+		base := strings.TrimSpace(strings.NewReplacer("[]", "", "...", "").Replace(stripTypeArgs(t)))
+		return base + strings.Repeat("[]", dims)
+	}
+	return te.Path[len(te.Path)-1] + strings.Repeat("[]", dims)
+}
+
+// isTypeVar reports whether the written type t, used in the declaration of
+// symbol id, is one of the type variables in scope there (declared by the
+// symbol or an enclosing one).
+func isTypeVar(p *lang.Program, id lang.SymID, t string) bool {
+	te := rules{}.ParseType(t)
+	if len(te.Path) != 1 {
+		return false
+	}
+	_, ok := typeParamAt(p.Sym(id).File, p.Sym(id).Local, te.Path[0])
+	return ok
+}
+
+// typeParamAt finds the type parameter name declared by local symbol scope
+// or an enclosing symbol.
+func typeParamAt(f *lang.File, scope int, name string) (lang.Param, bool) {
+	for scope >= 0 {
+		s := &f.Facts.Symbols[scope]
+		for _, tp := range s.TypeParams {
+			if tp.Name == name {
+				return tp, true
+			}
+		}
+		scope = s.Parent
+	}
+	return lang.Param{}, false
+}
+
+// outerType is the type that lexically encloses type t (through a method
+// for local and anonymous classes), NoSym for a top-level type.
+func outerType(p *lang.Program, t lang.SymID) lang.SymID {
+	s := p.Sym(t)
+	if s.Parent < 0 {
+		return lang.NoSym
+	}
+	return p.EnclosingType(s.File, s.Parent)
+}
+
+// hasExternalSupertype reports whether t or one of its supertypes names a
+// supertype outside the repository (whose members are unknown).
+func hasExternalSupertype(p *lang.Program, t lang.SymID) bool {
+	seen := map[lang.SymID]bool{}
+	var walk func(t lang.SymID, depth int) bool
+	walk = func(t lang.SymID, depth int) bool {
+		if seen[t] || depth > maxHierarchyDepth {
+			return false
+		}
+		seen[t] = true
+		bases := p.Bases(t)
+		if len(p.Sym(t).Bases) > len(bases) {
+			return true
+		}
+		for _, b := range bases {
+			if walk(b, depth+1) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(t, 0)
+}
+
+func isMethod(s *lang.Sym) bool { return s.Kind == graph.KindMethod }
+
+func isField(s *lang.Sym) bool {
+	return s.Kind == graph.KindProperty || s.Kind == graph.KindConst || s.Kind == graph.KindVariable
+}
+
+func isType(s *lang.Sym) bool { return s.Kind.IsType() }
+
+// filter keeps the symbols that keep accepts.
+func filter(p *lang.Program, ids []lang.SymID, keep func(*lang.Sym) bool) []lang.SymID {
+	var out []lang.SymID
+	for _, id := range ids {
+		if keep(p.Sym(id)) {
+			out = append(out, id)
+		}
+	}
+	return out
+}

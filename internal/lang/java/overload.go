@@ -1,0 +1,281 @@
+package java
+
+import (
+	"gitnexus.dev/gitnexus/internal/lang"
+)
+
+// Overload choice follows the Java rules closely enough for call graphs:
+// candidates that take the number of arguments (variable arity included)
+// are tried in javac's three phases (no boxing, boxing, variable arity);
+// in the first phase that admits any, the most specific ones are kept.
+// Arguments whose type is unknown fit anything and decide nothing; when
+// they leave several candidates, all of them are kept.
+
+// SelectOverload keeps the candidates a call with these arguments may run.
+func (r rules) SelectOverload(p *lang.Program, c lang.Ctx, cands []lang.SymID, args []*lang.Expr) []lang.SymID {
+	return r.selectOverload(p, c, cands, args, 0)
+}
+
+type fitting struct {
+	id    lang.SymID
+	phase int // 1 strict, 2 boxing, 3 variable arity
+}
+
+func (r rules) selectOverload(p *lang.Program, c lang.Ctx, cands []lang.SymID, args []*lang.Expr, depth int) []lang.SymID {
+	n := len(args)
+	var byArity []lang.SymID
+	for _, id := range cands {
+		s := p.Sym(id)
+		if !s.Kind.IsCallable() {
+			continue
+		}
+		np := len(s.Params)
+		if n == np || (np > 0 && s.Params[np-1].Variadic && n >= np-1) {
+			byArity = append(byArity, id)
+		}
+	}
+	if len(byArity) == 0 {
+		return nil
+	}
+	argTypes := make([]jtype, n)
+	for i, a := range args {
+		argTypes[i] = r.argType(p, c, a, depth)
+	}
+	var fits []fitting
+	best := 4
+	for _, id := range byArity {
+		if phase := r.applicable(p, id, argTypes); phase > 0 {
+			fits = append(fits, fitting{id, phase})
+			best = min(best, phase)
+		}
+	}
+	var kept []lang.SymID
+	for _, f := range fits {
+		if f.phase == best {
+			kept = append(kept, f.id)
+		}
+	}
+	return r.mostSpecific(p, kept, argTypes)
+}
+
+// applicable returns the phase in which method m accepts arguments of
+// these types, 0 when it does not.
+func (r rules) applicable(p *lang.Program, m lang.SymID, args []jtype) int {
+	params := r.paramTypes(p, m)
+	np := len(params)
+	variadic := np > 0 && p.Sym(m).Params[np-1].Variadic
+	if len(args) == np {
+		phase := 1
+		ok := true
+		for i := range args {
+			fit, boxing := compatible(p, args[i], params[i])
+			if !fit {
+				ok = false
+				break
+			}
+			if boxing {
+				phase = 2
+			}
+		}
+		if ok {
+			return phase
+		}
+	}
+	if !variadic || len(args) < np-1 {
+		return 0
+	}
+	for i := 0; i < np-1; i++ {
+		if fit, _ := compatible(p, args[i], params[i]); !fit {
+			return 0
+		}
+	}
+	elem := params[np-1]
+	if elem.dims > 0 {
+		elem.dims--
+	}
+	for _, a := range args[np-1:] {
+		if fit, _ := compatible(p, a, elem); !fit {
+			return 0
+		}
+	}
+	return 3
+}
+
+// mostSpecific drops every candidate that another candidate is strictly
+// more specific than, comparing only the positions whose argument type is
+// known (at the others the parameter types must be the same).
+func (r rules) mostSpecific(p *lang.Program, cands []lang.SymID, args []jtype) []lang.SymID {
+	if len(cands) < 2 {
+		return cands
+	}
+	atLeast := func(a, b lang.SymID) bool { // a at least as specific as b
+		pa, pb := r.paramTypes(p, a), r.paramTypes(p, b)
+		if len(pa) != len(pb) {
+			return false
+		}
+		for i := range pa {
+			if i < len(args) && args[i].kind == jUnknown {
+				if erasedName(p.Sym(a).Params[i].Type) != erasedName(p.Sym(b).Params[i].Type) {
+					return false
+				}
+				continue
+			}
+			if fit, boxing := compatible(p, asArgument(pa[i]), pb[i]); !fit || boxing {
+				return false
+			}
+		}
+		return true
+	}
+	var out []lang.SymID
+	for _, b := range cands {
+		dominated := false
+		for _, a := range cands {
+			if a != b && atLeast(a, b) && !atLeast(b, a) {
+				dominated = true
+				break
+			}
+		}
+		if !dominated {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// asArgument treats a parameter type as the type of an argument (for the
+// most-specific comparison); a type variable is then unknown.
+func asArgument(t jtype) jtype {
+	if t.typeVar {
+		return jtype{kind: jRef, sym: lang.NoSym, name: "Object", dims: t.dims}
+	}
+	return t
+}
+
+var (
+	boxOf   = map[string]string{"boolean": "Boolean", "byte": "Byte", "char": "Character", "short": "Short", "int": "Integer", "long": "Long", "float": "Float", "double": "Double"}
+	unboxOf = map[string]string{"Boolean": "boolean", "Byte": "byte", "Character": "char", "Short": "short", "Integer": "int", "Long": "long", "Float": "float", "Double": "double"}
+	// widensTo lists the primitive widening conversions.
+	widensTo = map[string][]string{
+		"byte":  {"short", "int", "long", "float", "double"},
+		"short": {"int", "long", "float", "double"},
+		"char":  {"int", "long", "float", "double"},
+		"int":   {"long", "float", "double"},
+		"long":  {"float", "double"},
+		"float": {"double"},
+	}
+	// finalSupers are, for final java.lang classes, the outside types they
+	// may be passed as; any other outside type does not fit.
+	finalSupers = map[string][]string{
+		"String":    {"Object", "CharSequence", "Comparable", "Serializable", "Constable", "ConstantDesc"},
+		"Class":     {"Object", "Type", "GenericDeclaration", "AnnotatedElement", "Serializable"},
+		"Boolean":   {"Object", "Comparable", "Serializable", "Constable"},
+		"Character": {"Object", "Comparable", "Serializable", "Constable"},
+		"Byte":      {"Object", "Number", "Comparable", "Serializable", "Constable"},
+		"Short":     {"Object", "Number", "Comparable", "Serializable", "Constable"},
+		"Integer":   {"Object", "Number", "Comparable", "Serializable", "Constable", "ConstantDesc"},
+		"Long":      {"Object", "Number", "Comparable", "Serializable", "Constable", "ConstantDesc"},
+		"Float":     {"Object", "Number", "Comparable", "Serializable", "Constable", "ConstantDesc"},
+		"Double":    {"Object", "Number", "Comparable", "Serializable", "Constable", "ConstantDesc"},
+	}
+)
+
+func widens(from, to string) bool {
+	if from == to {
+		return true
+	}
+	for _, t := range widensTo[from] {
+		if t == to {
+			return true
+		}
+	}
+	return false
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// compatible reports whether an argument of type a may be passed as a
+// parameter of type q, and whether that takes boxing or unboxing.
+func compatible(p *lang.Program, a, q jtype) (fit, boxing bool) {
+	switch {
+	case a.kind == jUnknown || q.kind == jUnknown || (a.kind == jRef && a.typeVar):
+		return true, false
+	case a.kind == jNull:
+		return q.kind != jPrim || q.dims > 0, false
+	case a.kind == jLambda:
+		switch {
+		case q.dims > 0 || q.kind == jPrim:
+			return false, false
+		case q.typeVar:
+			return true, false
+		case q.sym != lang.NoSym:
+			return isInterface(p, q.sym), false
+		}
+		_, final := finalSupers[q.name]
+		return !final && q.name != "Object", false
+	case q.typeVar:
+		if q.dims > a.dims {
+			return false, false
+		}
+		return true, a.kind == jPrim && a.dims == 0
+	case a.dims > 0 || q.dims > 0:
+		if q.dims == 0 && q.kind == jRef && q.sym == lang.NoSym &&
+			(q.name == "Object" || q.name == "Cloneable" || q.name == "Serializable") {
+			return true, false
+		}
+		if a.dims != q.dims {
+			return false, false
+		}
+		if a.kind == jPrim || q.kind == jPrim {
+			return a.kind == q.kind && a.prim == q.prim, false
+		}
+		return refCompatible(p, a, q), false
+	case a.kind == jPrim && q.kind == jPrim:
+		return widens(a.prim, q.prim), false
+	case a.kind == jPrim:
+		if q.sym != lang.NoSym {
+			return false, false
+		}
+		box := boxOf[a.prim]
+		return q.name == box || q.name == "" || contains(finalSupers[box], q.name), true
+	case q.kind == jPrim:
+		if a.sym != lang.NoSym {
+			return false, false
+		}
+		if a.name == "" {
+			return true, true
+		}
+		prim, ok := unboxOf[a.name]
+		return ok && widens(prim, q.prim), true
+	}
+	return refCompatible(p, a, q), false
+}
+
+// refCompatible compares two reference types (or their array elements).
+func refCompatible(p *lang.Program, a, q jtype) bool {
+	switch {
+	case q.sym != lang.NoSym && a.sym != lang.NoSym:
+		return subtypeDistance(p, a.sym, q.sym) >= 0
+	case q.sym != lang.NoSym:
+		// An outside type is never a subtype of a repository type.
+		return a.name == ""
+	case q.name == "Object" || q.name == "":
+		return true
+	case a.sym != lang.NoSym:
+		// A repository type fits an outside type only through a supertype
+		// outside the repository.
+		return hasExternalSupertype(p, a.sym)
+	case a.name == q.name || a.name == "":
+		return true
+	}
+	if supers, final := finalSupers[a.name]; final {
+		return contains(supers, q.name)
+	}
+	return true
+}

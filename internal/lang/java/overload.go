@@ -120,7 +120,7 @@ func (r rules) mostSpecific(p *lang.Program, cands []lang.SymID, args []jtype) [
 				}
 				continue
 			}
-			if fit, boxing := compatible(p, asArgument(pa[i]), pb[i]); !fit || boxing {
+			if !subtypeOf(p, pa[i], pb[i]) {
 				return false
 			}
 		}
@@ -142,13 +142,29 @@ func (r rules) mostSpecific(p *lang.Program, cands []lang.SymID, args []jtype) [
 	return out
 }
 
-// asArgument treats a parameter type as the type of an argument (for the
-// most-specific comparison); a type variable is then unknown.
-func asArgument(t jtype) jtype {
-	if t.typeVar {
-		return jtype{kind: jRef, sym: lang.NoSym, name: "Object", dims: t.dims}
+// subtypeOf reports whether type a is known to be a subtype of q (equal
+// included), for the most-specific comparison: unlike compatible, an
+// unknown relation between two outside types counts as no.
+func subtypeOf(p *lang.Program, a, q jtype) bool {
+	switch {
+	case a.kind != q.kind || a.dims != q.dims:
+		return a.kind == jRef && q.kind == jRef && q.dims == 0 && q.sym == lang.NoSym && q.name == "Object"
+	case a.kind == jPrim:
+		return widens(a.prim, q.prim)
+	case a.kind != jRef:
+		return true
+	case q.typeVar:
+		return true
+	case a.typeVar:
+		return q.sym == lang.NoSym && q.name == "Object"
+	case a.sym != lang.NoSym && q.sym != lang.NoSym:
+		return subtypeDistance(p, a.sym, q.sym) >= 0
+	case q.sym == lang.NoSym && q.name == "Object":
+		return true
+	case a.sym == lang.NoSym && q.sym == lang.NoSym && a.name != "":
+		return a.name == q.name || contains(finalSupers[a.name], q.name)
 	}
-	return t
+	return false
 }
 
 var (

@@ -97,14 +97,32 @@ func (r rules) overridden(p *lang.Program, nearer []lang.SymID, m lang.SymID) bo
 // name and parameter count, and parameter types with the same erased simple
 // names, where a type variable of either side matches anything (Java
 // generics: `compareTo(T)` is implemented by `compareTo(Foo)`).
-func (rules) Overrides(p *lang.Program, m, o lang.SymID) bool {
+func (r rules) Overrides(p *lang.Program, m, o lang.SymID) bool {
 	ms, os := p.Sym(m), p.Sym(o)
 	if ms.Name != os.Name || len(ms.Params) != len(os.Params) {
 		return false
 	}
+	var bind map[string]string
+	if mo, oo := p.Owner(m), p.Owner(o); mo != lang.NoSym && oo != lang.NoSym && mo != oo {
+		bind, _ = r.supertypeBindings(p, oo, mo)
+	}
 	for i := range ms.Params {
 		a, b := ms.Params[i].Type, os.Params[i].Type
-		if isTypeVar(p, m, a) || isTypeVar(p, o, b) {
+		if isTypeVar(p, m, a) {
+			// A type variable of m's class stands for the type argument the
+			// subtype gives it; without one (raw type, or a method's own
+			// type variable) anything matches.
+			te := r.ParseType(a)
+			bound, ok := bind[te.Path[0]]
+			if !ok {
+				continue
+			}
+			a = bound + strings.Repeat("[]", strings.Count(a, "[]")+strings.Count(a, "..."))
+			if isTypeVar(p, o, a) {
+				continue
+			}
+		}
+		if isTypeVar(p, o, b) {
 			continue
 		}
 		if erasedName(a) != erasedName(b) {

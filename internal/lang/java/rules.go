@@ -57,6 +57,8 @@ type moduleData struct {
 	// locals indexes each file's bindings; params caches parameter types.
 	locals map[*lang.File]map[scopeName][]int
 	params map[lang.SymID][]jtype
+	// bindings caches supertypeBindings.
+	bindings map[typePair]map[string]string
 }
 
 func dataOf(m *lang.Module) *moduleData {

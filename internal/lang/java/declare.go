@@ -90,7 +90,6 @@ func (x *extraction) addType(n *ts.Node, kind declKind) {
 		}
 	} else {
 		s.Exported = mods.public || mods.protected
-		s.Static = implicitStatic
 	}
 	body := n.ChildByFieldName("body")
 	s.Signature = x.header(n, body, mods)

@@ -20,6 +20,7 @@ const (
 	jRef           // a reference type: sym, or name when outside the repository
 	jNull          // the null literal
 	jLambda        // a lambda or method reference
+	jNumeric       // a number of unknown width, at least prim (an arithmetic result)
 )
 
 type jtype struct {
@@ -84,6 +85,9 @@ func (r rules) argType(p *lang.Program, c lang.Ctx, e *lang.Expr, depth int) jty
 	}
 	switch e.Kind {
 	case lang.ExprLiteral:
+		if strings.HasPrefix(e.Name, "op") {
+			return r.operatorType(p, c, e, depth)
+		}
 		return literalType(e.Name)
 	case lang.ExprNew, lang.ExprTypeAssert:
 		return r.typeOf(p, c, e.Name)
@@ -105,15 +109,24 @@ func (r rules) argType(p *lang.Program, c lang.Ctx, e *lang.Expr, depth int) jty
 			return r.typeOf(p, lang.Ctx{File: s.File, Scope: s.Parent, Pos: s.StartByte}, s.Type)
 		}
 		if base.Kind == lang.ValExternal {
+			if e.X.Kind == lang.ExprIdent {
+				if t, ok := staticLibraryFields[e.X.Name+"."+e.Name]; ok {
+					return r.typeOf(p, c, t)
+				}
+			}
 			return unknownType
 		}
 	case lang.ExprCall:
-		if m := r.calledMethod(p, c, e, depth); m != lang.NoSym {
+		m, outside := r.calledMethod(p, c, e, depth)
+		if m != lang.NoSym {
 			s := p.Sym(m)
 			if len(s.Returns) == 0 {
 				return unknownType
 			}
 			return r.typeOf(p, lang.Ctx{File: s.File, Scope: s.Local, Pos: s.StartByte}, s.Returns[0])
+		}
+		if outside != "" {
+			return r.typeOf(p, c, outside)
 		}
 		return unknownType
 	}
@@ -129,8 +142,10 @@ func (r rules) argType(p *lang.Program, c lang.Ctx, e *lang.Expr, depth int) jty
 }
 
 // calledMethod resolves the method a call expression runs, choosing among
-// overloads by its arguments; NoSym when it is not known or not unique.
-func (r rules) calledMethod(p *lang.Program, c lang.Ctx, e *lang.Expr, depth int) lang.SymID {
+// overloads by its arguments; NoSym when it is not known or not unique. For
+// a common library method on a receiver outside the repository it returns
+// the written result type instead (outside).
+func (r rules) calledMethod(p *lang.Program, c lang.Ctx, e *lang.Expr, depth int) (m lang.SymID, outside string) {
 	var cands []lang.SymID
 	switch e.X.Kind {
 	case lang.ExprIdent:
@@ -140,17 +155,66 @@ func (r rules) calledMethod(p *lang.Program, c lang.Ctx, e *lang.Expr, depth int
 		base, _ := p.Eval(c, e.X.X)
 		v, _ := p.Member(c, base, e.X.Name, false)
 		cands = filter(p, symsOf(v), isMethod)
+		if len(cands) == 0 && base.Kind != lang.ValInstance {
+			return lang.NoSym, r.libraryResult(p, c, base, e.X, depth)
+		}
 	default:
-		return lang.NoSym
+		return lang.NoSym, ""
 	}
 	if len(cands) == 0 {
-		return lang.NoSym
+		return lang.NoSym, ""
 	}
 	picked := r.selectOverload(p, c, cands, e.Args, depth+1)
 	if len(picked) != 1 {
-		return lang.NoSym
+		return lang.NoSym, ""
 	}
-	return picked[0]
+	return picked[0], ""
+}
+
+// operatorType types an arithmetic or bitwise expression (a literal named
+// "op" plus the operator, with the operands as Args): binary numeric
+// promotion when the operand types are known, String for `+` with a
+// String, boolean for bitwise operators on booleans, and a number of
+// unknown width when an operand is unknown.
+func (r rules) operatorType(p *lang.Program, c lang.Ctx, e *lang.Expr, depth int) jtype {
+	op := strings.TrimPrefix(e.Name, "op")
+	widest, unknown := "", false
+	for _, a := range e.Args {
+		t := r.argType(p, c, a, depth+1)
+		prim := t.prim
+		switch {
+		case t.kind == jRef && t.dims == 0 && t.name == "String" && op == "+":
+			return jtype{kind: jRef, sym: lang.NoSym, name: "String"}
+		case t.kind == jRef && t.dims == 0 && unboxOf[t.name] != "":
+			prim = unboxOf[t.name]
+		case (t.kind == jPrim || t.kind == jNumeric) && t.dims == 0:
+		default:
+			unknown = true
+			continue
+		}
+		if prim == "boolean" && (op == "&" || op == "|" || op == "^") {
+			return jtype{kind: jPrim, prim: "boolean", sym: lang.NoSym}
+		}
+		if t.kind == jNumeric {
+			unknown = true
+		}
+		if widest == "" || numericRank[prim] > numericRank[widest] {
+			widest = prim
+		}
+		if op == "<<" || op == ">>" || op == ">>>" {
+			break // a shift has the type of its left operand
+		}
+	}
+	if widest == "" || numericRank[widest] < numericRank["int"] {
+		widest = "int"
+	}
+	switch {
+	case !unknown:
+		return jtype{kind: jPrim, prim: widest, sym: lang.NoSym}
+	case op == "+":
+		return unknownType // a number, or a String
+	}
+	return jtype{kind: jNumeric, prim: widest, sym: lang.NoSym}
 }
 
 func symsOf(v lang.Value) []lang.SymID {
@@ -282,3 +346,82 @@ func subtypeDistance(p *lang.Program, a, q lang.SymID) int {
 }
 
 func isInterface(p *lang.Program, t lang.SymID) bool { return p.Sym(t).Kind == graph.KindInterface }
+
+// outsideSupers returns the simple names of the outside supertypes of
+// repository type t (those its hierarchy names but the repository does not
+// declare, with their JDK supertypes), and whether that set is complete
+// (every one of them is a JDK type of the supertype table).
+func (r rules) outsideSupers(p *lang.Program, t lang.SymID) (map[string]bool, bool) {
+	d := dataOf(p.Sym(t).File.Module)
+	if d.outside == nil {
+		d.outside = map[lang.SymID]outsideSet{}
+	}
+	if o, ok := d.outside[t]; ok {
+		return o.names, o.closed
+	}
+	names := map[string]bool{"Object": true}
+	closed := true
+	seen := map[lang.SymID]bool{}
+	var walk func(t lang.SymID, depth int)
+	walk = func(t lang.SymID, depth int) {
+		if seen[t] || depth > maxHierarchyDepth {
+			return
+		}
+		seen[t] = true
+		s := p.Sym(t)
+		if hasImplicitSupertype(s) {
+			if s.Kind == graph.KindEnum {
+				names["Enum"], names["Comparable"], names["Serializable"] = true, true, true
+			} else {
+				names["Record"] = true
+			}
+		}
+		c := lang.Ctx{File: s.File, Scope: s.Parent, Pos: s.StartByte}
+		for _, b := range s.Bases {
+			if v := p.ResolveType(c, b.Type); v.Kind == lang.ValInstance {
+				walk(v.Sym, depth+1)
+				continue
+			}
+			te := r.ParseType(b.Type)
+			if len(te.Path) == 0 {
+				continue
+			}
+			name := te.Path[len(te.Path)-1]
+			names[name] = true
+			supers, known := jdkSupers[name]
+			if !known {
+				closed = false
+			}
+			for n := range supers {
+				names[n] = true
+			}
+		}
+	}
+	walk(t, 0)
+	d.outside[t] = outsideSet{names, closed}
+	return names, closed
+}
+
+type outsideSet struct {
+	names  map[string]bool
+	closed bool
+}
+
+// libraryResult is the written result type of a library method called on a
+// receiver outside the repository (member is the callee `recv.m`), from the
+// tables of common JDK methods; "" when not known.
+func (r rules) libraryResult(p *lang.Program, c lang.Ctx, base lang.Value, member *lang.Expr, depth int) string {
+	recv := member.X
+	if base.Kind == lang.ValExternal && recv.Kind == lang.ExprIdent {
+		if t, ok := staticLibraryResults[recv.Name+"."+member.Name]; ok {
+			return t
+		}
+	}
+	if t, ok := libraryResults[member.Name]; ok {
+		return t
+	}
+	if rt := r.argType(p, c, recv, depth+1); rt.kind == jRef && rt.dims == 0 && rt.name == "String" {
+		return stringResults[member.Name]
+	}
+	return ""
+}

@@ -96,11 +96,16 @@ func (x *extraction) expr(n *ts.Node, depth int) *lang.Expr {
 	case "binary_expression":
 		return x.binaryType(n, depth)
 	case "unary_expression":
-		if op := n.ChildByFieldName("operator"); op != nil && x.text(op) == "!" {
+		operand := x.expr(n.ChildByFieldName("operand"), depth+1)
+		switch x.text(n.ChildByFieldName("operator")) {
+		case "!":
 			return lit("boolean")
+		case "-", "+", "~":
+			return &lang.Expr{Kind: lang.ExprLiteral, Name: "op-", Args: []*lang.Expr{operand}}
 		}
-		if e := x.expr(n.ChildByFieldName("operand"), depth+1); e.Kind == lang.ExprLiteral {
-			return e
+	case "update_expression":
+		if n.NamedChildCount() == 1 {
+			return &lang.Expr{Kind: lang.ExprLiteral, Name: "op-", Args: []*lang.Expr{x.expr(n.NamedChild(0), depth+1)}}
 		}
 	}
 	return &lang.Expr{}
@@ -109,9 +114,10 @@ func (x *extraction) expr(n *ts.Node, depth int) *lang.Expr {
 // numericRank orders the primitive numeric types by widening.
 var numericRank = map[string]int{"byte": 1, "short": 2, "char": 2, "int": 3, "long": 4, "float": 5, "double": 6}
 
-// binaryType types a binary expression when its operands tell: comparisons
-// are boolean, `+` with a String is a String, arithmetic on numeric
-// literals is the wider type.
+// binaryType types a binary expression: comparisons are boolean, `+` with
+// a String literal is a String; other operators become a literal named
+// "op" plus the operator with the operands as Args, typed during
+// resolution when the operand types are known.
 func (x *extraction) binaryType(n *ts.Node, depth int) *lang.Expr {
 	op := x.text(n.ChildByFieldName("operator"))
 	switch op {
@@ -122,17 +128,7 @@ func (x *extraction) binaryType(n *ts.Node, depth int) *lang.Expr {
 	if op == "+" && ((l.Kind == lang.ExprLiteral && l.Name == "String") || (r.Kind == lang.ExprLiteral && r.Name == "String")) {
 		return &lang.Expr{Kind: lang.ExprLiteral, Name: "String"}
 	}
-	if l.Kind == lang.ExprLiteral && r.Kind == lang.ExprLiteral && numericRank[l.Name] > 0 && numericRank[r.Name] > 0 {
-		t := l.Name
-		if numericRank[r.Name] > numericRank[t] {
-			t = r.Name
-		}
-		if numericRank[t] < numericRank["int"] {
-			t = "int"
-		}
-		return &lang.Expr{Kind: lang.ExprLiteral, Name: t}
-	}
-	return &lang.Expr{}
+	return &lang.Expr{Kind: lang.ExprLiteral, Name: "op" + op, Args: []*lang.Expr{l, r}}
 }
 
 // argsAt converts the arguments of a nested call; nil when there are none.

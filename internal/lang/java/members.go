@@ -49,6 +49,8 @@ func (r rules) LookupMember(p *lang.Program, t lang.SymID, name string) ([]lang.
 				switch {
 				case sym.Kind == graph.KindConstructor:
 					continue
+				case dep > 0 && isPrivate(sym):
+					continue // private members are not inherited
 				case sym.Kind.IsCallable():
 					if r.overridden(p, methods, id) {
 						continue
@@ -223,4 +225,23 @@ func filter(p *lang.Program, ids []lang.SymID, keep func(*lang.Sym) bool) []lang
 		}
 	}
 	return out
+}
+
+// modifierWords are the keywords that may start a declaration's signature.
+var modifierWords = map[string]bool{"public": true, "protected": true, "private": true, "static": true,
+	"final": true, "abstract": true, "native": true, "synchronized": true, "transient": true,
+	"volatile": true, "strictfp": true, "default": true, "sealed": true, "non-sealed": true}
+
+// isPrivate reports whether a member is declared private (read off the
+// modifiers at the start of its signature).
+func isPrivate(s *lang.Sym) bool {
+	for _, w := range strings.Fields(s.Signature) {
+		if w == "private" {
+			return true
+		}
+		if !modifierWords[w] {
+			return false
+		}
+	}
+	return false
 }

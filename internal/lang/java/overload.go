@@ -9,7 +9,8 @@ import (
 // are tried in javac's three phases (no boxing, boxing, variable arity);
 // in the first phase that admits any, the most specific ones are kept.
 // Arguments whose type is unknown fit anything and decide nothing; when
-// they leave several candidates, all of them are kept.
+// they leave several candidates with different parameter types, none is
+// kept (a wrong edge is worse than a missing one).
 
 // SelectOverload keeps the candidates a call with these arguments may run.
 func (r rules) SelectOverload(p *lang.Program, c lang.Ctx, cands []lang.SymID, args []*lang.Expr) []lang.SymID {
@@ -55,7 +56,31 @@ func (r rules) selectOverload(p *lang.Program, c lang.Ctx, cands []lang.SymID, a
 			kept = append(kept, f.id)
 		}
 	}
-	return r.mostSpecific(p, kept, argTypes)
+	kept = r.mostSpecific(p, kept, argTypes)
+	if len(kept) > 1 && !sameSignatures(p, kept) {
+		// Arguments of unknown type leave several overloads: linking them
+		// all would add wrong edges, so the call stays unresolved.
+		return nil
+	}
+	return kept
+}
+
+// sameSignatures reports whether the candidates all take the same
+// parameter types (one method declared by several supertypes).
+func sameSignatures(p *lang.Program, ids []lang.SymID) bool {
+	first := p.Sym(ids[0]).Params
+	for _, id := range ids[1:] {
+		ps := p.Sym(id).Params
+		if len(ps) != len(first) {
+			return false
+		}
+		for i := range ps {
+			if erasedName(ps[i].Type) != erasedName(first[i].Type) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // applicable returns the phase in which method m accepts arguments of
@@ -68,7 +93,7 @@ func (r rules) applicable(p *lang.Program, m lang.SymID, args []jtype) int {
 		phase := 1
 		ok := true
 		for i := range args {
-			fit, boxing := compatible(p, args[i], params[i])
+			fit, boxing := r.compatible(p, args[i], params[i])
 			if !fit {
 				ok = false
 				break
@@ -85,7 +110,7 @@ func (r rules) applicable(p *lang.Program, m lang.SymID, args []jtype) int {
 		return 0
 	}
 	for i := 0; i < np-1; i++ {
-		if fit, _ := compatible(p, args[i], params[i]); !fit {
+		if fit, _ := r.compatible(p, args[i], params[i]); !fit {
 			return 0
 		}
 	}
@@ -94,7 +119,7 @@ func (r rules) applicable(p *lang.Program, m lang.SymID, args []jtype) int {
 		elem.dims--
 	}
 	for _, a := range args[np-1:] {
-		if fit, _ := compatible(p, a, elem); !fit {
+		if fit, _ := r.compatible(p, a, elem); !fit {
 			return 0
 		}
 	}
@@ -120,7 +145,7 @@ func (r rules) mostSpecific(p *lang.Program, cands []lang.SymID, args []jtype) [
 				}
 				continue
 			}
-			if !subtypeOf(p, pa[i], pb[i]) {
+			if !r.subtypeOf(p, pa[i], pb[i]) {
 				return false
 			}
 		}
@@ -145,7 +170,7 @@ func (r rules) mostSpecific(p *lang.Program, cands []lang.SymID, args []jtype) [
 // subtypeOf reports whether type a is known to be a subtype of q (equal
 // included), for the most-specific comparison: unlike compatible, an
 // unknown relation between two outside types counts as no.
-func subtypeOf(p *lang.Program, a, q jtype) bool {
+func (r rules) subtypeOf(p *lang.Program, a, q jtype) bool {
 	switch {
 	case a.kind != q.kind || a.dims != q.dims:
 		return a.kind == jRef && q.kind == jRef && q.dims == 0 && q.sym == lang.NoSym && q.name == "Object"
@@ -162,7 +187,11 @@ func subtypeOf(p *lang.Program, a, q jtype) bool {
 	case q.sym == lang.NoSym && q.name == "Object":
 		return true
 	case a.sym == lang.NoSym && q.sym == lang.NoSym && a.name != "":
-		return a.name == q.name || contains(finalSupers[a.name], q.name)
+		fits, known := outsideSubtype(a.name, q.name)
+		return fits && known
+	case a.sym != lang.NoSym && q.sym == lang.NoSym:
+		supers, _ := r.outsideSupers(p, a.sym)
+		return supers[q.name]
 	}
 	return false
 }
@@ -179,20 +208,10 @@ var (
 		"long":  {"float", "double"},
 		"float": {"double"},
 	}
-	// finalSupers are, for final java.lang classes, the outside types they
-	// may be passed as; any other outside type does not fit.
-	finalSupers = map[string][]string{
-		"String":    {"Object", "CharSequence", "Comparable", "Serializable", "Constable", "ConstantDesc"},
-		"Class":     {"Object", "Type", "GenericDeclaration", "AnnotatedElement", "Serializable"},
-		"Boolean":   {"Object", "Comparable", "Serializable", "Constable"},
-		"Character": {"Object", "Comparable", "Serializable", "Constable"},
-		"Byte":      {"Object", "Number", "Comparable", "Serializable", "Constable"},
-		"Short":     {"Object", "Number", "Comparable", "Serializable", "Constable"},
-		"Integer":   {"Object", "Number", "Comparable", "Serializable", "Constable", "ConstantDesc"},
-		"Long":      {"Object", "Number", "Comparable", "Serializable", "Constable", "ConstantDesc"},
-		"Float":     {"Object", "Number", "Comparable", "Serializable", "Constable", "ConstantDesc"},
-		"Double":    {"Object", "Number", "Comparable", "Serializable", "Constable", "ConstantDesc"},
-	}
+	// functionalJDK are JDK interfaces of the supertype table that a lambda
+	// may implement; the other types there are classes or not functional.
+	functionalJDK = map[string]bool{"Runnable": true, "Comparable": true, "Iterable": true,
+		"AutoCloseable": true, "Closeable": true, "Readable": true}
 )
 
 func widens(from, to string) bool {
@@ -207,18 +226,9 @@ func widens(from, to string) bool {
 	return false
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // compatible reports whether an argument of type a may be passed as a
 // parameter of type q, and whether that takes boxing or unboxing.
-func compatible(p *lang.Program, a, q jtype) (fit, boxing bool) {
+func (r rules) compatible(p *lang.Program, a, q jtype) (fit, boxing bool) {
 	switch {
 	case a.kind == jUnknown || q.kind == jUnknown || (a.kind == jRef && a.typeVar):
 		return true, false
@@ -233,8 +243,21 @@ func compatible(p *lang.Program, a, q jtype) (fit, boxing bool) {
 		case q.sym != lang.NoSym:
 			return isInterface(p, q.sym), false
 		}
-		_, final := finalSupers[q.name]
-		return !final && q.name != "Object", false
+		_, jdk := jdkSupers[q.name]
+		return !jdk || functionalJDK[q.name], false
+	case a.kind == jNumeric:
+		switch {
+		case q.dims > 0:
+			return false, false
+		case q.kind == jPrim:
+			return q.prim != "boolean" && widens(a.prim, q.prim), false
+		case q.typeVar:
+			return true, true
+		case q.sym != lang.NoSym:
+			return false, false
+		}
+		return q.name == "" || q.name == "Number" || q.name == "Object" || q.name == "Comparable" ||
+			q.name == "Serializable" || unboxOf[q.name] != "" && unboxOf[q.name] != "boolean" && unboxOf[q.name] != "char", true
 	case q.typeVar:
 		if q.dims > a.dims {
 			return false, false
@@ -251,7 +274,7 @@ func compatible(p *lang.Program, a, q jtype) (fit, boxing bool) {
 		if a.kind == jPrim || q.kind == jPrim {
 			return a.kind == q.kind && a.prim == q.prim, false
 		}
-		return refCompatible(p, a, q), false
+		return r.refCompatible(p, a, q), false
 	case a.kind == jPrim && q.kind == jPrim:
 		return widens(a.prim, q.prim), false
 	case a.kind == jPrim:
@@ -259,7 +282,7 @@ func compatible(p *lang.Program, a, q jtype) (fit, boxing bool) {
 			return false, false
 		}
 		box := boxOf[a.prim]
-		return q.name == box || q.name == "" || contains(finalSupers[box], q.name), true
+		return q.name == "" || q.name == box || jdkSupers[box][q.name], true
 	case q.kind == jPrim:
 		if a.sym != lang.NoSym {
 			return false, false
@@ -270,11 +293,11 @@ func compatible(p *lang.Program, a, q jtype) (fit, boxing bool) {
 		prim, ok := unboxOf[a.name]
 		return ok && widens(prim, q.prim), true
 	}
-	return refCompatible(p, a, q), false
+	return r.refCompatible(p, a, q), false
 }
 
 // refCompatible compares two reference types (or their array elements).
-func refCompatible(p *lang.Program, a, q jtype) bool {
+func (r rules) refCompatible(p *lang.Program, a, q jtype) bool {
 	switch {
 	case q.sym != lang.NoSym && a.sym != lang.NoSym:
 		return subtypeDistance(p, a.sym, q.sym) >= 0
@@ -284,14 +307,13 @@ func refCompatible(p *lang.Program, a, q jtype) bool {
 	case q.name == "Object" || q.name == "":
 		return true
 	case a.sym != lang.NoSym:
-		// A repository type fits an outside type only through a supertype
-		// outside the repository.
-		return hasExternalSupertype(p, a.sym)
-	case a.name == q.name || a.name == "":
+		// A repository type fits an outside type only through the outside
+		// supertypes its hierarchy names.
+		supers, closed := r.outsideSupers(p, a.sym)
+		return supers[q.name] || !closed
+	case a.name == "":
 		return true
 	}
-	if supers, final := finalSupers[a.name]; final {
-		return contains(supers, q.name)
-	}
-	return true
+	fits, _ := outsideSubtype(a.name, q.name)
+	return fits
 }

@@ -57,8 +57,9 @@ type moduleData struct {
 	// locals indexes each file's bindings; params caches parameter types.
 	locals map[*lang.File]map[scopeName][]int
 	params map[lang.SymID][]jtype
-	// bindings caches supertypeBindings.
+	// bindings caches supertypeBindings; outside caches outsideSupers.
 	bindings map[typePair]map[string]string
+	outside  map[lang.SymID]outsideSet
 }
 
 func dataOf(m *lang.Module) *moduleData {

@@ -83,7 +83,12 @@ func (x *extraction) invocationObject(n, obj *ts.Node) *lang.Expr {
 			return &lang.Expr{Kind: lang.ExprTypeAssert, Name: x.typeText(obj)}
 		}
 	}
-	return x.expr(obj, 0)
+	e := x.expr(obj, 0)
+	if e.Kind == lang.ExprLiteral && (e.Name == "String" || e.Name == "Class") {
+		// "text".length(), Foo.class.getName(): a library type.
+		return &lang.Expr{Kind: lang.ExprTypeAssert, Name: e.Name}
+	}
+	return e
 }
 
 // addConstructorCall records `this(...)` and `super(...)` in a constructor.

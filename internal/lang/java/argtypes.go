@@ -49,7 +49,13 @@ func (r rules) typeOf(p *lang.Program, c lang.Ctx, text string) jtype {
 		return unknownType
 	}
 	if len(te.Path) == 1 {
-		if _, ok := typeParamAt(c.File, c.Scope, te.Path[0]); ok {
+		if tp, ok := typeParamAt(c.File, c.Scope, te.Path[0]); ok {
+			if bound := r.ParseType(tp.Type).Path; len(bound) > 0 && bound[0] != tp.Name {
+				// A bounded type variable accepts what its bound accepts.
+				t := r.typeOf(p, c, tp.Type)
+				t.dims += dims
+				return t
+			}
 			return jtype{kind: jRef, sym: lang.NoSym, dims: dims, typeVar: true}
 		}
 	}

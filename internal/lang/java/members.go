@@ -37,6 +37,7 @@ func (r rules) LookupMember(p *lang.Program, t lang.SymID, name string) ([]lang.
 		return ms.ids, ms.depth
 	}
 	var methods, others []lang.SymID
+	nearer := 0 // methods[:nearer] come from nearer levels
 	depth := 0
 	found := false
 	seen := map[lang.SymID]bool{t: true}
@@ -52,7 +53,7 @@ func (r rules) LookupMember(p *lang.Program, t lang.SymID, name string) ([]lang.
 				case dep > 0 && isPrivate(sym):
 					continue // private members are not inherited
 				case sym.Kind.IsCallable():
-					if r.overridden(p, methods, id) {
+					if r.overridden(p, methods[:nearer], id) {
 						continue
 					}
 					methods = append(methods, id)
@@ -75,6 +76,7 @@ func (r rules) LookupMember(p *lang.Program, t lang.SymID, name string) ([]lang.
 		if len(others) == 0 {
 			others = levelOthers
 		}
+		nearer = len(methods)
 		level = next
 	}
 	ids := append(methods, others...)
@@ -95,43 +97,85 @@ func (r rules) overridden(p *lang.Program, nearer []lang.SymID, m lang.SymID) bo
 	return false
 }
 
-// Overrides reports whether method o overrides (or implements) m: same
-// name and parameter count, and parameter types with the same erased simple
-// names, where a type variable of either side matches anything (Java
-// generics: `compareTo(T)` is implemented by `compareTo(Foo)`).
+// Overrides reports whether method o, declared in a subtype of m's class,
+// overrides (or implements) m: same name and parameter count, and the same
+// erased parameter types, where the type variables of m's class stand for
+// the type arguments the subtype gives them (`handle(String)` implements
+// Handler<String>.handle(T)). Without such an argument (a raw supertype)
+// a class type variable matches anything.
 func (r rules) Overrides(p *lang.Program, m, o lang.SymID) bool {
 	ms, os := p.Sym(m), p.Sym(o)
 	if ms.Name != os.Name || len(ms.Params) != len(os.Params) {
 		return false
 	}
+	mo, oo := p.Owner(m), p.Owner(o)
+	if mo == oo {
+		return false // overloads of one class
+	}
 	var bind map[string]string
-	if mo, oo := p.Owner(m), p.Owner(o); mo != lang.NoSym && oo != lang.NoSym && mo != oo {
+	if mo != lang.NoSym && oo != lang.NoSym {
 		bind, _ = r.supertypeBindings(p, oo, mo)
 	}
 	for i := range ms.Params {
-		a, b := ms.Params[i].Type, os.Params[i].Type
-		if isTypeVar(p, m, a) {
-			// A type variable of m's class stands for the type argument the
-			// subtype gives it; without one (raw type, or a method's own
-			// type variable) anything matches.
-			te := r.ParseType(a)
-			bound, ok := bind[te.Path[0]]
-			if !ok {
-				continue
-			}
-			a = bound + strings.Repeat("[]", strings.Count(a, "[]")+strings.Count(a, "..."))
-			if isTypeVar(p, o, a) {
-				continue
-			}
-		}
-		if isTypeVar(p, o, b) {
+		a, free := r.paramErasure(p, m, ms.Params[i].Type, bind)
+		if free {
 			continue
 		}
-		if erasedName(a) != erasedName(b) {
+		b, free := r.paramErasure(p, o, os.Params[i].Type, nil)
+		if free {
+			continue
+		}
+		if a != b {
 			return false
 		}
 	}
 	return true
+}
+
+// paramErasure is the erased simple name of a parameter type of method m.
+// A type variable of the method erases to its bound (or Object); one of
+// its class is replaced by bind, or stays as written when bind is nil;
+// free is true for a class type variable bind does not cover.
+func (r rules) paramErasure(p *lang.Program, m lang.SymID, t string, bind map[string]string) (name string, free bool) {
+	te := r.ParseType(t)
+	if len(te.Path) != 1 {
+		return erasedName(t), false
+	}
+	s := p.Sym(m)
+	tp, owner, ok := typeParamOwner(s.File, s.Local, te.Path[0])
+	if !ok {
+		return erasedName(t), false
+	}
+	dims := strings.Repeat("[]", strings.Count(t, "[]")+strings.Count(t, "..."))
+	if owner == s.Local {
+		bound := "Object"
+		if b := r.ParseType(tp.Type).Path; len(b) > 0 && b[0] != tp.Name {
+			bound = b[len(b)-1]
+		}
+		return bound + dims, false
+	}
+	if bind == nil {
+		return erasedName(t), false
+	}
+	if arg, ok := bind[tp.Name]; ok {
+		return erasedName(arg) + dims, false
+	}
+	return "", true
+}
+
+// typeParamOwner finds the type parameter name in scope at local symbol
+// scope and the local index of the symbol declaring it.
+func typeParamOwner(f *lang.File, scope int, name string) (lang.Param, int, bool) {
+	for scope >= 0 {
+		s := &f.Facts.Symbols[scope]
+		for _, tp := range s.TypeParams {
+			if tp.Name == name {
+				return tp, scope, true
+			}
+		}
+		scope = s.Parent
+	}
+	return lang.Param{}, -1, false
 }
 
 // erasedName is a type's simple name with its array dimensions, without
@@ -147,31 +191,12 @@ func erasedName(t string) string {
 	return te.Path[len(te.Path)-1] + strings.Repeat("[]", dims)
 }
 
-// isTypeVar reports whether the written type t, used in the declaration of
-// symbol id, is one of the type variables in scope there (declared by the
-// symbol or an enclosing one).
-func isTypeVar(p *lang.Program, id lang.SymID, t string) bool {
-	te := rules{}.ParseType(t)
-	if len(te.Path) != 1 {
-		return false
-	}
-	_, ok := typeParamAt(p.Sym(id).File, p.Sym(id).Local, te.Path[0])
-	return ok
-}
 
 // typeParamAt finds the type parameter name declared by local symbol scope
 // or an enclosing symbol.
 func typeParamAt(f *lang.File, scope int, name string) (lang.Param, bool) {
-	for scope >= 0 {
-		s := &f.Facts.Symbols[scope]
-		for _, tp := range s.TypeParams {
-			if tp.Name == name {
-				return tp, true
-			}
-		}
-		scope = s.Parent
-	}
-	return lang.Param{}, false
+	tp, _, ok := typeParamOwner(f, scope, name)
+	return tp, ok
 }
 
 // outerType is the type that lexically encloses type t (through a method

@@ -172,8 +172,10 @@ func (r rules) mostSpecific(p *lang.Program, cands []lang.SymID, args []jtype) [
 // unknown relation between two outside types counts as no.
 func (r rules) subtypeOf(p *lang.Program, a, q jtype) bool {
 	switch {
+	case q.kind == jRef && q.dims == 0 && q.sym == lang.NoSym && q.name == "Object" && !q.typeVar:
+		return a.kind == jRef || a.dims > 0
 	case a.kind != q.kind || a.dims != q.dims:
-		return a.kind == jRef && q.kind == jRef && q.dims == 0 && q.sym == lang.NoSym && q.name == "Object"
+		return false
 	case a.kind == jPrim:
 		return widens(a.prim, q.prim)
 	case a.kind != jRef:

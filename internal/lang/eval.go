@@ -133,6 +133,9 @@ func (p *Program) Eval(c Ctx, e *Expr) (Value, graph.Reason) {
 					return Value{Kind: ValInstance, Sym: b.sym}, graph.ReasonSelfReceiver
 				}
 			}
+			// No base class in the repository: super is a class outside
+			// it (a library class, Java's Object, Python's object).
+			return external, ""
 		}
 		return none, ""
 	case ExprIndex:

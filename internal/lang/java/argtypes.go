@@ -41,11 +41,10 @@ func (r rules) typeOf(p *lang.Program, c lang.Ctx, text string) jtype {
 	}
 	dims := strings.Count(text, "[]") + strings.Count(text, "...")
 	te := r.ParseType(text)
+	if len(te.Path) == 1 && primitives[te.Path[0]] {
+		return jtype{kind: jPrim, prim: te.Path[0], sym: lang.NoSym, dims: dims}
+	}
 	if len(te.Path) == 0 {
-		base := strings.TrimSpace(strings.NewReplacer("[]", "", "...", "").Replace(stripTypeArgs(text)))
-		if primitives[base] {
-			return jtype{kind: jPrim, prim: base, sym: lang.NoSym, dims: dims}
-		}
 		return unknownType
 	}
 	if len(te.Path) == 1 {
@@ -97,6 +96,12 @@ func (r rules) argType(p *lang.Program, c lang.Ctx, e *lang.Expr, depth int) jty
 		return literalType(e.Name)
 	case lang.ExprNew, lang.ExprTypeAssert:
 		return r.typeOf(p, c, e.Name)
+	case lang.ExprIndex:
+		if t := r.argType(p, c, e.X, depth+1); t.dims > 0 {
+			t.dims--
+			return t
+		}
+		return unknownType
 	case lang.ExprIdent:
 		if d, ok := r.declared(p, c, e.Name); ok {
 			if d.text != "" {

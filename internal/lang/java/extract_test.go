@@ -200,8 +200,9 @@ func TestParseType(t *testing.T) {
 		{"Foo[]", lang.TypeExpr{Path: []string{"Foo"}, Elem: true}},
 		{"Foo...", lang.TypeExpr{Path: []string{"Foo"}, Elem: true}},
 		{"@Nullable Foo", lang.TypeExpr{Path: []string{"Foo"}}},
-		{"int", lang.TypeExpr{}},
-		{"int[]", lang.TypeExpr{}},
+		{"int", lang.TypeExpr{Path: []string{"int"}}},
+		{"int[]", lang.TypeExpr{Path: []string{"int"}, Elem: true}},
+		{"void", lang.TypeExpr{}},
 		{"? extends Foo", lang.TypeExpr{}},
 	}
 	for _, tt := range tests {

@@ -295,6 +295,9 @@ func init() {
 		staticLibraryFields["BigInteger."+f] = "BigInteger"
 		staticLibraryFields["BigDecimal."+f] = "BigDecimal"
 	}
+	for _, box := range []string{"Integer", "Long", "Short", "Byte", "Double", "Float", "Character", "Boolean"} {
+		staticLibraryResults[box+".valueOf"] = box
+	}
 	staticLibraryFields["Boolean.TRUE"] = "Boolean"
 	staticLibraryFields["Boolean.FALSE"] = "Boolean"
 	staticLibraryFields["Math.PI"] = "double"

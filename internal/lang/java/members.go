@@ -185,12 +185,10 @@ func erasedName(t string) string {
 	te := rules{}.ParseType(t)
 	dims := strings.Count(t, "[]") + strings.Count(t, "...")
 	if len(te.Path) == 0 {
-		base := strings.TrimSpace(strings.NewReplacer("[]", "", "...", "").Replace(stripTypeArgs(t)))
-		return base + strings.Repeat("[]", dims)
+		return strings.TrimSpace(t)
 	}
 	return te.Path[len(te.Path)-1] + strings.Repeat("[]", dims)
 }
-
 
 // typeParamAt finds the type parameter name declared by local symbol scope
 // or an enclosing symbol.

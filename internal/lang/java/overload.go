@@ -57,7 +57,7 @@ func (r rules) selectOverload(p *lang.Program, c lang.Ctx, cands []lang.SymID, a
 		}
 	}
 	kept = r.mostSpecific(p, kept, argTypes)
-	if len(kept) > 1 && !sameSignatures(p, kept) {
+	if len(kept) > 1 && !r.sameSignatures(p, kept) {
 		// Arguments of unknown type leave several overloads: linking them
 		// all would add wrong edges, so the call stays unresolved.
 		return nil
@@ -67,7 +67,7 @@ func (r rules) selectOverload(p *lang.Program, c lang.Ctx, cands []lang.SymID, a
 
 // sameSignatures reports whether the candidates all take the same
 // parameter types (one method declared by several supertypes).
-func sameSignatures(p *lang.Program, ids []lang.SymID) bool {
+func (r rules) sameSignatures(p *lang.Program, ids []lang.SymID) bool {
 	first := p.Sym(ids[0]).Params
 	for _, id := range ids[1:] {
 		ps := p.Sym(id).Params
@@ -75,7 +75,9 @@ func sameSignatures(p *lang.Program, ids []lang.SymID) bool {
 			return false
 		}
 		for i := range ps {
-			if erasedName(ps[i].Type) != erasedName(first[i].Type) {
+			a, _ := r.paramErasure(p, ids[0], first[i].Type, nil)
+			b, _ := r.paramErasure(p, id, ps[i].Type, nil)
+			if a != b {
 				return false
 			}
 		}

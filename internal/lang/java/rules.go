@@ -162,9 +162,10 @@ var primitives = map[string]bool{"boolean": true, "byte": true, "char": true, "s
 	"long": true, "float": true, "double": true, "void": true}
 
 // ParseType reduces a Java type to its named part: "List<Foo>" → [List],
-// "a.b.C.D" → [a b C D], "Foo[]" and "Foo..." → [Foo] as a container;
-// primitive types → nothing. Type arguments are dropped (generic bases
-// such as Comparable<Foo> resolve to Comparable).
+// "a.b.C.D" → [a b C D], "Foo[]" and "Foo..." → [Foo] as a container,
+// "int" → [int] (which, like every name the repository does not declare,
+// resolves outside it); void → nothing. Type arguments are dropped
+// (generic bases such as Comparable<Foo> resolve to Comparable).
 func (rules) ParseType(text string) lang.TypeExpr {
 	t := strings.TrimSpace(text)
 	if strings.IndexByte(t, '@') >= 0 {
@@ -184,7 +185,7 @@ func (rules) ParseType(text string) lang.TypeExpr {
 		break
 	}
 	t = strings.Join(strings.Fields(t), "")
-	if t == "" || primitives[t] {
+	if t == "" || t == "void" {
 		return lang.TypeExpr{}
 	}
 	parts := strings.Split(t, ".")

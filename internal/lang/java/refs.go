@@ -33,7 +33,7 @@ func (x *extraction) identRef(n *ts.Node, seen refSet) {
 		if !is("object") {
 			return
 		}
-	case "variable_declarator", "element_value_pair":
+	case "variable_declarator":
 		if !is("value") {
 			return
 		}
@@ -60,8 +60,11 @@ func (x *extraction) identRef(n *ts.Node, seen refSet) {
 	case "argument_list", "binary_expression", "unary_expression", "return_statement",
 		"parenthesized_expression", "array_access", "ternary_expression", "array_initializer",
 		"throw_statement", "yield_statement", "assert_statement", "dimensions_expr", "guard",
-		"expression_statement", "element_value_array_initializer", "annotation_argument_list":
+		"expression_statement":
 	default:
+		return
+	}
+	if inAnnotation(n) {
 		return
 	}
 	x.addRef(n, &lang.Expr{Kind: lang.ExprIdent, Name: x.text(n)}, write, seen)
@@ -71,7 +74,7 @@ func (x *extraction) identRef(n *ts.Node, seen refSet) {
 // type, a package-qualified type or a static field).
 func (x *extraction) fieldRef(n *ts.Node, seen refSet) {
 	field := n.ChildByFieldName("field")
-	if field == nil || field.Kind() != "identifier" || !isNameChain(n.ChildByFieldName("object")) {
+	if field == nil || field.Kind() != "identifier" || !isNameChain(n.ChildByFieldName("object")) || inAnnotation(n) {
 		return
 	}
 	write := false
@@ -81,6 +84,20 @@ func (x *extraction) fieldRef(n *ts.Node, seen refSet) {
 		}
 	}
 	x.addRef(n, x.expr(n, 0), write, seen)
+}
+
+// inAnnotation reports whether n is part of an annotation (whose
+// arguments are constants of the declaration, not reads by its body).
+func inAnnotation(n *ts.Node) bool {
+	for p := n.Parent(); p != nil; p = p.Parent() {
+		switch p.Kind() {
+		case "annotation", "marker_annotation":
+			return true
+		case "block", "class_body", "constructor_body", "program":
+			return false
+		}
+	}
+	return false
 }
 
 func isNameChain(n *ts.Node) bool {

@@ -295,8 +295,9 @@ func init() {
 		staticLibraryFields["BigInteger."+f] = "BigInteger"
 		staticLibraryFields["BigDecimal."+f] = "BigDecimal"
 	}
-	for _, box := range []string{"Integer", "Long", "Short", "Byte", "Double", "Float", "Character", "Boolean"} {
+	for _, box := range []string{"Integer", "Long", "Short", "Byte", "Double", "Float", "Character", "Boolean", "Void"} {
 		staticLibraryResults[box+".valueOf"] = box
+		staticLibraryFields[box+".TYPE"] = "Class"
 	}
 	staticLibraryFields["Boolean.TRUE"] = "Boolean"
 	staticLibraryFields["Boolean.FALSE"] = "Boolean"

@@ -27,7 +27,7 @@ func (r rules) selectOverload(p *lang.Program, c lang.Ctx, cands []lang.SymID, a
 	var byArity []lang.SymID
 	for _, id := range cands {
 		s := p.Sym(id)
-		if !s.Kind.IsCallable() {
+		if !s.Kind.IsCallable() || (isPrivate(s) && !sameTopLevel(c.File, c.Scope, s.File, s.Local)) {
 			continue
 		}
 		np := len(s.Params)
@@ -56,7 +56,7 @@ func (r rules) selectOverload(p *lang.Program, c lang.Ctx, cands []lang.SymID, a
 			kept = append(kept, f.id)
 		}
 	}
-	kept = r.mostSpecific(p, kept, argTypes)
+	kept = r.mostSpecific(p, kept, argTypes, best)
 	if len(kept) > 1 && !r.sameSignatures(p, kept) {
 		// Arguments of unknown type leave several overloads: linking them
 		// all would add wrong edges, so the call stays unresolved.
@@ -129,20 +129,30 @@ func (r rules) applicable(p *lang.Program, m lang.SymID, args []jtype) int {
 }
 
 // mostSpecific drops every candidate that another candidate is strictly
-// more specific than, comparing only the positions whose argument type is
-// known (at the others the parameter types must be the same).
-func (r rules) mostSpecific(p *lang.Program, cands []lang.SymID, args []jtype) []lang.SymID {
+// more specific than. Parameter lists are compared position by position
+// against the arguments (variable arity ones expanded to the argument
+// count in phase 3); at a position whose argument type is unknown the
+// parameter types must be the same.
+func (r rules) mostSpecific(p *lang.Program, cands []lang.SymID, args []jtype, phase int) []lang.SymID {
 	if len(cands) < 2 {
 		return cands
 	}
+	expanded := map[lang.SymID][]jtype{}
+	for _, id := range cands {
+		ps := r.paramTypes(p, id)
+		if phase == 3 {
+			ps = expandVariadic(ps, len(args))
+		}
+		expanded[id] = ps
+	}
 	atLeast := func(a, b lang.SymID) bool { // a at least as specific as b
-		pa, pb := r.paramTypes(p, a), r.paramTypes(p, b)
+		pa, pb := expanded[a], expanded[b]
 		if len(pa) != len(pb) {
 			return false
 		}
 		for i := range pa {
 			if i < len(args) && args[i].kind == jUnknown {
-				if erasedName(p.Sym(a).Params[i].Type) != erasedName(p.Sym(b).Params[i].Type) {
+				if pa[i] != pb[i] {
 					return false
 				}
 				continue
@@ -165,6 +175,24 @@ func (r rules) mostSpecific(p *lang.Program, cands []lang.SymID, args []jtype) [
 		if !dominated {
 			out = append(out, b)
 		}
+	}
+	return out
+}
+
+// expandVariadic spreads a variable arity parameter list over n
+// arguments: the fixed parameters, then the element type repeated.
+func expandVariadic(params []jtype, n int) []jtype {
+	if len(params) == 0 {
+		return params
+	}
+	fixed := params[:len(params)-1]
+	elem := params[len(params)-1]
+	if elem.dims > 0 {
+		elem.dims--
+	}
+	out := append([]jtype(nil), fixed...)
+	for len(out) < n {
+		out = append(out, elem)
 	}
 	return out
 }
@@ -263,8 +291,8 @@ func (r rules) compatible(p *lang.Program, a, q jtype) (fit, boxing bool) {
 		return q.name == "" || q.name == "Number" || q.name == "Object" || q.name == "Comparable" ||
 			q.name == "Serializable" || unboxOf[q.name] != "" && unboxOf[q.name] != "boolean" && unboxOf[q.name] != "char", true
 	case q.typeVar:
-		if q.dims > a.dims {
-			return false, false
+		if q.dims > a.dims || (q.dims > 0 && q.dims == a.dims && a.kind == jPrim) {
+			return false, false // T[] takes arrays of references only
 		}
 		return true, a.kind == jPrim && a.dims == 0
 	case a.dims > 0 || q.dims > 0:
@@ -320,4 +348,19 @@ func (r rules) refCompatible(p *lang.Program, a, q jtype) bool {
 	}
 	fits, _ := outsideSubtype(a.name, q.name)
 	return fits
+}
+
+// sameTopLevel reports whether two places (file and local symbol index) are
+// inside the same top-level type, where Java lets private members be used.
+func sameTopLevel(f1 *lang.File, i1 int, f2 *lang.File, i2 int) bool {
+	if f1 != f2 || i1 < 0 || i2 < 0 {
+		return false
+	}
+	root := func(i int) int {
+		for f1.Facts.Symbols[i].Parent >= 0 {
+			i = f1.Facts.Symbols[i].Parent
+		}
+		return i
+	}
+	return root(i1) == root(i2)
 }

@@ -124,6 +124,9 @@ func (r rules) argType(p *lang.Program, c lang.Ctx, e *lang.Expr, depth int) jty
 				if t, ok := staticLibraryFields[e.X.Name+"."+e.Name]; ok {
 					return r.typeOf(p, c, t)
 				}
+				if t, ok := constantHolders[e.X.Name]; ok && isConstantName(e.Name) {
+					return r.typeOf(p, c, t)
+				}
 			}
 			return unknownType
 		}
@@ -136,7 +139,10 @@ func (r rules) argType(p *lang.Program, c lang.Ctx, e *lang.Expr, depth int) jty
 			}
 			return r.typeOf(p, lang.Ctx{File: s.File, Scope: s.Local, Pos: s.StartByte}, s.Returns[0])
 		}
-		if outside != "" {
+		if outside == sameAsFirstArgument && len(e.Args) > 0 {
+			return r.argType(p, c, e.Args[0], depth+1)
+		}
+		if outside != "" && outside != sameAsFirstArgument {
 			return r.typeOf(p, c, outside)
 		}
 		return unknownType

@@ -222,11 +222,25 @@ func outsideSubtype(a, q string) (fits, known bool) {
 	if a == q || q == "Object" {
 		return true, true
 	}
+	if finalJDK[q] {
+		return false, true // no other type is a subtype of a final class
+	}
 	supers, ok := jdkSupers[a]
 	if !ok {
 		return true, false
 	}
 	return supers[q], true
+}
+
+// finalJDK are final JDK classes: only the class itself fits them.
+var finalJDK = map[string]bool{}
+
+func init() {
+	for _, n := range strings.Fields(`String Integer Long Short Byte Double Float Character Boolean Void Class
+		StringBuilder StringBuffer Math System Locale UUID Optional Pattern URI URL LocalDate LocalDateTime
+		LocalTime Instant Duration`) {
+		finalJDK[n] = true
+	}
 }
 
 // libraryResults are the result types of common library methods, by name,
@@ -272,12 +286,24 @@ var staticLibraryResults = map[string]string{
 	"Optional.of": "Optional", "Optional.empty": "Optional", "Optional.ofNullable": "Optional",
 	"Pattern.compile": "Pattern", "Thread.currentThread": "Thread", "UUID.randomUUID": "UUID",
 	"Paths.get": "Path", "Path.of": "Path", "Instant.now": "Instant", "LocalDate.now": "LocalDate",
+	"Locale.getDefault": "Locale", "TimeZone.getDefault": "TimeZone", "TimeZone.getTimeZone": "TimeZone",
+	"Objects.requireNonNull": sameAsFirstArgument, "Objects.requireNonNullElse": sameAsFirstArgument,
 	"LocalDateTime.now": "LocalDateTime", "Duration.ofMillis": "Duration", "Duration.ofSeconds": "Duration",
 }
+
+// sameAsFirstArgument marks a library method that returns its first
+// argument's type.
+const sameAsFirstArgument = "$0"
 
 // staticLibraryFields are the types of common static library constants, by
 // "Type.FIELD".
 var staticLibraryFields = map[string]string{}
+
+// constantHolders are library types whose static fields are all of one
+// type (Locale.US is a Locale).
+var constantHolders = map[string]string{"Locale": "Locale", "TimeUnit": "TimeUnit",
+	"StandardCharsets": "Charset", "ChronoUnit": "ChronoUnit", "RoundingMode": "RoundingMode",
+	"ChronoField": "ChronoField", "DayOfWeek": "DayOfWeek", "Month": "Month"}
 
 func init() {
 	for typ, prim := range map[string]string{"Integer": "int", "Long": "long", "Short": "short", "Byte": "byte",

@@ -202,8 +202,9 @@ func expandVariadic(params []jtype, n int) []jtype {
 // unknown relation between two outside types counts as no.
 func (r rules) subtypeOf(p *lang.Program, a, q jtype) bool {
 	switch {
-	case q.kind == jRef && q.dims == 0 && q.sym == lang.NoSym && q.name == "Object" && !q.typeVar:
-		return a.kind == jRef || a.dims > 0
+	case q.kind == jRef && q.sym == lang.NoSym && q.name == "Object" && !q.typeVar &&
+		(q.dims < a.dims || (q.dims == a.dims && a.kind == jRef)):
+		return true
 	case a.kind != q.kind || a.dims != q.dims:
 		return false
 	case a.kind == jPrim:
@@ -296,9 +297,9 @@ func (r rules) compatible(p *lang.Program, a, q jtype) (fit, boxing bool) {
 		}
 		return true, a.kind == jPrim && a.dims == 0
 	case a.dims > 0 || q.dims > 0:
-		if q.dims == 0 && q.kind == jRef && q.sym == lang.NoSym &&
+		if q.dims < a.dims && q.kind == jRef && q.sym == lang.NoSym &&
 			(q.name == "Object" || q.name == "Cloneable" || q.name == "Serializable") {
-			return true, false
+			return true, false // every array is an Object; Foo[][] is an Object[]
 		}
 		if a.dims != q.dims {
 			return false, false

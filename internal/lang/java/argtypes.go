@@ -62,9 +62,30 @@ func (r rules) typeOf(p *lang.Program, c lang.Ctx, text string) jtype {
 	case lang.ValInstance:
 		return jtype{kind: jRef, sym: v.Sym, dims: dims}
 	case lang.ValExternal:
-		return jtype{kind: jRef, sym: lang.NoSym, name: te.Path[len(te.Path)-1], dims: dims}
+		return jtype{kind: jRef, sym: lang.NoSym, name: outsideName(c.File, te.Path), dims: dims}
 	}
 	return unknownType
+}
+
+// outsideName names a type outside the repository: its simple name when it
+// may be a JDK type (so that the JDK facts apply), its qualified name when
+// the source says it comes from another library (a JUnit Executable is not
+// java.lang.reflect.Executable).
+func outsideName(f *lang.File, path []string) string {
+	simple := path[len(path)-1]
+	qualified := strings.Join(path, ".")
+	if len(path) == 1 {
+		for _, imp := range f.Facts.Imports {
+			if imp.Kind == lang.ImportName && !imp.Static && imp.Name == simple {
+				qualified = imp.Path
+				break
+			}
+		}
+	}
+	if qualified == simple || strings.HasPrefix(qualified, "java.") || strings.HasPrefix(qualified, "javax.") {
+		return simple
+	}
+	return qualified
 }
 
 // literalType is the type of a literal expression.

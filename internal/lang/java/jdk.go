@@ -254,7 +254,8 @@ var libraryResults = map[string]string{
 	"getMessage": "String", "getCanonicalName": "String", "getTypeName": "String",
 	"intValue": "int", "longValue": "long", "doubleValue": "double", "floatValue": "float",
 	"booleanValue": "boolean", "compareTo": "int", "indexOf": "int", "lastIndexOf": "int", "ordinal": "int",
-	"toCharArray": "char[]", "getBytes": "byte[]", "getName": "String", "getKey": "", "name": "",
+	"toCharArray": "char[]", "getBytes": "byte[]", "getName": "String", "charValue": "char",
+	"shortValue": "short", "byteValue": "byte",
 }
 
 // stringResults are the result types of String methods, for a receiver
@@ -286,6 +287,7 @@ var staticLibraryResults = map[string]string{
 	"Optional.of": "Optional", "Optional.empty": "Optional", "Optional.ofNullable": "Optional",
 	"Pattern.compile": "Pattern", "Thread.currentThread": "Thread", "UUID.randomUUID": "UUID",
 	"Paths.get": "Path", "Path.of": "Path", "Instant.now": "Instant", "LocalDate.now": "LocalDate",
+	"Double.doubleToLongBits": "long", "Float.floatToIntBits": "int", "Math.toIntExact": "int",
 	"Locale.getDefault": "Locale", "TimeZone.getDefault": "TimeZone", "TimeZone.getTimeZone": "TimeZone",
 	"Objects.requireNonNull": sameAsFirstArgument, "Objects.requireNonNullElse": sameAsFirstArgument,
 	"LocalDateTime.now": "LocalDateTime", "Duration.ofMillis": "Duration", "Duration.ofSeconds": "Duration",

@@ -263,8 +263,20 @@ func widens(from, to string) bool {
 // parameter of type q, and whether that takes boxing or unboxing.
 func (r rules) compatible(p *lang.Program, a, q jtype) (fit, boxing bool) {
 	switch {
-	case a.kind == jUnknown || q.kind == jUnknown || (a.kind == jRef && a.typeVar):
+	case a.kind == jUnknown || q.kind == jUnknown || (a.kind == jRef && a.typeVar && a.dims == 0):
 		return true, false
+	case a.kind == jRef && a.typeVar:
+		// An array of a type variable: an array of references.
+		switch {
+		case q.typeVar || q.kind == jUnknown:
+			return q.dims <= a.dims, false
+		case q.dims == a.dims:
+			return q.kind == jRef, false
+		case q.dims < a.dims:
+			return q.kind == jRef && q.sym == lang.NoSym &&
+				(q.name == "Object" || q.name == "Cloneable" || q.name == "Serializable"), false
+		}
+		return false, false
 	case a.kind == jNull:
 		return q.kind != jPrim || q.dims > 0, false
 	case a.kind == jLambda:

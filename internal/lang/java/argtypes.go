@@ -397,6 +397,7 @@ func (r rules) outsideSupers(p *lang.Program, t lang.SymID) (map[string]bool, bo
 	if o, ok := d.outside[t]; ok {
 		return o.names, o.closed
 	}
+	d.outside[t] = outsideSet{map[string]bool{"Object": true}, false} // while computing
 	names := map[string]bool{"Object": true}
 	closed := true
 	seen := map[lang.SymID]bool{}

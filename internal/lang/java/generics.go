@@ -57,6 +57,7 @@ func (r rules) supertypeBindings(p *lang.Program, sub, super lang.SymID) (map[st
 	if b, ok := d.bindings[key]; ok {
 		return b, b != nil
 	}
+	d.bindings[key] = nil // while computing: not reached
 	type step struct {
 		t    lang.SymID
 		bind map[string]string
@@ -101,8 +102,6 @@ search:
 	if ok && found == nil {
 		found = map[string]string{}
 	}
-	if p.Sym(sub).File.Module != nil {
-		d.bindings[key] = found
-	}
+	d.bindings[key] = found
 	return found, ok
 }

@@ -36,6 +36,11 @@ func (r rules) LookupMember(p *lang.Program, t lang.SymID, name string) ([]lang.
 	if ms, ok := d.members[key]; ok {
 		return ms.ids, ms.depth
 	}
+	if d.busy[key] {
+		return nil, 0 // a lookup that needs itself (broken hierarchies)
+	}
+	d.busy[key] = true
+	defer delete(d.busy, key)
 	var methods, others []lang.SymID
 	nearer := 0 // methods[:nearer] come from nearer levels
 	depth := 0

@@ -53,6 +53,7 @@ type moduleData struct {
 	// members caches LookupMember for the types declared in the module,
 	// once linked (all supertypes resolved).
 	members map[memberKey]memberSet
+	busy    map[memberKey]bool
 	linked  bool
 	// locals indexes each file's bindings; params caches parameter types.
 	locals map[*lang.File]map[scopeName][]int
@@ -69,7 +70,8 @@ func dataOf(m *lang.Module) *moduleData {
 	if d, ok := m.Data.(*moduleData); ok {
 		return d
 	}
-	d := &moduleData{imports: map[*lang.File]*fileImports{}, members: map[memberKey]memberSet{}}
+	d := &moduleData{imports: map[*lang.File]*fileImports{}, members: map[memberKey]memberSet{},
+		busy: map[memberKey]bool{}}
 	m.Data = d
 	return d
 }

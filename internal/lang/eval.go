@@ -386,7 +386,7 @@ func (p *Program) Member(c Ctx, base Value, name string, viaSelf bool) (Value, g
 			return SymsValue(ids), graph.ReasonReceiverTyped
 		case s.Kind == graph.KindVariable || s.Kind == graph.KindConst || s.Kind == graph.KindProperty:
 			return p.Member(c, p.ValueOf(base.Sym), name, false)
-		case s.Kind.IsCallable():
+		case s.Kind.IsCallable() && p.Rules.Features().MethodNamespace:
 			// A name that is both a method and a field (Java) used as a
 			// value: the field.
 			if v := p.narrow(base, isVariable); v.Known() {
@@ -503,7 +503,7 @@ func (p *Program) fieldBindingValue(s *Sym) Value {
 // CallResult is the value of calling callee; index selects one result of a
 // multi-valued Go call.
 func (p *Program) CallResult(c Ctx, callee Value, index int) Value {
-	if callee.Kind == ValSym && !p.Syms[callee.Sym].Kind.IsCallable() {
+	if callee.Kind == ValSym && !p.Syms[callee.Sym].Kind.IsCallable() && p.Rules.Features().MethodNamespace {
 		// A name that is both a field and a method (Java) called: the method.
 		if v := p.narrow(callee, isCallable); v.Known() {
 			callee = v
@@ -604,7 +604,8 @@ func isVariable(s *Sym) bool {
 // narrow keeps the candidates of a symbol value (the symbol and its
 // alternatives) that keep accepts; ValNone when none does. One name may
 // denote a field and methods at once in languages with a separate method
-// namespace (Java), and the use decides which is meant.
+// namespace (Features.MethodNamespace, Java), and the use decides which is
+// meant.
 func (p *Program) narrow(v Value, keep func(*Sym) bool) Value {
 	if v.Kind != ValSym {
 		return none

@@ -262,7 +262,7 @@ func (p *Program) callTargets(c Ctx, v Value, call *Call) []SymID {
 	if v.Kind != ValSym {
 		return nil
 	}
-	if !p.Syms[v.Sym].Kind.IsCallable() {
+	if !p.Syms[v.Sym].Kind.IsCallable() && p.Rules.Features().MethodNamespace {
 		// A name that is both a field and a method (Java): the call means
 		// the method.
 		if m := p.narrow(v, isCallable); m.Known() {

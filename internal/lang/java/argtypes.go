@@ -137,7 +137,16 @@ func (r rules) argType(p *lang.Program, c lang.Ctx, e *lang.Expr, depth int) jty
 			if len(s.Returns) == 0 {
 				return unknownType
 			}
-			return r.typeOf(p, lang.Ctx{File: s.File, Scope: s.Local, Pos: s.StartByte}, s.Returns[0])
+			ret := s.Returns[0]
+			if te := r.ParseType(ret); len(te.Path) == 1 {
+				if _, ok := typeParamAt(s.File, s.Local, te.Path[0]); ok {
+					// A result typed by a type variable is whatever the call
+					// infers it to be (`<T> T get(Class<T>)`), not its bound.
+					return jtype{kind: jRef, sym: lang.NoSym, typeVar: true,
+						dims: strings.Count(ret, "[]") + strings.Count(ret, "...")}
+				}
+			}
+			return r.typeOf(p, lang.Ctx{File: s.File, Scope: s.Local, Pos: s.StartByte}, ret)
 		}
 		if outside == sameAsFirstArgument && len(e.Args) > 0 {
 			return r.argType(p, c, e.Args[0], depth+1)

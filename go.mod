@@ -7,6 +7,8 @@ require (
 	github.com/spf13/cobra v1.10.2
 	github.com/tree-sitter/go-tree-sitter v0.25.0
 	github.com/tree-sitter/tree-sitter-go v0.25.0
+	github.com/tree-sitter/tree-sitter-java v0.23.5
+	github.com/tree-sitter/tree-sitter-python v0.25.0
 )
 
 require (
@@ -14,5 +16,4 @@ require (
 	github.com/mattn/go-pointer v0.0.1 // indirect
 	github.com/spf13/pflag v1.0.9 // indirect
 	github.com/tree-sitter/tree-sitter-javascript v0.25.0 // indirect
-	github.com/tree-sitter/tree-sitter-python v0.25.0 // indirect
 )

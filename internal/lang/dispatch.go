@@ -63,6 +63,9 @@ func (p *Program) overridesBelow(m, top SymID) []SymID {
 			if len(s.Params) != arity && !Accepts(s.Symbol, arity) {
 				continue
 			}
+			if ov, ok := p.Rules.(Overloading); ok && !ov.Overrides(p, m, id) {
+				continue // an overload with other parameter types
+			}
 			seenMethod[id] = true
 			out = append(out, id)
 		}

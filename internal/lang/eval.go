@@ -83,6 +83,9 @@ type Ctx struct {
 	// types: the name is used as a type, so local bindings and parameters
 	// (values) do not hide it.
 	types bool
+	// called: the name is the callee of a call (`f()`), set only for the
+	// lookup of that name; see Features.MethodNamespace.
+	called bool
 }
 
 const maxDepth = 24
@@ -90,12 +93,18 @@ const maxDepth = 24
 // TypesOnly reports whether the name being looked up is used as a type.
 func (c *Ctx) TypesOnly() bool { return c.types }
 
+// Called reports whether the name being looked up is called (`f()`), so
+// that rules of languages with a separate method namespace look up methods
+// only.
+func (c *Ctx) Called() bool { return c.called }
+
 // Eval evaluates e in c. The reason says how the last step was resolved.
 func (p *Program) Eval(c Ctx, e *Expr) (Value, graph.Reason) {
 	if e == nil || c.depth > maxDepth {
 		return none, ""
 	}
 	c.depth++
+	c.called = false
 	switch e.Kind {
 	case ExprIdent:
 		return p.LookupIdent(c, e.Name)
@@ -110,8 +119,7 @@ func (p *Program) Eval(c Ctx, e *Expr) (Value, graph.Reason) {
 		}
 		return v, r
 	case ExprCall:
-		callee, _ := p.Eval(c, e.X)
-		return p.CallResult(c, callee, 0), ""
+		return p.callValue(c, e, 0), ""
 	case ExprNew, ExprComposite, ExprTypeAssert:
 		return p.ResolveType(c, e.Name), ""
 	case ExprSelf:
@@ -126,8 +134,8 @@ func (p *Program) Eval(c Ctx, e *Expr) (Value, graph.Reason) {
 					return Value{Kind: ValInstance, Sym: b.sym}, graph.ReasonSelfReceiver
 				}
 			}
-			// No base in the repository: super is the root object type
-			// or a class from outside.
+			// No base class in the repository: super is a class outside
+			// it (a library class, Java's Object, Python's object).
 			return external, ""
 		}
 		return none, ""
@@ -161,6 +169,9 @@ func (p *Program) Eval(c Ctx, e *Expr) (Value, graph.Reason) {
 // scopes, then the language's rules (file, imports, package, wildcards).
 func (p *Program) LookupIdent(c Ctx, name string) (Value, graph.Reason) {
 	f := c.File
+	if c.called && p.Rules.Features().MethodNamespace {
+		return p.Rules.Lookup(p, &c, name)
+	}
 	for scope := c.Scope; ; {
 		if !c.types {
 			if v, ok := p.localBinding(c, scope, name); ok {
@@ -240,8 +251,7 @@ func (p *Program) bindingValue(c Ctx, i int) Value {
 	}
 	if !v.Known() && b.Value != nil {
 		if b.Value.Kind == ExprCall {
-			callee, _ := p.Eval(bc, b.Value.X)
-			v = p.CallResult(bc, callee, b.Index)
+			v = p.callValue(bc, b.Value, b.Index)
 		} else {
 			v, _ = p.Eval(bc, b.Value)
 		}
@@ -317,6 +327,7 @@ func (p *Program) ResolveType(c Ctx, text string) Value {
 	}
 	c.depth++
 	c.types = true
+	c.called = false
 	v, _ := p.LookupIdent(c, te.Path[0])
 	for _, part := range te.Path[1:] {
 		switch v.Kind {
@@ -405,6 +416,12 @@ func (p *Program) Member(c Ctx, base Value, name string, viaSelf bool) (Value, g
 			return p.Member(c, p.ValueOf(base.Sym), name, false)
 		case p.isAccessor(base.Sym):
 			return p.Member(c, p.CallResult(c, base, 0), name, false)
+		case s.Kind.IsCallable() && p.Rules.Features().MethodNamespace:
+			// A name that is both a method and a field (Java) used as a
+			// value: the field.
+			if v := p.narrow(base, isVariable); v.Known() {
+				return p.Member(c, v, name, viaSelf)
+			}
 		}
 	}
 	return none, ""
@@ -420,6 +437,9 @@ func (p *Program) isAccessor(id SymID) bool {
 // FindMember finds members named name on type t or, breadth first, on its
 // bases (inheritance and Go embedding). depth is 0 for own members.
 func (p *Program) FindMember(t SymID, name string) ([]SymID, int) {
+	if ov, ok := p.Rules.(Overloading); ok {
+		return ov.LookupMember(p, t, name)
+	}
 	if p.Rules.Features().LinearMRO {
 		for i, c := range p.MRO(t) {
 			if ids := p.Syms[c].members[name]; len(ids) > 0 {
@@ -477,8 +497,7 @@ func (p *Program) ValueOf(id SymID) Value {
 	}
 	if !v.Known() && s.Value != nil {
 		if s.Value.Kind == ExprCall {
-			callee, _ := p.Eval(c, s.Value.X)
-			v = p.CallResult(c, callee, 0)
+			v = p.callValue(c, s.Value, 0)
 		} else {
 			v, _ = p.Eval(c, s.Value)
 		}
@@ -514,8 +533,7 @@ func (p *Program) fieldBindingValue(s *Sym) Value {
 		}
 		if !v.Known() && b.Value != nil {
 			if b.Value.Kind == ExprCall {
-				callee, _ := p.Eval(c, b.Value.X)
-				v = p.CallResult(c, callee, b.Index)
+				v = p.callValue(c, b.Value, b.Index)
 			} else {
 				v, _ = p.Eval(c, b.Value)
 			}
@@ -533,6 +551,12 @@ func (p *Program) fieldBindingValue(s *Sym) Value {
 // CallResult is the value of calling callee; index selects one result of a
 // multi-valued Go call.
 func (p *Program) CallResult(c Ctx, callee Value, index int) Value {
+	if callee.Kind == ValSym && !p.Syms[callee.Sym].Kind.IsCallable() && p.Rules.Features().MethodNamespace {
+		// A name that is both a field and a method (Java) called: the method.
+		if v := p.narrow(callee, isCallable); v.Known() {
+			callee = v
+		}
+	}
 	switch callee.Kind {
 	case ValExternal:
 		return external
@@ -575,8 +599,7 @@ func (p *Program) resultOf(fn SymID, index int) Value {
 			c := Ctx{File: s.File, Scope: s.Local, Pos: s.EndByte}
 			var v Value
 			if s.Value.Kind == ExprCall {
-				callee, _ := p.Eval(c, s.Value.X)
-				v = p.CallResult(c, callee, 0)
+				v = p.callValue(c, s.Value, 0)
 			} else {
 				v, _ = p.Eval(c, s.Value)
 			}
@@ -596,4 +619,51 @@ func (p *Program) resultOf(fn SymID, index int) Value {
 		p.retMemo[fn] = v
 	}
 	return v
+}
+
+// callValue is the value of the call expression e (ExprCall): its callee is
+// evaluated as called, the overload is chosen by the recorded arguments when
+// the rules implement Overloading, and index selects one result.
+func (p *Program) callValue(c Ctx, e *Expr, index int) Value {
+	var callee Value
+	if e.X != nil && e.X.Kind == ExprIdent {
+		cc := c
+		cc.depth++
+		cc.called = true
+		callee, _ = p.LookupIdent(cc, e.X.Name)
+	} else {
+		callee, _ = p.Eval(c, e.X)
+	}
+	if ov, ok := p.Rules.(Overloading); ok && callee.Kind == ValSym {
+		if v := p.narrow(callee, isCallable); v.Known() {
+			if picked := ov.SelectOverload(p, c, append([]SymID{v.Sym}, v.Alts...), e.Args); len(picked) > 0 {
+				callee = SymsValue(picked)
+			}
+		}
+	}
+	return p.CallResult(c, callee, index)
+}
+
+func isCallable(s *Sym) bool { return s.Kind.IsCallable() }
+
+func isVariable(s *Sym) bool {
+	return s.Kind == graph.KindVariable || s.Kind == graph.KindConst || s.Kind == graph.KindProperty
+}
+
+// narrow keeps the candidates of a symbol value (the symbol and its
+// alternatives) that keep accepts; ValNone when none does. One name may
+// denote a field and methods at once in languages with a separate method
+// namespace (Features.MethodNamespace, Java), and the use decides which is
+// meant.
+func (p *Program) narrow(v Value, keep func(*Sym) bool) Value {
+	if v.Kind != ValSym {
+		return none
+	}
+	var ids []SymID
+	for _, id := range append([]SymID{v.Sym}, v.Alts...) {
+		if keep(&p.Syms[id]) {
+			ids = append(ids, id)
+		}
+	}
+	return SymsValue(ids)
 }

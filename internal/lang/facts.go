@@ -77,14 +77,16 @@ type Symbol struct {
 	Receiver string
 	// Bases are the supertypes written on a type declaration.
 	Bases []Base
-	// TypeParams are generic type parameters: Name, and Type = the
-	// constraint as written. A Go method lists the names its receiver gives
-	// them, with Type "": the constraints are the receiver type's, by
-	// position.
-	TypeParams []Param
 	// Decorators are the names of decorators or annotations, without
 	// arguments ("staticmethod", "app.route", "Override").
 	Decorators []string
+	// TypeParams are the type parameters a generic type or callable
+	// declares, each with its constraint or first bound as Type ("" when
+	// unbounded): Java `<T extends Node>` is {Name: "T", Type: "Node"}, Go
+	// `[VC Creator[T]]` is {Name: "VC", Type: "Creator[T]"}. A Go method
+	// lists the names its receiver gives its type's parameters, with Type
+	// "": their constraints are the receiver type's, by position.
+	TypeParams []Param
 }
 
 // Param is one parameter of a callable.
@@ -146,6 +148,10 @@ type Call struct {
 	Args   int   // number of arguments
 	Line   int
 	Byte   uint32
+	// ArgExprs are the argument expressions, recorded by extractors of
+	// languages that choose among overloads by argument types (Java); nil
+	// otherwise.
+	ArgExprs []*Expr
 }
 
 // Binding records that, inside a scope, a local name was given a declared

@@ -208,6 +208,31 @@ type Features struct {
 	// in that order that declares the name wins, instead of every base at
 	// the shallowest depth that has it.
 	LinearMRO bool
+	// MethodNamespace: method names live apart from variable names (Java:
+	// `int size = size();`). A called simple name then skips local bindings,
+	// parameters and symbols nested in callables, and goes straight to
+	// Rules.Lookup with Ctx.Called set.
+	MethodNamespace bool
+}
+
+// Overloading is implemented by the Rules of languages where one name
+// denotes several methods told apart by their parameter types (Java). When
+// the rules implement it, the engine asks them instead of applying its own
+// defaults (first-found members, arity-only overload choice, same-arity
+// overrides).
+type Overloading interface {
+	// LookupMember returns the members named name of type t, own or
+	// inherited, and the inheritance depth of the nearest; it replaces the
+	// engine's breadth-first search, which stops at the first level that
+	// declares the name (Java inherits overloads from every level).
+	LookupMember(p *Program, t SymID, name string) ([]SymID, int)
+	// SelectOverload keeps the candidates (same-named callables) that a
+	// call with these argument expressions may run; args is nil for a call
+	// without arguments. It may return nothing.
+	SelectOverload(p *Program, c Ctx, cands []SymID, args []*Expr) []SymID
+	// Overrides reports whether method o, found on a subtype of m's owner,
+	// overrides m (same parameter types, not just the same count).
+	Overrides(p *Program, m, o SymID) bool
 }
 
 // TypeExpr is a written type reduced to what the resolver follows: a dotted

@@ -85,14 +85,20 @@ func (p *Program) resolveBases(g *graph.Graph) {
 			if v.Kind != ValInstance || v.Elem > 0 || v.Sym == SymID(i) {
 				continue
 			}
-			s.bases = append(s.bases, baseRef{sym: v.Sym, kind: b.Kind})
-			if b.Kind != BaseEmbedded {
+			kind := b.Kind
+			if kind == BaseExtends && p.Syms[v.Sym].Kind == graph.KindInterface && s.Kind != graph.KindInterface {
+				// A class "extending" an interface implements it: a Java
+				// anonymous class names one supertype, class or interface.
+				kind = BaseImplements
+			}
+			s.bases = append(s.bases, baseRef{sym: v.Sym, kind: kind})
+			if kind != BaseEmbedded {
 				// Embedding promotes members but is not subtyping: a call
 				// on the embedded type never dispatches to the embedder.
 				p.AddSubtype(SymID(i), v.Sym)
 			}
 			typ := graph.EdgeExtends
-			if b.Kind == BaseImplements {
+			if kind == BaseImplements {
 				typ = graph.EdgeImplements
 			}
 			g.AddEdge(graph.Edge{Src: s.ID, Dst: p.Syms[v.Sym].ID, Type: typ,
@@ -213,7 +219,7 @@ func (p *Program) resolveCall(f *File, call *Call) callResolution {
 		if v.Kind != ValInstance || v.Elem > 0 {
 			return callResolution{}
 		}
-		return callResolution{targets: p.constructors(v.Sym, call.Args), reason: p.typeReason(c, e.Name)}
+		return callResolution{targets: p.constructors(c, v.Sym, call), reason: p.typeReason(c, e.Name)}
 	case ExprSuper:
 		t := p.EnclosingType(f, call.Scope)
 		if t == NoSym {
@@ -221,17 +227,26 @@ func (p *Program) resolveCall(f *File, call *Call) callResolution {
 		}
 		for _, b := range p.bases(t) {
 			if b.kind == BaseExtends {
-				return callResolution{targets: p.constructors(b.sym, call.Args), reason: graph.ReasonSelfReceiver}
+				return callResolution{targets: p.constructors(c, b.sym, call), reason: graph.ReasonSelfReceiver}
 			}
 		}
 		return callResolution{}
+	case ExprSelf:
+		// Java `this(...)`: another constructor of the same class.
+		t := p.EnclosingType(f, call.Scope)
+		if t == NoSym || len(p.Syms[t].ctors) == 0 {
+			return callResolution{}
+		}
+		return callResolution{targets: p.constructors(c, t, call), reason: graph.ReasonSelfReceiver}
 	case ExprIdent:
-		v, r := p.LookupIdent(c, e.Name)
+		cc := c
+		cc.called = true
+		v, r := p.LookupIdent(cc, e.Name)
 		if v.Kind == ValNone && r == "" && !p.Rules.IsBuiltin(e.Name) {
 			targets, r := p.nameOnly(f, e.Name, call.Args)
 			return callResolution{targets: targets, reason: r}
 		}
-		return callResolution{targets: p.callTargets(c, v, call.Args), reason: r, dispatch: true, recv: NoSym}
+		return callResolution{targets: p.callTargets(c, v, call), reason: r, dispatch: true, recv: NoSym}
 	case ExprMember:
 		base, baseReason := p.Eval(c, e.X)
 		base = p.held(base)
@@ -249,7 +264,7 @@ func (p *Program) resolveCall(f *File, call *Call) callResolution {
 			targets, r := p.nameOnly(f, e.Name, call.Args)
 			return callResolution{targets: targets, reason: r}
 		}
-		res := callResolution{targets: p.callTargets(c, v, call.Args), reason: r, recv: NoSym}
+		res := callResolution{targets: p.callTargets(c, v, call), reason: r, recv: NoSym}
 		if len(res.targets) == 0 && (v.Kind == ValNone || v.Kind == ValExternal) &&
 			base.Kind == ValInstance && base.Elem == 0 && e.X.Kind != ExprSuper {
 			// Not declared on the receiver's type in the repository (a
@@ -287,17 +302,24 @@ func (p *Program) typeReason(c Ctx, text string) graph.Reason {
 }
 
 // callTargets turns the value of a callee into call targets.
-func (p *Program) callTargets(c Ctx, v Value, args int) []SymID {
+func (p *Program) callTargets(c Ctx, v Value, call *Call) []SymID {
 	if v.Kind != ValSym {
 		return nil
+	}
+	if !p.Syms[v.Sym].Kind.IsCallable() && p.Rules.Features().MethodNamespace {
+		// A name that is both a field and a method (Java): the call means
+		// the method.
+		if m := p.narrow(v, isCallable); m.Known() {
+			v = m
+		}
 	}
 	s := &p.Syms[v.Sym]
 	switch {
 	case s.Kind.IsCallable():
-		return p.pickOverload(append([]SymID{v.Sym}, v.Alts...), args)
+		return p.pickOverload(c, append([]SymID{v.Sym}, v.Alts...), call)
 	case s.Kind.IsType():
 		if p.Rules.Features().TypeCallConstructs {
-			return p.constructors(v.Sym, args)
+			return p.constructors(c, v.Sym, call)
 		}
 	case s.Kind == graph.KindVariable || s.Kind == graph.KindConst || s.Kind == graph.KindProperty:
 		// A variable holding a function: `handler = make_handler()`,
@@ -305,10 +327,10 @@ func (p *Program) callTargets(c Ctx, v Value, args int) []SymID {
 		// `factory = Foo`.
 		inner := p.ValueOf(v.Sym)
 		if inner.Kind == ValSym && p.Syms[inner.Sym].Kind.IsCallable() && p.Rules.Features().FollowFunctionVariables {
-			return p.pickOverload(append([]SymID{inner.Sym}, inner.Alts...), args)
+			return p.pickOverload(c, append([]SymID{inner.Sym}, inner.Alts...), call)
 		}
 		if inner.Kind == ValSym && p.Syms[inner.Sym].Kind.IsType() && p.Rules.Features().TypeCallConstructs {
-			return p.constructors(inner.Sym, args)
+			return p.constructors(c, inner.Sym, call)
 		}
 	}
 	return nil
@@ -316,7 +338,12 @@ func (p *Program) callTargets(c Ctx, v Value, args int) []SymID {
 
 // pickOverload keeps the candidates whose parameter count fits; when none
 // fits (default and keyword arguments), it keeps them all if there is one.
-func (p *Program) pickOverload(cands []SymID, args int) []SymID {
+// Rules that implement Overloading choose instead, by argument types.
+func (p *Program) pickOverload(c Ctx, cands []SymID, call *Call) []SymID {
+	if ov, ok := p.Rules.(Overloading); ok {
+		return ov.SelectOverload(p, c, cands, call.ArgExprs)
+	}
+	args := call.Args
 	if len(cands) <= 1 {
 		return cands
 	}
@@ -332,13 +359,17 @@ func (p *Program) pickOverload(cands []SymID, args int) []SymID {
 	return fit
 }
 
-// constructors returns the constructors of type t that fit the argument
-// count, or t itself when it has none.
-func (p *Program) constructors(t SymID, args int) []SymID {
+// constructors returns the constructors of type t that fit the arguments,
+// or t itself when it has none. An interface has no constructor to run: a
+// Java anonymous class implementing it calls nothing of it.
+func (p *Program) constructors(c Ctx, t SymID, call *Call) []SymID {
+	if p.Syms[t].Kind == graph.KindInterface {
+		return nil
+	}
 	ctors := p.Syms[t].ctors
 	if len(ctors) == 0 && p.Rules.Features().InheritedConstructors && p.Rules.Features().LinearMRO {
-		for _, c := range p.MRO(t)[1:] {
-			if ctors = p.Syms[c].ctors; len(ctors) > 0 {
+		for _, base := range p.MRO(t)[1:] {
+			if ctors = p.Syms[base].ctors; len(ctors) > 0 {
 				break
 			}
 		}
@@ -361,8 +392,11 @@ func (p *Program) constructors(t SymID, args int) []SymID {
 	if len(ctors) == 0 {
 		return []SymID{t}
 	}
-	if fit := p.pickOverload(ctors, args); len(fit) > 0 {
+	if fit := p.pickOverload(c, ctors, call); len(fit) > 0 {
 		return fit
+	}
+	if _, ok := p.Rules.(Overloading); ok {
+		return nil // the rules found no constructor that fits
 	}
 	return ctors[:1]
 }
@@ -395,7 +429,8 @@ func (p *Program) nameOnly(f *File, name string, args int) ([]SymID, graph.Reaso
 }
 
 // resolveRefs links callables to the package-level variables and constants
-// they read or write.
+// they read or write, and to static members (Java static fields and
+// constants, read through a type or by simple name).
 func (p *Program) resolveRefs(g *graph.Graph, f *File) {
 	for i := range f.Facts.Refs {
 		ref := &f.Facts.Refs[i]
@@ -411,18 +446,27 @@ func (p *Program) resolveRefs(g *graph.Graph, f *File) {
 			v, r = p.LookupIdent(c, ref.Expr.Name)
 		case ExprMember:
 			base, _ := p.Eval(c, ref.Expr.X)
-			if base.Kind != ValModule {
+			switch {
+			case base.Kind == ValModule:
+				v, r = p.Rules.Export(p, base.Mod, ref.Expr.Name), graph.ReasonImportResolved
+			case base.Kind == ValSym && p.Syms[base.Sym].Kind.IsType():
+				v, r = p.Member(c, base, ref.Expr.Name, false)
+			default:
 				continue
 			}
-			v, r = p.Rules.Export(p, base.Mod, ref.Expr.Name), graph.ReasonImportResolved
 		default:
 			continue
 		}
-		if v.Kind != ValSym {
+		// Variables and constants only (a Java name may also be a method).
+		v = p.narrow(v, isVariable)
+		if !v.Known() {
 			continue
 		}
 		s := &p.Syms[v.Sym]
-		if (s.Kind != graph.KindVariable && s.Kind != graph.KindConst) || s.Parent >= 0 {
+		switch {
+		case s.Parent < 0 && (s.Kind == graph.KindVariable || s.Kind == graph.KindConst):
+		case s.Parent >= 0 && s.Static && isVariable(s) && p.Syms[s.File.SymOf(s.Parent)].Kind.IsType():
+		default:
 			continue
 		}
 		if r == "" {

@@ -3,4 +3,5 @@ package ingest
 // The supported languages register themselves when imported.
 import (
 	_ "gitnexus.dev/gitnexus/internal/lang/golang"
+	_ "gitnexus.dev/gitnexus/internal/lang/typescript"
 )

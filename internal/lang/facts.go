@@ -221,6 +221,10 @@ type Import struct {
 type Export struct {
 	Name  string // exported name; "default" for default exports, ExportAssign
 	Local string // local name it refers to; "" when the value is anonymous
+	// Value is the exported expression when it is not a local name
+	// (`export default new Foo()`, `module.exports = createApp()`), nil
+	// when the resolver cannot type it.
+	Value *Expr
 	Line  int
 }
 

@@ -160,8 +160,9 @@ type Rules interface {
 	// provides and the repository cannot define calls into.
 	IsBuiltin(name string) bool
 	// ConfigNames are the base names of configuration files the rules read
-	// (go.mod, tsconfig.json, ...); the pipeline passes their contents in
-	// Program.Config.
+	// (go.mod, tsconfig.json, ...); a name with * ? or [ is a path.Match
+	// pattern over base names ("tsconfig*.json"). The pipeline passes their
+	// contents in Program.Config.
 	ConfigNames() []string
 }
 

@@ -156,10 +156,11 @@ func (p *Program) resolveCalls(g *graph.Graph, f *File, st *ResolveStats) {
 			st.CallsNameOnly++
 		}
 		src := p.callerID(f, call.Scope)
+		virtual := isVirtualCall(call.Callee)
 		for _, t := range targets {
 			g.AddEdge(graph.Edge{Src: src, Dst: p.Syms[t].ID, Type: graph.EdgeCalls,
 				Confidence: reason.Confidence(), Reason: reason, Line: call.Line})
-			if !p.Syms[t].Kind.IsCallable() {
+			if !virtual || p.Syms[t].Kind != graph.KindMethod && p.Syms[t].Kind != graph.KindFunction {
 				continue
 			}
 			for _, o := range p.Overrides(t) {
@@ -168,6 +169,25 @@ func (p *Program) resolveCalls(g *graph.Graph, f *File, st *ResolveStats) {
 			}
 		}
 	}
+}
+
+// isVirtualCall reports whether a call may dispatch to overrides: not a
+// construction (`new T()`, `super(...)`), whose constructor is fixed, nor
+// a call through `super`, which names the base class's method.
+func isVirtualCall(e *Expr) bool {
+	for e != nil && e.Kind == ExprIndex {
+		e = e.X
+	}
+	if e == nil {
+		return false
+	}
+	switch e.Kind {
+	case ExprNew, ExprSuper:
+		return false
+	case ExprMember:
+		return e.X == nil || e.X.Kind != ExprSuper
+	}
+	return true
 }
 
 // ResolveCall returns the callables (or, for constructions of classes

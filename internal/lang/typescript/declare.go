@@ -1,0 +1,707 @@
+package typescript
+
+import (
+	"strings"
+
+	ts "github.com/tree-sitter/go-tree-sitter"
+
+	"gitnexus.dev/gitnexus/internal/graph"
+	"gitnexus.dev/gitnexus/internal/lang"
+)
+
+// isFunctionValue reports function expressions and arrow functions.
+func isFunctionValue(n *ts.Node) bool {
+	if n == nil {
+		return false
+	}
+	switch n.Kind() {
+	case "arrow_function", "function_expression", "generator_function", "function":
+		return true
+	}
+	return false
+}
+
+// unwrap strips parentheses and TS assertions that do not change what a
+// declarator holds: `(x)`, `x as T`, `x satisfies T`, `x!`.
+func unwrap(n *ts.Node) *ts.Node {
+	for n != nil {
+		switch n.Kind() {
+		case "parenthesized_expression", "satisfies_expression", "non_null_expression":
+			if n.NamedChildCount() == 0 {
+				return n
+			}
+			n = n.NamedChild(0)
+		default:
+			return n
+		}
+	}
+	return n
+}
+
+// callableParent returns the symbol a declaration at pos nests under: the
+// innermost enclosing callable, or -1 at file level. ok is false inside a
+// class body outside any method (static blocks, field initializers), where
+// a declaration is not a member of the class.
+func (x *extraction) callableParent(pos uint32) (int, bool) {
+	i := x.container(pos)
+	for i >= 0 {
+		k := x.facts.Symbols[i].Kind
+		if k.IsCallable() {
+			return i, true
+		}
+		if k.IsType() {
+			return -1, false
+		}
+		i = x.facts.Symbols[i].Parent
+	}
+	return -1, true
+}
+
+// ownerOf returns the class, interface or object-type alias symbol that a
+// member node belongs to; ok is false for object-literal members.
+func (x *extraction) ownerOf(member *ts.Node) (int, bool) {
+	body := member.Parent()
+	if body == nil {
+		return -1, false
+	}
+	switch body.Kind() {
+	case "class_body", "interface_body", "object_type":
+	default:
+		return -1, false
+	}
+	owner := body.Parent()
+	if owner == nil {
+		return -1, false
+	}
+	if body.Kind() == "object_type" && owner.Kind() != "type_alias_declaration" && owner.Kind() != "interface_declaration" {
+		return -1, false
+	}
+	i, ok := x.symAt[owner.Id()]
+	return i, ok
+}
+
+// leadingDecorators returns the decorators written as siblings before a
+// class member (TypeScript puts them in the class body), and the node a doc
+// comment sits above.
+func (x *extraction) leadingDecorators(n *ts.Node) ([]string, *ts.Node) {
+	var names []string
+	first := n
+	for p := n.PrevNamedSibling(); p != nil && p.Kind() == "decorator"; p = p.PrevNamedSibling() {
+		if p.NamedChildCount() > 0 {
+			e := p.NamedChild(0)
+			if e.Kind() == "call_expression" {
+				e = e.ChildByFieldName("function")
+			}
+			if e != nil {
+				names = append([]string{lang.OneLine(x.text(e))}, names...)
+			}
+		}
+		first = p
+	}
+	return names, first
+}
+
+func (x *extraction) isPrivate(n *ts.Node, name string) bool {
+	if strings.HasPrefix(name, "#") {
+		return true
+	}
+	if m := childOfKind(n, "accessibility_modifier"); m != nil {
+		return x.text(m) == "private"
+	}
+	return false
+}
+
+func (x *extraction) addFunctionDecl(n *ts.Node) {
+	name := x.text(n.ChildByFieldName("name"))
+	if name == "" {
+		return
+	}
+	parent, ok := x.callableParent(uint32(n.StartByte()))
+	if !ok {
+		return
+	}
+	stmt := statement(n)
+	sp := lang.SpanOf(stmt)
+	s := lang.Symbol{
+		Kind: graph.KindFunction, Name: name, Qual: x.qualify(parent, n, name), Parent: parent, Span: sp,
+		Signature: x.header(stmt, n.ChildByFieldName("body")),
+		Doc:       x.doc(stmt), Exported: parent < 0 && exported(n),
+		Content: lang.Content(x.src, sp), Abstract: x.dts,
+	}
+	x.fillCallable(&s, n)
+	x.symAt[n.Id()] = x.add(s)
+}
+
+// fillCallable reads parameters, declared results and, without a declared
+// result, the first returned expression of a function-like node.
+func (x *extraction) fillCallable(s *lang.Symbol, fn *ts.Node) {
+	if p := fn.ChildByFieldName("parameter"); p != nil {
+		s.Params = []lang.Param{{Name: x.text(p)}}
+	} else {
+		s.Params = x.params(fn.ChildByFieldName("parameters"))
+	}
+	if t := x.typeText(fn.ChildByFieldName("return_type")); t != "" {
+		s.Returns = []string{t}
+	} else if !hasToken(fn, "*") && fn.Kind() != "generator_function" && fn.Kind() != "generator_function_declaration" {
+		s.Value = x.returnedValue(fn)
+	}
+}
+
+// addFunctionSignature keeps a body-less function declaration (an ambient
+// `declare function` or a .d.ts export) unless it is an overload signature
+// followed by its implementation; of a run of overloads, one node is kept.
+func (x *extraction) addFunctionSignature(n *ts.Node) {
+	name := x.text(n.ChildByFieldName("name"))
+	if name == "" {
+		return
+	}
+	parent, ok := x.callableParent(uint32(n.StartByte()))
+	if !ok {
+		return
+	}
+	stmt := statement(n)
+	if x.implementationFollows(stmt, name) {
+		return
+	}
+	qual := x.qualify(parent, n, name)
+	if x.signatures == nil {
+		x.signatures = map[sigKey]bool{}
+	}
+	if k := (sigKey{parent, qual}); x.signatures[k] {
+		return
+	} else {
+		x.signatures[k] = true
+	}
+	sp := lang.SpanOf(stmt)
+	s := lang.Symbol{
+		Kind: graph.KindFunction, Name: name, Qual: qual, Parent: parent, Span: sp,
+		Signature: x.header(stmt, nil), Doc: x.doc(stmt), Exported: parent < 0 && exported(n),
+		Content: lang.Content(x.src, sp), Abstract: true,
+	}
+	x.fillCallable(&s, n)
+	x.symAt[n.Id()] = x.add(s)
+}
+
+// implementationFollows reports whether the overload signatures starting at
+// stmt are followed by a function declaration of the same name.
+func (x *extraction) implementationFollows(stmt *ts.Node, name string) bool {
+	for sib := stmt.NextNamedSibling(); sib != nil; sib = sib.NextNamedSibling() {
+		d := sib
+		if d.Kind() == "comment" {
+			continue
+		}
+		if d.Kind() == "export_statement" {
+			if d = d.ChildByFieldName("declaration"); d == nil {
+				return false
+			}
+		}
+		if x.text(d.ChildByFieldName("name")) != name {
+			return false
+		}
+		switch d.Kind() {
+		case "function_signature":
+			continue
+		case "function_declaration", "generator_function_declaration":
+			return true
+		}
+		return false
+	}
+	return false
+}
+
+// addClassNode handles class declarations and class expressions that are
+// not the value of a declarator (those are named after the variable by
+// addDeclarator): `export default class {}` and `module.exports = class
+// {}` make a class named "default"; other anonymous class expressions are
+// not nodes.
+func (x *extraction) addClassNode(n *ts.Node) {
+	name := x.text(n.ChildByFieldName("name"))
+	span := statement(n)
+	if n.Kind() == "class" {
+		span = n
+		if name == "" {
+			p := n.Parent()
+			if p == nil || !(p.Kind() == "export_statement" || isModuleExportsAssignment(x, p)) {
+				return
+			}
+			name = "default"
+		}
+	}
+	x.addClass(n, name, span, exported(n))
+}
+
+// isModuleExportsAssignment reports `module.exports = <n>`.
+func isModuleExportsAssignment(x *extraction, n *ts.Node) bool {
+	if n.Kind() != "assignment_expression" {
+		return false
+	}
+	left := n.ChildByFieldName("left")
+	return left != nil && lang.OneLine(x.text(left)) == "module.exports"
+}
+
+func (x *extraction) addClass(n *ts.Node, name string, spanNode *ts.Node, isExported bool) int {
+	parent, ok := x.callableParent(uint32(spanNode.StartByte()))
+	if !ok {
+		return -1
+	}
+	body := n.ChildByFieldName("body")
+	sp := lang.SpanOf(spanNode)
+	decorated := []*ts.Node{n}
+	if p := n.Parent(); p != nil && p.Kind() == "export_statement" {
+		decorated = append([]*ts.Node{p}, decorated...)
+	}
+	s := lang.Symbol{
+		Kind: graph.KindClass, Name: name, Qual: x.qualify(parent, n, name), Parent: parent, Span: sp,
+		Signature: x.header(spanNode, body), Doc: x.doc(statement(spanNode)),
+		Exported: parent < 0 && isExported, Content: lang.Content(x.src, sp),
+		Abstract:   n.Kind() == "abstract_class_declaration",
+		Bases:      x.heritage(n),
+		Decorators: x.decorators(decorated...),
+	}
+	idx := x.add(s)
+	x.symAt[n.Id()] = idx
+	if body != nil {
+		x.body[idx] = uint32(body.StartByte())
+	}
+	return idx
+}
+
+// heritage reads `extends` and `implements` clauses. A JavaScript class
+// extends an expression; only names (`Base`, `ns.Base`) are kept.
+func (x *extraction) heritage(n *ts.Node) []lang.Base {
+	h := childOfKind(n, "class_heritage")
+	if h == nil {
+		return nil
+	}
+	var out []lang.Base
+	for i := uint(0); i < h.NamedChildCount(); i++ {
+		c := h.NamedChild(i)
+		switch c.Kind() {
+		case "extends_clause":
+			if v := c.ChildByFieldName("value"); v != nil && isNameExpr(v) {
+				out = append(out, lang.Base{Type: lang.OneLine(x.text(v)), Kind: lang.BaseExtends})
+			}
+		case "implements_clause":
+			for j := uint(0); j < c.NamedChildCount(); j++ {
+				out = append(out, lang.Base{Type: lang.OneLine(x.text(c.NamedChild(j))), Kind: lang.BaseImplements})
+			}
+		case "identifier", "member_expression":
+			if isNameExpr(c) {
+				out = append(out, lang.Base{Type: lang.OneLine(x.text(c)), Kind: lang.BaseExtends})
+			}
+		}
+	}
+	return out
+}
+
+// isNameExpr reports identifiers and dotted chains of identifiers.
+func isNameExpr(n *ts.Node) bool {
+	switch n.Kind() {
+	case "identifier", "type_identifier":
+		return true
+	case "member_expression":
+		o := n.ChildByFieldName("object")
+		return o != nil && isNameExpr(o)
+	}
+	return false
+}
+
+func (x *extraction) addInterface(n *ts.Node) {
+	name := x.text(n.ChildByFieldName("name"))
+	parent, ok := x.callableParent(uint32(n.StartByte()))
+	if name == "" || !ok {
+		return
+	}
+	stmt := statement(n)
+	body := n.ChildByFieldName("body")
+	sp := lang.SpanOf(stmt)
+	s := lang.Symbol{
+		Kind: graph.KindInterface, Name: name, Qual: x.qualify(parent, n, name), Parent: parent, Span: sp,
+		Signature: x.header(stmt, body), Doc: x.doc(stmt), Exported: parent < 0 && exported(n),
+		Content: lang.Content(x.src, sp),
+	}
+	if ext := childOfKind(n, "extends_type_clause"); ext != nil {
+		for i := uint(0); i < ext.NamedChildCount(); i++ {
+			s.Bases = append(s.Bases, lang.Base{Type: lang.OneLine(x.text(ext.NamedChild(i))), Kind: lang.BaseExtends})
+		}
+	}
+	x.symAt[n.Id()] = x.add(s)
+}
+
+func (x *extraction) addAlias(n *ts.Node) {
+	name := x.text(n.ChildByFieldName("name"))
+	parent, ok := x.callableParent(uint32(n.StartByte()))
+	if name == "" || !ok {
+		return
+	}
+	stmt := statement(n)
+	sp := lang.SpanOf(stmt)
+	sig := x.header(stmt, nil)
+	s := lang.Symbol{
+		Kind: graph.KindTypeAlias, Name: name, Qual: x.qualify(parent, n, name), Parent: parent, Span: sp,
+		Signature: strings.TrimSuffix(sig, ";"), Doc: x.doc(stmt), Exported: parent < 0 && exported(n),
+		Content: lang.Content(x.src, sp), Type: lang.OneLine(x.text(n.ChildByFieldName("value"))),
+	}
+	x.symAt[n.Id()] = x.add(s)
+}
+
+func (x *extraction) addEnum(n *ts.Node) {
+	name := x.text(n.ChildByFieldName("name"))
+	parent, ok := x.callableParent(uint32(n.StartByte()))
+	if name == "" || !ok {
+		return
+	}
+	stmt := statement(n)
+	sp := lang.SpanOf(stmt)
+	s := lang.Symbol{
+		Kind: graph.KindEnum, Name: name, Qual: x.qualify(parent, n, name), Parent: parent, Span: sp,
+		Signature: x.header(stmt, n.ChildByFieldName("body")), Doc: x.doc(stmt),
+		Exported: parent < 0 && exported(n), Content: lang.Content(x.src, sp),
+	}
+	x.symAt[n.Id()] = x.add(s)
+}
+
+// addMethod handles method_definition in class bodies (object-literal
+// methods are not nodes). Getters and setters are methods; `constructor`
+// is the Constructor.
+func (x *extraction) addMethod(n *ts.Node) {
+	owner, ok := x.ownerOf(n)
+	if !ok {
+		return
+	}
+	name := x.memberName(n.ChildByFieldName("name"))
+	if name == "" {
+		return
+	}
+	static := hasToken(n, "static")
+	kind := graph.KindMethod
+	if name == "constructor" && !static {
+		kind = graph.KindConstructor
+	}
+	decs, first := x.leadingDecorators(n)
+	decs = append(decs, x.decorators(n)...)
+	sp := lang.SpanOf(n)
+	s := lang.Symbol{
+		Kind: kind, Name: name, Qual: x.facts.Symbols[owner].Qual + "." + name, Parent: owner, Span: sp,
+		Signature: x.header(n, n.ChildByFieldName("body")), Doc: x.doc(first),
+		Exported: !x.isPrivate(n, name), Static: static, Content: lang.Content(x.src, sp),
+		Decorators: decs, Abstract: x.dts,
+	}
+	x.fillCallable(&s, n)
+	x.symAt[n.Id()] = x.add(s)
+}
+
+// addMethodSignature handles interface methods and abstract methods
+// (Abstract Methods), and method overload signatures in class bodies, which
+// are dropped when the class implements the method.
+func (x *extraction) addMethodSignature(n *ts.Node) {
+	owner, ok := x.ownerOf(n)
+	if !ok {
+		return
+	}
+	name := x.memberName(n.ChildByFieldName("name"))
+	if name == "" {
+		return
+	}
+	body := n.Parent()
+	if body.Kind() == "class_body" && n.Kind() == "method_signature" && x.classImplements(body, name) {
+		return
+	}
+	qual := x.facts.Symbols[owner].Qual + "." + name
+	if x.signatures == nil {
+		x.signatures = map[sigKey]bool{}
+	}
+	if k := (sigKey{owner, qual}); x.signatures[k] {
+		return
+	} else {
+		x.signatures[k] = true
+	}
+	kind := graph.KindMethod
+	static := hasToken(n, "static")
+	if name == "constructor" && !static && body.Kind() == "class_body" {
+		kind = graph.KindConstructor
+	}
+	decs, first := x.leadingDecorators(n)
+	sp := lang.SpanOf(n)
+	s := lang.Symbol{
+		Kind: kind, Name: name, Qual: qual, Parent: owner, Span: sp,
+		Signature: strings.TrimSuffix(x.header(n, nil), ";"), Doc: x.doc(first),
+		Exported: !x.isPrivate(n, name), Static: static, Abstract: true,
+		Content: lang.Content(x.src, sp), Decorators: decs,
+	}
+	x.fillCallable(&s, n)
+	x.symAt[n.Id()] = x.add(s)
+}
+
+// classImplements reports whether a class body has a method_definition
+// named name.
+func (x *extraction) classImplements(body *ts.Node, name string) bool {
+	c := body.Walk()
+	defer c.Close()
+	for _, m := range body.NamedChildren(c) {
+		if m.Kind() == "method_definition" && x.memberName(m.ChildByFieldName("name")) == name {
+			return true
+		}
+	}
+	return false
+}
+
+// addField handles class fields and interface property signatures. A
+// field initialised with a function expression or arrow function is a
+// Function node named after the field; any other field is a Property.
+func (x *extraction) addField(n *ts.Node) {
+	owner, ok := x.ownerOf(n)
+	if !ok {
+		return
+	}
+	nameNode := n.ChildByFieldName("name")
+	if nameNode == nil {
+		nameNode = n.ChildByFieldName("property")
+	}
+	name := x.memberName(nameNode)
+	if name == "" {
+		return
+	}
+	value := unwrap(n.ChildByFieldName("value"))
+	decs, first := x.leadingDecorators(n)
+	decs = append(decs, x.decorators(n)...)
+	sp := lang.SpanOf(n)
+	s := lang.Symbol{
+		Name: name, Qual: x.facts.Symbols[owner].Qual + "." + name, Parent: owner, Span: sp,
+		Doc: x.doc(first), Exported: !x.isPrivate(n, name), Static: hasToken(n, "static"),
+		Content: lang.Content(x.src, sp), Decorators: decs,
+	}
+	if isFunctionValue(value) {
+		s.Kind = graph.KindFunction
+		s.Signature = x.header(n, value.ChildByFieldName("body"))
+		x.fillCallable(&s, value)
+		idx := x.add(s)
+		x.symAt[n.Id()] = idx
+		x.symAt[value.Id()] = idx
+		return
+	}
+	s.Kind = graph.KindProperty
+	s.Type = x.typeText(n.ChildByFieldName("type"))
+	if value != nil && s.Type == "" {
+		s.Value = x.expr(value, 0)
+	}
+	sig := strings.TrimSuffix(lang.OneLine(x.header(n, nil)), ";")
+	if len(sig) > 200 {
+		sig = sig[:200] + "…"
+	}
+	s.Signature = sig
+	x.symAt[n.Id()] = x.add(s)
+}
+
+// addParamProperty turns a constructor parameter with an accessibility or
+// readonly modifier into a Property of the class, typed as declared.
+func (x *extraction) addParamProperty(n *ts.Node) {
+	list := n.Parent()
+	if list == nil || list.Kind() != "formal_parameters" {
+		return
+	}
+	ctor := list.Parent()
+	if ctor == nil {
+		return
+	}
+	ci, ok := x.symAt[ctor.Id()]
+	if !ok || x.facts.Symbols[ci].Kind != graph.KindConstructor {
+		return
+	}
+	pat := n.ChildByFieldName("pattern")
+	if pat == nil || pat.Kind() != "identifier" {
+		return
+	}
+	owner := x.facts.Symbols[ci].Parent
+	name := x.text(pat)
+	sp := lang.SpanOf(n)
+	x.deferred = append(x.deferred, lang.Symbol{
+		Kind: graph.KindProperty, Name: name, Qual: x.facts.Symbols[owner].Qual + "." + name, Parent: owner,
+		Span: sp, Signature: lang.OneLine(x.text(n)), Exported: !x.isPrivate(n, name),
+		Type: x.typeText(n.ChildByFieldName("type")), Content: lang.Content(x.src, sp),
+	})
+}
+
+// addDeclarator handles `const/let/var` declarators: a function or class
+// value makes a Function or Class node named after the variable (at any
+// depth); other declarators at module level make Variables and Consts.
+// Local variables are bindings (uses.go); require() and import() results
+// are imports (modules.go).
+func (x *extraction) addDeclarator(n *ts.Node) {
+	nameNode := n.ChildByFieldName("name")
+	value := unwrap(n.ChildByFieldName("value"))
+	if nameNode == nil || isImportValue(x, value) {
+		return
+	}
+	decl := n.Parent()
+	if decl == nil {
+		return
+	}
+	spanNode := n
+	if decl.NamedChildCount() == 1 {
+		spanNode = statement(decl)
+	}
+	parent, ok := x.callableParent(uint32(n.StartByte()))
+	if nameNode.Kind() == "identifier" && value != nil {
+		name := x.text(nameNode)
+		switch {
+		case isFunctionValue(value):
+			if !ok {
+				return
+			}
+			sp := lang.SpanOf(spanNode)
+			s := lang.Symbol{
+				Kind: graph.KindFunction, Name: name, Qual: x.qualify(parent, n, name), Parent: parent, Span: sp,
+				Signature: x.header(spanNode, value.ChildByFieldName("body")),
+				Doc:       x.doc(statement(decl)), Exported: parent < 0 && exported(n),
+				Content: lang.Content(x.src, sp), Abstract: x.dts,
+			}
+			x.fillCallable(&s, value)
+			idx := x.add(s)
+			x.symAt[n.Id()] = idx
+			x.symAt[value.Id()] = idx
+			return
+		case value.Kind() == "class":
+			if idx := x.addClass(value, name, spanNode, exported(n)); idx >= 0 {
+				x.symAt[n.Id()] = idx
+			}
+			return
+		}
+	}
+	if !ok || parent >= 0 || !x.moduleLevel(decl) {
+		return
+	}
+	isConst := decl.Kind() == "lexical_declaration" && hasToken(decl, "const")
+	word := "var "
+	if decl.Kind() == "lexical_declaration" {
+		word = "let "
+		if isConst {
+			word = "const "
+		}
+	}
+	typ := x.typeText(n.ChildByFieldName("type"))
+	sp := lang.SpanOf(spanNode)
+	doc := x.doc(statement(decl))
+	sig := word + strings.TrimSuffix(lang.OneLine(x.text(n)), ";")
+	if len(sig) > 200 {
+		sig = sig[:200] + "…"
+	}
+	for _, d := range x.patternNames(nameNode, typ, value) {
+		s := lang.Symbol{
+			Kind: symbolKindOfDeclarator(isConst, d.name), Name: d.name, Qual: x.qualify(-1, n, d.name),
+			Parent: -1, Span: sp, Signature: sig, Doc: doc, Exported: exported(n),
+			Type: d.typ, Value: d.value, Content: lang.Content(x.src, sp),
+		}
+		if s.Type != "" {
+			s.Value = nil
+		}
+		x.symAt[n.Id()] = x.add(s)
+	}
+}
+
+// moduleLevel reports whether a declaration statement sits at the top of
+// the file or of a namespace body.
+func (x *extraction) moduleLevel(decl *ts.Node) bool {
+	p := decl.Parent()
+	for p != nil && (p.Kind() == "export_statement" || p.Kind() == "ambient_declaration") {
+		p = p.Parent()
+	}
+	if p == nil {
+		return false
+	}
+	switch p.Kind() {
+	case "program":
+		return true
+	case "statement_block":
+		gp := p.Parent()
+		return gp != nil && (gp.Kind() == "internal_module" || gp.Kind() == "module")
+	}
+	return false
+}
+
+// boundName is one name bound by a declarator or parameter pattern, with
+// the type or value it receives.
+type boundName struct {
+	name  string
+	typ   string
+	value *lang.Expr
+}
+
+// patternNames lists the names a pattern binds: an identifier gets the
+// declared type or the value; `{a, b: c}` gets members of the value (or of
+// the declared type); `[a, b]` gets elements; nested patterns and rest
+// elements get nothing known.
+func (x *extraction) patternNames(pat *ts.Node, typ string, value *ts.Node) []boundName {
+	var src *lang.Expr
+	switch {
+	case typ != "":
+		src = &lang.Expr{Kind: lang.ExprTypeAssert, Name: typ}
+	case value != nil:
+		src = x.expr(value, 0)
+	}
+	switch pat.Kind() {
+	case "identifier":
+		if typ != "" {
+			return []boundName{{name: x.text(pat), typ: typ}}
+		}
+		return []boundName{{name: x.text(pat), value: src}}
+	case "object_pattern":
+		var out []boundName
+		for i := uint(0); i < pat.NamedChildCount(); i++ {
+			c := pat.NamedChild(i)
+			switch c.Kind() {
+			case "shorthand_property_identifier_pattern":
+				out = append(out, boundName{name: x.text(c), value: member(src, x.text(c))})
+			case "object_assignment_pattern":
+				if l := c.ChildByFieldName("left"); l != nil && l.Kind() == "shorthand_property_identifier_pattern" {
+					out = append(out, boundName{name: x.text(l), value: member(src, x.text(l))})
+				}
+			case "pair_pattern":
+				key := x.memberName(c.ChildByFieldName("key"))
+				v := c.ChildByFieldName("value")
+				if v != nil && v.Kind() == "assignment_pattern" {
+					v = v.ChildByFieldName("left")
+				}
+				if v != nil && v.Kind() == "identifier" {
+					out = append(out, boundName{name: x.text(v), value: member(src, key)})
+				} else if v != nil {
+					out = append(out, x.patternNames(v, "", nil)...)
+				}
+			case "rest_pattern":
+				out = append(out, x.patternNames(c, "", nil)...)
+			}
+		}
+		return out
+	case "array_pattern":
+		var out []boundName
+		for i := uint(0); i < pat.NamedChildCount(); i++ {
+			c := pat.NamedChild(i)
+			if c.Kind() == "assignment_pattern" {
+				c = c.ChildByFieldName("left")
+			}
+			if c == nil {
+				continue
+			}
+			if c.Kind() == "identifier" && src != nil {
+				out = append(out, boundName{name: x.text(c), value: &lang.Expr{Kind: lang.ExprIndex, X: src}})
+			} else {
+				out = append(out, x.patternNames(c, "", nil)...)
+			}
+		}
+		return out
+	case "rest_pattern", "assignment_pattern":
+		for i := uint(0); i < pat.NamedChildCount(); i++ {
+			if c := pat.NamedChild(i); c.Kind() == "identifier" {
+				return []boundName{{name: x.text(c)}}
+			}
+		}
+	}
+	return nil
+}
+
+func member(x *lang.Expr, name string) *lang.Expr {
+	if x == nil || x.Kind == lang.ExprUnknown {
+		return nil
+	}
+	return &lang.Expr{Kind: lang.ExprMember, Name: name, X: x}
+}

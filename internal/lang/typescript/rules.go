@@ -1,0 +1,78 @@
+package typescript
+
+import (
+	"gitnexus.dev/gitnexus/internal/graph"
+	"gitnexus.dev/gitnexus/internal/lang"
+)
+
+// rules resolves TypeScript and JavaScript together: every file is a
+// module whose names come from its own declarations and its imports;
+// imports resolve through relative paths with extension probing,
+// tsconfig/jsconfig baseUrl and paths, and workspace packages; exports
+// follow re-export chains. Classes are constructed with `new` only, and a
+// class without a constructor runs its base class's.
+type rules struct{}
+
+func (rules) Features() lang.Features {
+	return lang.Features{InheritedConstructors: true, UnexportedIsPrivate: true}
+}
+
+// ConfigNames are the files module resolution reads: package.json for
+// workspace packages, tsconfig/jsconfig files (any tsconfig*.json, which
+// `extends` may name) for baseUrl and paths.
+func (rules) ConfigNames() []string {
+	return []string{"package.json", "tsconfig*.json", "jsconfig*.json"}
+}
+
+func (rules) IsBuiltin(name string) bool { return isGlobal(name) }
+
+// Link adds nothing: TypeScript subtyping that matters for dispatch is
+// declared (extends, implements).
+func (rules) Link(*lang.Program, *graph.Graph) {}
+
+// Lookup resolves a name at file level: the file's own declarations, then
+// its imports, then the environment's globals (external).
+func (rules) Lookup(p *lang.Program, c *lang.Ctx, name string) (lang.Value, graph.Reason) {
+	f := c.File
+	if ids := f.Top[name]; len(ids) > 0 {
+		if id := pickDecl(p, ids, c.TypesOnly()); id != lang.NoSym {
+			return lang.SymValue(id), graph.ReasonSameFile
+		}
+	}
+	if info := moduleOf(f); info != nil {
+		if v, ok := info.imported(name); ok {
+			return v, graph.ReasonImportResolved
+		}
+	}
+	if isGlobal(name) || (c.TypesOnly() && builtinTypes[name]) {
+		return lang.External(), ""
+	}
+	return lang.None(), ""
+}
+
+// pickDecl chooses among same-named file-level declarations (a class and
+// an interface merged, a const and a type of one name, namespace members):
+// declarations outside namespaces first, then types when the name is used
+// as a type and values otherwise.
+func pickDecl(p *lang.Program, ids []lang.SymID, typesOnly bool) lang.SymID {
+	best, bestScore := lang.NoSym, -1
+	for _, id := range ids {
+		s := p.Sym(id)
+		score := 0
+		if s.Qual == s.Name {
+			score += 4
+		}
+		isType := s.Kind.IsType()
+		valueKind := s.Kind != graph.KindInterface && s.Kind != graph.KindTypeAlias
+		if (typesOnly && isType) || (!typesOnly && valueKind) {
+			score += 2
+		}
+		if !s.Abstract {
+			score++
+		}
+		if score > bestScore {
+			best, bestScore = id, score
+		}
+	}
+	return best
+}

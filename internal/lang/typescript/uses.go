@@ -1,0 +1,399 @@
+package typescript
+
+import (
+	"strings"
+
+	ts "github.com/tree-sitter/go-tree-sitter"
+
+	"gitnexus.dev/gitnexus/internal/graph"
+	"gitnexus.dev/gitnexus/internal/lang"
+)
+
+// readUses records calls, constructions, local bindings and references,
+// each attributed to the innermost enclosing node.
+func (x *extraction) readUses(cursor *ts.QueryCursor, root *ts.Node) {
+	q := x.g.uses
+	var (
+		cCall       = q.Capture("call")
+		cNew        = q.Capture("new")
+		cCallee     = q.Capture("callee")
+		cDeclarator = q.Capture("declarator")
+		cAssign     = q.Capture("assign")
+		cLeft       = q.Capture("left")
+		cRight      = q.Capture("right")
+		cFor        = q.Capture("for")
+		cCatch      = q.Capture("catch")
+		cName       = q.Capture("name")
+		cLambda     = q.Capture("lambda")
+		cIdent      = q.Capture("ident")
+		cMember     = q.Capture("member")
+		cQualifier  = q.Capture("qualifier")
+		cField      = q.Capture("field")
+	)
+	type refKey struct {
+		scope           int
+		qualifier, name string
+	}
+	seenRefs := map[refKey]bool{}
+	addRef := func(n *ts.Node, qualifier, name string) {
+		scope := x.scopes.Innermost(uint32(n.StartByte()), func(s *lang.Symbol) bool { return s.Kind.IsCallable() })
+		if scope < 0 {
+			return
+		}
+		k := refKey{scope, qualifier, name}
+		if seenRefs[k] {
+			return
+		}
+		seenRefs[k] = true
+		e := &lang.Expr{Kind: lang.ExprIdent, Name: name}
+		if qualifier != "" {
+			e = &lang.Expr{Kind: lang.ExprMember, Name: name, X: &lang.Expr{Kind: lang.ExprIdent, Name: qualifier}}
+		}
+		x.facts.Refs = append(x.facts.Refs, lang.Ref{Scope: scope, Expr: e, Line: lang.Line(n)})
+	}
+	q.Run(cursor, root, x.src, func(m *lang.Match) {
+		switch {
+		case m.Node(cCall) != nil:
+			x.addCall(m.Node(cCall), m.Node(cCallee))
+		case m.Node(cNew) != nil:
+			x.addNew(m.Node(cNew), m.Node(cCallee))
+		case m.Node(cDeclarator) != nil:
+			x.bindDeclarator(m.Node(cDeclarator), m.Node(cName))
+		case m.Node(cAssign) != nil:
+			x.bindAssignment(m.Node(cAssign), m.Node(cLeft), m.Node(cRight))
+		case m.Node(cFor) != nil:
+			x.bindFor(m.Node(cFor), m.Node(cLeft), m.Node(cRight))
+		case m.Node(cCatch) != nil:
+			x.bindCatch(m.Node(cCatch), m.Node(cName))
+		case m.Node(cLambda) != nil:
+			x.bindParams(m.Node(cLambda))
+		case m.Node(cMember) != nil:
+			addRef(m.Node(cMember), x.text(m.Node(cQualifier)), x.text(m.Node(cField)))
+		case m.Node(cIdent) != nil:
+			n := m.Node(cIdent)
+			if name := x.text(n); name != "undefined" {
+				addRef(n, "", name)
+			}
+		}
+	})
+}
+
+// callScope is the node a call at pos belongs to: the innermost callable,
+// else the innermost class (field initializers, static blocks), else the
+// file. Calls in a class's decorators and heritage clause run where the
+// class is defined, so they belong to the class's own enclosing scope.
+func (x *extraction) callScope(pos uint32) int {
+	s := x.scopes.CallScope(pos)
+	for s >= 0 && x.facts.Symbols[s].Kind.IsType() {
+		b, ok := x.body[s]
+		if !ok || pos >= b {
+			break
+		}
+		p := x.facts.Symbols[s].Parent
+		if p < 0 {
+			return -1
+		}
+		s = p
+		if !x.facts.Symbols[s].Kind.IsCallable() && !x.facts.Symbols[s].Kind.IsType() {
+			return x.scopes.CallScope(x.facts.Symbols[s].StartByte)
+		}
+	}
+	return s
+}
+
+func argumentCount(args *ts.Node) int {
+	if args == nil {
+		return 0
+	}
+	n := 0
+	if args.Kind() == "template_string" {
+		// A tagged template: the strings array, then each substitution.
+		n = 1
+		for i := uint(0); i < args.NamedChildCount(); i++ {
+			if args.NamedChild(i).Kind() == "template_substitution" {
+				n++
+			}
+		}
+		return n
+	}
+	for i := uint(0); i < args.NamedChildCount(); i++ {
+		if args.NamedChild(i).Kind() != "comment" {
+			n++
+		}
+	}
+	return n
+}
+
+func (x *extraction) addCall(call, callee *ts.Node) {
+	var e *lang.Expr
+	switch callee.Kind() {
+	case "import":
+		return
+	case "super":
+		e = &lang.Expr{Kind: lang.ExprSuper}
+	default:
+		if x.requirePath(call) != "" {
+			return
+		}
+		e = x.expr(callee, 0)
+	}
+	switch e.Kind {
+	case lang.ExprIdent, lang.ExprMember, lang.ExprIndex, lang.ExprSuper:
+	default:
+		return // calls of call results, literals and function expressions
+	}
+	if e.Kind == lang.ExprIdent && strings.HasPrefix(e.Name, "require:") {
+		return
+	}
+	line := lang.Line(callee)
+	if callee.Kind() == "member_expression" {
+		if p := callee.ChildByFieldName("property"); p != nil {
+			line = lang.Line(p)
+		}
+	}
+	pos := uint32(call.StartByte())
+	x.facts.Calls = append(x.facts.Calls, lang.Call{
+		Scope: x.callScope(pos), Callee: e, Args: argumentCount(call.ChildByFieldName("arguments")),
+		Line: line, Byte: pos,
+	})
+}
+
+func (x *extraction) addNew(n, ctor *ts.Node) {
+	if ctor == nil || !isNameExpr(ctor) {
+		return
+	}
+	pos := uint32(n.StartByte())
+	x.facts.Calls = append(x.facts.Calls, lang.Call{
+		Scope:  x.callScope(pos),
+		Callee: &lang.Expr{Kind: lang.ExprNew, Name: lang.OneLine(x.text(ctor))},
+		Args:   argumentCount(n.ChildByFieldName("arguments")),
+		Line:   lang.Line(ctor), Byte: pos,
+	})
+}
+
+// isFunctionNode reports nodes that delimit a function body.
+func isFunctionNode(n *ts.Node) bool {
+	switch n.Kind() {
+	case "function_declaration", "generator_function_declaration", "arrow_function", "function_expression",
+		"generator_function", "function", "method_definition", "class_static_block":
+		return true
+	}
+	return false
+}
+
+// blockEnd is where the names of a declaration stop being visible: the end
+// of the enclosing block for let/const (0 when that block is a whole
+// function body or the file), 0 for var.
+func blockEnd(decl *ts.Node) uint32 {
+	if decl.Kind() == "variable_declaration" {
+		return 0
+	}
+	p := decl.Parent()
+	for p != nil && p.Kind() == "export_statement" {
+		p = p.Parent()
+	}
+	if p == nil || p.Kind() == "program" {
+		return 0
+	}
+	if p.Kind() == "statement_block" {
+		if gp := p.Parent(); gp != nil && isFunctionNode(gp) {
+			return 0
+		}
+	}
+	return uint32(p.EndByte())
+}
+
+func (x *extraction) bindDeclarator(n, name *ts.Node) {
+	if _, isSym := x.symAt[n.Id()]; isSym {
+		return
+	}
+	value := unwrap(n.ChildByFieldName("value"))
+	if isImportValue(x, value) {
+		return
+	}
+	decl := n.Parent()
+	if decl == nil {
+		return
+	}
+	scope := x.callScope(uint32(n.StartByte()))
+	typ := x.typeText(n.ChildByFieldName("type"))
+	from, end := uint32(n.EndByte()), blockEnd(decl)
+	for _, d := range x.patternNames(name, typ, value) {
+		x.facts.Bindings = append(x.facts.Bindings, lang.Binding{
+			Scope: scope, Name: d.name, Type: d.typ, Value: d.value, Byte: from, End: end,
+		})
+		if d.typ == "" && d.value == nil && value == nil && name.Kind() == "identifier" {
+			if x.declared == nil {
+				x.declared = map[scopeName]bool{}
+			}
+			x.declared[scopeName{scope, d.name}] = true
+		}
+	}
+}
+
+// bindAssignment records `this.x = v` as a field binding (and, when the
+// class declares no member x, a Property: JavaScript classes declare their
+// fields by assigning them), and `x = v` for a local declared without a
+// value.
+func (x *extraction) bindAssignment(n, left, right *ts.Node) {
+	scope := x.callScope(uint32(n.StartByte()))
+	switch left.Kind() {
+	case "member_expression":
+		obj := left.ChildByFieldName("object")
+		if obj == nil || obj.Kind() != "this" || scope < 0 {
+			return
+		}
+		name := x.memberName(left.ChildByFieldName("property"))
+		x.facts.Bindings = append(x.facts.Bindings, lang.Binding{
+			Scope: scope, Name: name, Value: x.expr(right, 0), Field: true, Byte: uint32(n.EndByte()),
+		})
+		x.noteThisProperty(scope, name, n)
+	case "identifier":
+		name := x.text(left)
+		if !x.declared[scopeName{scope, name}] {
+			return
+		}
+		x.facts.Bindings = append(x.facts.Bindings, lang.Binding{
+			Scope: scope, Name: name, Value: x.expr(right, 0), Byte: uint32(n.EndByte()),
+		})
+	}
+}
+
+// noteThisProperty adds a Property for `this.name = ...` in a method of a
+// class that declares no member of that name.
+func (x *extraction) noteThisProperty(scope int, name string, n *ts.Node) {
+	cls := scope
+	for cls >= 0 && !x.facts.Symbols[cls].Kind.IsType() {
+		cls = x.facts.Symbols[cls].Parent
+	}
+	if cls < 0 || x.facts.Symbols[cls].Kind != graph.KindClass || name == "" {
+		return
+	}
+	for i := cls + 1; i < len(x.facts.Symbols); i++ {
+		s := &x.facts.Symbols[i]
+		if s.Parent == cls && s.Name == name {
+			return
+		}
+	}
+	for i := range x.deferred {
+		if s := &x.deferred[i]; s.Parent == cls && s.Name == name {
+			return
+		}
+	}
+	sp := lang.SpanOf(n)
+	sig := lang.OneLine(x.text(n))
+	if len(sig) > 200 {
+		sig = sig[:200] + "…"
+	}
+	x.deferred = append(x.deferred, lang.Symbol{
+		Kind: graph.KindProperty, Name: name, Qual: x.facts.Symbols[cls].Qual + "." + name, Parent: cls,
+		Span: sp, Signature: sig, Exported: !strings.HasPrefix(name, "#"), Content: lang.Content(x.src, sp),
+	})
+}
+
+// bindFor binds the variable of `for (const x of xs)` to an element of xs
+// and of `for (const k in o)` to a string, inside the loop.
+func (x *extraction) bindFor(n, left, right *ts.Node) {
+	scope := x.callScope(uint32(n.StartByte()))
+	from, end := uint32(left.StartByte()), uint32(n.EndByte())
+	op := n.ChildByFieldName("operator")
+	if left.Kind() == "identifier" {
+		b := lang.Binding{Scope: scope, Name: x.text(left), Byte: from, End: end}
+		if op != nil && op.Kind() == "in" {
+			b.Value = literal("String")
+		} else {
+			b.Value, b.Elem = x.expr(right, 0), true
+		}
+		x.facts.Bindings = append(x.facts.Bindings, b)
+		return
+	}
+	for _, d := range x.patternNames(left, "", nil) {
+		x.facts.Bindings = append(x.facts.Bindings, lang.Binding{Scope: scope, Name: d.name, Byte: from, End: end})
+	}
+}
+
+func (x *extraction) bindCatch(n, param *ts.Node) {
+	scope := x.callScope(uint32(n.StartByte()))
+	for _, d := range x.patternNames(param, "", nil) {
+		x.facts.Bindings = append(x.facts.Bindings, lang.Binding{
+			Scope: scope, Name: d.name, Byte: uint32(n.StartByte()), End: uint32(n.EndByte()),
+		})
+	}
+}
+
+// bindParams binds parameters as locals. For a function that is a node,
+// the symbol's Params already name them; only destructured parameters and
+// untyped parameters with a default value need bindings, in the function's
+// own scope. For a callback (not a node), every parameter is bound inside
+// the callback's span, in the enclosing node's scope, so that it shadows
+// outer names there.
+func (x *extraction) bindParams(fn *ts.Node) {
+	sym, isNode := x.symAt[fn.Id()]
+	var scope int
+	var from, end uint32
+	if isNode {
+		scope, from, end = sym, uint32(fn.StartByte()), 0
+	} else {
+		scope, from, end = x.callScope(uint32(fn.StartByte())), uint32(fn.StartByte()), uint32(fn.EndByte())
+	}
+	bind := func(d boundName) {
+		x.facts.Bindings = append(x.facts.Bindings, lang.Binding{
+			Scope: scope, Name: d.name, Type: d.typ, Value: d.value, Byte: from, End: end,
+		})
+	}
+	if p := fn.ChildByFieldName("parameter"); p != nil {
+		if !isNode && p.Kind() == "identifier" {
+			bind(boundName{name: x.text(p)})
+		}
+		return
+	}
+	list := fn.ChildByFieldName("parameters")
+	if list == nil {
+		return
+	}
+	c := list.Walk()
+	defer c.Close()
+	for _, p := range list.NamedChildren(c) {
+		pat, typ, def := x.paramParts(&p)
+		if pat == nil {
+			continue
+		}
+		if pat.Kind() == "identifier" {
+			switch {
+			case !isNode:
+				d := boundName{name: x.text(pat), typ: typ}
+				if typ == "" && def != nil {
+					d.value = x.expr(def, 0)
+				}
+				bind(d)
+			case typ == "" && def != nil:
+				bind(boundName{name: x.text(pat), value: x.expr(def, 0)})
+			}
+			continue
+		}
+		for _, d := range x.patternNames(pat, typ, def) {
+			bind(d)
+		}
+	}
+}
+
+// paramParts splits one formal parameter into its pattern, declared type
+// and default value.
+func (x *extraction) paramParts(p *ts.Node) (pat *ts.Node, typ string, def *ts.Node) {
+	switch p.Kind() {
+	case "required_parameter", "optional_parameter":
+		pat = p.ChildByFieldName("pattern")
+		if pat == nil {
+			pat = p.ChildByFieldName("name")
+		}
+		if pat != nil && pat.Kind() == "this" {
+			return nil, "", nil
+		}
+		return pat, x.typeText(p.ChildByFieldName("type")), p.ChildByFieldName("value")
+	case "assignment_pattern":
+		return p.ChildByFieldName("left"), "", p.ChildByFieldName("right")
+	case "identifier", "object_pattern", "array_pattern", "rest_pattern":
+		return p, "", nil
+	}
+	return nil, "", nil
+}

@@ -125,6 +125,11 @@ func (p *Program) Eval(c Ctx, e *Expr) (Value, graph.Reason) {
 					return Value{Kind: ValInstance, Sym: b.sym}, graph.ReasonSelfReceiver
 				}
 			}
+			if p.hasExternalBase(t) {
+				// The base class is outside the repository: `super.end()`
+				// of a stream subclass is not a guessable call.
+				return external, ""
+			}
 		}
 		return none, ""
 	case ExprIndex:

@@ -178,6 +178,11 @@ type Features struct {
 	// UnexportedIsPrivate: a name that is not exported cannot be used from
 	// another module (Go, Java package-private and private members).
 	UnexportedIsPrivate bool
+	// NoNameOnly: a call that cannot be resolved is dropped, never linked
+	// by name only. On JavaScript and TypeScript corpora such guesses were
+	// nearly all wrong (an untyped array's `xs.map()` picking the one
+	// repository function named map).
+	NoNameOnly bool
 }
 
 // TypeExpr is a written type reduced to what the resolver follows: a dotted

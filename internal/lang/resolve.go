@@ -329,6 +329,9 @@ func (p *Program) constructors(t SymID, args int) []SymID {
 // nameOnly links a call that could not be typed to the only callable of
 // that name in the program, if there is exactly one that the caller may see.
 func (p *Program) nameOnly(f *File, name string, args int) ([]SymID, graph.Reason) {
+	if p.Rules.Features().NoNameOnly {
+		return nil, ""
+	}
 	var found SymID = NoSym
 	for _, id := range p.byName[name] {
 		s := &p.Syms[id]

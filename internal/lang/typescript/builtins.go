@@ -30,7 +30,8 @@ func init() {
 		removeEventListener dispatchEvent HTMLElement Element Node NodeList Document Window
 		MutationObserver ResizeObserver IntersectionObserver Worker WebSocket XMLHttpRequest
 		FileReader Image Audio DOMParser XMLSerializer KeyboardEvent MouseEvent
-		describe it test expect beforeEach afterEach beforeAll afterAll jest vi suite
+		describe it test expect expectTypeOf assertType assert beforeEach afterEach beforeAll afterAll
+		jest vi suite bench chai
 		`) {
 		globals[n] = true
 	}

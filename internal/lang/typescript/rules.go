@@ -10,11 +10,14 @@ import (
 // imports resolve through relative paths with extension probing,
 // tsconfig/jsconfig baseUrl and paths, and workspace packages; exports
 // follow re-export chains. Classes are constructed with `new` only, and a
-// class without a constructor runs its base class's.
+// class without a constructor runs its base class's. Calls that cannot be
+// resolved are dropped: name-only guesses were wrong in about 9 cases out
+// of 10 on the npm CLI and on tRPC (untyped receivers are mostly values
+// from outside the repository: arrays, streams, library objects).
 type rules struct{}
 
 func (rules) Features() lang.Features {
-	return lang.Features{InheritedConstructors: true, UnexportedIsPrivate: true}
+	return lang.Features{InheritedConstructors: true, UnexportedIsPrivate: true, NoNameOnly: true}
 }
 
 // ConfigNames are the files module resolution reads: package.json for
@@ -35,7 +38,7 @@ func (rules) Link(*lang.Program, *graph.Graph) {}
 func (rules) Lookup(p *lang.Program, c *lang.Ctx, name string) (lang.Value, graph.Reason) {
 	f := c.File
 	if ids := f.Top[name]; len(ids) > 0 {
-		if id := pickDecl(p, ids, c.TypesOnly()); id != lang.NoSym {
+		if id := pickDeclAt(p, ids, c.TypesOnly(), c.Pos); id != lang.NoSym {
 			return lang.SymValue(id), graph.ReasonSameFile
 		}
 	}
@@ -55,6 +58,13 @@ func (rules) Lookup(p *lang.Program, c *lang.Ctx, name string) (lang.Value, grap
 // declarations outside namespaces first, then types when the name is used
 // as a type and values otherwise.
 func pickDecl(p *lang.Program, ids []lang.SymID, typesOnly bool) lang.SymID {
+	return pickDeclAt(p, ids, typesOnly, 0)
+}
+
+// pickDeclAt is pickDecl for a use at byte pos: among equally good
+// declarations (functions of one name declared in several test callbacks),
+// the last one that starts before the use.
+func pickDeclAt(p *lang.Program, ids []lang.SymID, typesOnly bool, pos uint32) lang.SymID {
 	best, bestScore := lang.NoSym, -1
 	for _, id := range ids {
 		s := p.Sym(id)
@@ -70,8 +80,11 @@ func pickDecl(p *lang.Program, ids []lang.SymID, typesOnly bool) lang.SymID {
 		if !s.Abstract {
 			score++
 		}
-		if score > bestScore {
+		switch {
+		case score > bestScore:
 			best, bestScore = id, score
+		case score == bestScore && s.StartByte <= pos && p.Sym(best).StartByte < s.StartByte:
+			best = id
 		}
 	}
 	return best

@@ -343,7 +343,7 @@ func (x *extraction) bindParams(fn *ts.Node) {
 	}
 	if p := fn.ChildByFieldName("parameter"); p != nil {
 		if !isNode && p.Kind() == "identifier" {
-			bind(boundName{name: x.text(p)})
+			bind(boundName{name: x.text(p), value: x.callbackArgument(fn, 0)})
 		}
 		return
 	}
@@ -353,7 +353,7 @@ func (x *extraction) bindParams(fn *ts.Node) {
 	}
 	c := list.Walk()
 	defer c.Close()
-	for _, p := range list.NamedChildren(c) {
+	for i, p := range list.NamedChildren(c) {
 		pat, typ, def := x.paramParts(&p)
 		if pat == nil {
 			continue
@@ -362,8 +362,12 @@ func (x *extraction) bindParams(fn *ts.Node) {
 			switch {
 			case !isNode:
 				d := boundName{name: x.text(pat), typ: typ}
-				if typ == "" && def != nil {
+				switch {
+				case typ != "":
+				case def != nil:
 					d.value = x.expr(def, 0)
+				default:
+					d.value = x.callbackArgument(fn, i)
 				}
 				bind(d)
 			case typ == "" && def != nil:
@@ -396,4 +400,45 @@ func (x *extraction) paramParts(p *ts.Node) (pat *ts.Node, typ string, def *ts.N
 		return p, "", nil
 	}
 	return nil, "", nil
+}
+
+// callbackArgument is what parameter i of a callback receives when the
+// callback is the first argument of an array method (`xs.map(x => ...)`:
+// an element of xs) or of `then` (the awaited receiver); nil otherwise.
+func (x *extraction) callbackArgument(fn *ts.Node, i int) *lang.Expr {
+	args := fn.Parent()
+	if args == nil || args.Kind() != "arguments" || args.NamedChildCount() == 0 || args.NamedChild(0).Id() != fn.Id() {
+		return nil
+	}
+	call := args.Parent()
+	if call == nil || call.Kind() != "call_expression" {
+		return nil
+	}
+	callee := call.ChildByFieldName("function")
+	if callee == nil || callee.Kind() != "member_expression" {
+		return nil
+	}
+	recv := x.expr(callee.ChildByFieldName("object"), 0)
+	if recv.Kind == lang.ExprUnknown {
+		return nil
+	}
+	switch x.memberName(callee.ChildByFieldName("property")) {
+	case "forEach", "map", "filter", "find", "findLast", "findIndex", "findLastIndex", "some", "every", "flatMap":
+		if i == 0 {
+			return &lang.Expr{Kind: lang.ExprIndex, X: recv}
+		}
+	case "sort":
+		if i <= 1 {
+			return &lang.Expr{Kind: lang.ExprIndex, X: recv}
+		}
+	case "reduce", "reduceRight":
+		if i == 1 {
+			return &lang.Expr{Kind: lang.ExprIndex, X: recv}
+		}
+	case "then":
+		if i == 0 {
+			return &lang.Expr{Kind: lang.ExprAwait, X: recv}
+		}
+	}
+	return nil
 }

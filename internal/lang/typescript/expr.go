@@ -26,6 +26,9 @@ func (x *extraction) expr(n *ts.Node, depth int) *lang.Expr {
 		}
 		return &lang.Expr{Kind: lang.ExprIdent, Name: name}
 	case "this":
+		if !x.thisIsInstance(n) {
+			return &lang.Expr{}
+		}
 		return &lang.Expr{Kind: lang.ExprSelf}
 	case "super":
 		return &lang.Expr{Kind: lang.ExprSuper}
@@ -97,6 +100,33 @@ func (x *extraction) expr(n *ts.Node, depth int) *lang.Expr {
 		return literal("Function")
 	}
 	return &lang.Expr{}
+}
+
+// thisIsInstance reports whether `this` at n is the instance of the
+// enclosing class: arrow functions see the `this` of their surroundings,
+// while a function expression or an object-literal method that is not a
+// node has a `this` of its own, which the resolver cannot type.
+func (x *extraction) thisIsInstance(n *ts.Node) bool {
+	for p := n.Parent(); p != nil; p = p.Parent() {
+		switch p.Kind() {
+		case "arrow_function", "class_body", "class_static_block":
+			if p.Kind() != "arrow_function" {
+				return true
+			}
+		case "function_expression", "generator_function", "function", "function_declaration",
+			"generator_function_declaration":
+			_, isNode := x.symAt[p.Id()]
+			return isNode
+		case "method_definition":
+			if b := p.Parent(); b != nil && b.Kind() == "class_body" {
+				return true
+			}
+			return false
+		case "program":
+			return false
+		}
+	}
+	return false
 }
 
 // stringValue is the content of a string literal node.

@@ -182,10 +182,19 @@ func isFunctionNode(n *ts.Node) bool {
 }
 
 // blockEnd is where the names of a declaration stop being visible: the end
-// of the enclosing block for let/const (0 when that block is a whole
-// function body or the file), 0 for var.
-func blockEnd(decl *ts.Node) uint32 {
+// of the enclosing block for let/const (0 when that block is the body of a
+// function that is a node, or the file), the end of the enclosing callback
+// for var.
+func (x *extraction) blockEnd(decl *ts.Node) uint32 {
 	if decl.Kind() == "variable_declaration" {
+		for p := decl.Parent(); p != nil; p = p.Parent() {
+			if isFunctionNode(p) {
+				if _, isNode := x.symAt[p.Id()]; isNode {
+					return 0
+				}
+				return uint32(p.EndByte())
+			}
+		}
 		return 0
 	}
 	p := decl.Parent()
@@ -197,7 +206,9 @@ func blockEnd(decl *ts.Node) uint32 {
 	}
 	if p.Kind() == "statement_block" {
 		if gp := p.Parent(); gp != nil && isFunctionNode(gp) {
-			return 0
+			if _, isNode := x.symAt[gp.Id()]; isNode {
+				return 0
+			}
 		}
 	}
 	return uint32(p.EndByte())
@@ -217,7 +228,7 @@ func (x *extraction) bindDeclarator(n, name *ts.Node) {
 	}
 	scope := x.callScope(uint32(n.StartByte()))
 	typ := x.typeText(n.ChildByFieldName("type"))
-	from, end := uint32(n.EndByte()), blockEnd(decl)
+	from, end := uint32(n.EndByte()), x.blockEnd(decl)
 	for _, d := range x.patternNames(name, typ, value) {
 		x.facts.Bindings = append(x.facts.Bindings, lang.Binding{
 			Scope: scope, Name: d.name, Type: d.typ, Value: d.value, Byte: from, End: end,
@@ -250,6 +261,23 @@ func (x *extraction) bindAssignment(n, left, right *ts.Node) {
 		x.noteThisProperty(scope, name, n)
 	case "identifier":
 		name := x.text(left)
+		if hasToken(n, "using") {
+			// `using x = ...` and `await using x = ...`, which the grammar
+			// reads as an assignment: a block-scoped declaration.
+			end := uint32(0)
+			if stmt := n.Parent(); stmt != nil {
+				for stmt != nil && stmt.Kind() != "expression_statement" {
+					stmt = stmt.Parent()
+				}
+				if stmt != nil {
+					end = x.blockEnd(stmt)
+				}
+			}
+			x.facts.Bindings = append(x.facts.Bindings, lang.Binding{
+				Scope: scope, Name: name, Value: x.expr(right, 0), Byte: uint32(n.EndByte()), End: end,
+			})
+			return
+		}
 		if !x.declared[scopeName{scope, name}] {
 			return
 		}

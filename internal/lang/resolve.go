@@ -237,9 +237,34 @@ func (p *Program) ResolveCall(f *File, call *Call) ([]SymID, graph.Reason) {
 		if base.Kind == ValNone {
 			return p.nameOnly(f, e.Name, call.Args)
 		}
-		return p.callTargets(c, v, call.Args), r
+		targets := p.callTargets(c, v, call.Args)
+		switch {
+		case len(targets) < 2:
+		case base.Kind == ValInstance:
+			targets = p.preferStatic(targets, false)
+		case base.Kind == ValSym && p.Syms[base.Sym].Kind.IsType():
+			targets = p.preferStatic(targets, true)
+		}
+		return targets, r
 	}
 	return nil, ""
+}
+
+// preferStatic keeps, of several targets that fit a call, the static ones
+// (static true: the receiver is the type itself) or the instance ones,
+// when there are any: `config.load()` calls the instance method load, not
+// the static method of the same name.
+func (p *Program) preferStatic(targets []SymID, static bool) []SymID {
+	var kept []SymID
+	for _, t := range targets {
+		if p.Syms[t].Static == static {
+			kept = append(kept, t)
+		}
+	}
+	if len(kept) == 0 {
+		return targets
+	}
+	return kept
 }
 
 // typeReason is the reason a type name resolved (for constructor calls).

@@ -74,6 +74,9 @@ type Symbol struct {
 	Receiver string
 	// Bases are the supertypes written on a type declaration.
 	Bases []Base
+	// TypeParams are the generic type parameters of a declaration, with
+	// their bound as Type when one is written (TS `T extends Base`).
+	TypeParams []Param
 	// Decorators are the names of decorators or annotations, without
 	// arguments ("staticmethod", "app.route", "Override").
 	Decorators []string

@@ -135,6 +135,7 @@ func (x *extraction) addFunctionDecl(n *ts.Node) {
 // fillCallable reads parameters, declared results and, without a declared
 // result, the first returned expression of a function-like node.
 func (x *extraction) fillCallable(s *lang.Symbol, fn *ts.Node) {
+	s.TypeParams = x.typeParams(fn)
 	if p := fn.ChildByFieldName("parameter"); p != nil {
 		s.Params = []lang.Param{{Name: x.text(p)}}
 	} else {
@@ -257,6 +258,7 @@ func (x *extraction) addClass(n *ts.Node, name string, spanNode *ts.Node, isExpo
 		Abstract:   n.Kind() == "abstract_class_declaration",
 		Bases:      x.heritage(n),
 		Decorators: x.decorators(decorated...),
+		TypeParams: x.typeParams(n),
 	}
 	idx := x.add(s)
 	x.symAt[n.Id()] = idx
@@ -264,6 +266,28 @@ func (x *extraction) addClass(n *ts.Node, name string, spanNode *ts.Node, isExpo
 		x.body[idx] = uint32(body.StartByte())
 	}
 	return idx
+}
+
+// typeParams reads a declaration's generic type parameters and their
+// `extends` bounds.
+func (x *extraction) typeParams(n *ts.Node) []lang.Param {
+	list := n.ChildByFieldName("type_parameters")
+	if list == nil {
+		return nil
+	}
+	var out []lang.Param
+	for i := uint(0); i < list.NamedChildCount(); i++ {
+		tp := list.NamedChild(i)
+		if tp.Kind() != "type_parameter" {
+			continue
+		}
+		prm := lang.Param{Name: x.text(tp.ChildByFieldName("name"))}
+		if c := tp.ChildByFieldName("constraint"); c != nil && c.NamedChildCount() > 0 {
+			prm.Type = lang.OneLine(x.text(c.NamedChild(0)))
+		}
+		out = append(out, prm)
+	}
+	return out
 }
 
 // heritage reads `extends` and `implements` clauses. A JavaScript class
@@ -320,6 +344,7 @@ func (x *extraction) addInterface(n *ts.Node) {
 		Signature: x.header(stmt, body), Doc: x.doc(stmt), Exported: parent < 0 && exported(n),
 		Content: lang.Content(x.src, sp),
 	}
+	s.TypeParams = x.typeParams(n)
 	if ext := childOfKind(n, "extends_type_clause"); ext != nil {
 		for i := uint(0); i < ext.NamedChildCount(); i++ {
 			s.Bases = append(s.Bases, lang.Base{Type: lang.OneLine(x.text(ext.NamedChild(i))), Kind: lang.BaseExtends})
@@ -341,6 +366,7 @@ func (x *extraction) addAlias(n *ts.Node) {
 		Kind: graph.KindTypeAlias, Name: name, Qual: x.qualify(parent, n, name), Parent: parent, Span: sp,
 		Signature: strings.TrimSuffix(sig, ";"), Doc: x.doc(stmt), Exported: parent < 0 && exported(n),
 		Content: lang.Content(x.src, sp), Type: lang.OneLine(x.text(n.ChildByFieldName("value"))),
+		TypeParams: x.typeParams(n),
 	}
 	x.symAt[n.Id()] = x.add(s)
 }

@@ -37,6 +37,11 @@ func (rules) Link(*lang.Program, *graph.Graph) {}
 // its imports, then the environment's globals (external).
 func (rules) Lookup(p *lang.Program, c *lang.Ctx, name string) (lang.Value, graph.Reason) {
 	f := c.File
+	if c.TypesOnly() {
+		if v, ok := typeParameter(p, c, name); ok {
+			return v, graph.ReasonSameFile
+		}
+	}
 	if ids := f.Top[name]; len(ids) > 0 {
 		if id := pickDeclAt(p, ids, c.TypesOnly(), c.Pos); id != lang.NoSym {
 			return lang.SymValue(id), graph.ReasonSameFile
@@ -88,4 +93,35 @@ func pickDeclAt(p *lang.Program, ids []lang.SymID, typesOnly bool, pos uint32) l
 		}
 	}
 	return best
+}
+
+// typeParameter resolves a generic type parameter of an enclosing
+// declaration to its bound (`T extends Base` is used as Base); a parameter
+// without a bound is unknown.
+func typeParameter(p *lang.Program, c *lang.Ctx, name string) (lang.Value, bool) {
+	f := c.File
+	for scope := c.Scope; scope >= 0; scope = f.Facts.Symbols[scope].Parent {
+		s := &f.Facts.Symbols[scope]
+		for _, tp := range s.TypeParams {
+			if tp.Name != name {
+				continue
+			}
+			info := moduleOf(f)
+			key := "typeparam\x00" + s.Qual + "\x00" + name
+			if tp.Type == "" || info == nil || info.busy[key] {
+				return lang.None(), true
+			}
+			info.busy[key] = true
+			v := p.ResolveType(lang.Ctx{File: f, Scope: s.Parent, Pos: s.StartByte}, tp.Type)
+			delete(info.busy, key)
+			switch {
+			case v.Kind == lang.ValInstance && !v.Elem:
+				return lang.SymValue(v.Sym), true
+			case v.Kind == lang.ValExternal:
+				return v, true
+			}
+			return lang.None(), true
+		}
+	}
+	return lang.None(), false
 }

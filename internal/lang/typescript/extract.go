@@ -63,6 +63,9 @@ type extraction struct {
 	// declared holds the names bound by declarators without an initializer
 	// or type, by scope: a later plain assignment to them is a binding.
 	declared map[scopeName]bool
+	// members holds the member names of each class, for properties
+	// created by `this.x = ...` (built on first use, after declarations).
+	members map[int]map[string]bool
 	// requires maps the node id of a require('x') call used inside an
 	// expression to the synthetic local name its import binds.
 	requires map[uintptr]string

@@ -297,17 +297,25 @@ func (x *extraction) noteThisProperty(scope int, name string, n *ts.Node) {
 	if cls < 0 || x.facts.Symbols[cls].Kind != graph.KindClass || name == "" {
 		return
 	}
-	for i := cls + 1; i < len(x.facts.Symbols); i++ {
-		s := &x.facts.Symbols[i]
-		if s.Parent == cls && s.Name == name {
-			return
+	if x.members == nil {
+		// Every member declared in a class body is known by now.
+		x.members = map[int]map[string]bool{}
+		for _, s := range append(x.facts.Symbols[:len(x.facts.Symbols):len(x.facts.Symbols)], x.deferred...) {
+			if s.Parent >= 0 {
+				if x.members[s.Parent] == nil {
+					x.members[s.Parent] = map[string]bool{}
+				}
+				x.members[s.Parent][s.Name] = true
+			}
 		}
 	}
-	for i := range x.deferred {
-		if s := &x.deferred[i]; s.Parent == cls && s.Name == name {
-			return
-		}
+	if x.members[cls][name] {
+		return
 	}
+	if x.members[cls] == nil {
+		x.members[cls] = map[string]bool{}
+	}
+	x.members[cls][name] = true
 	sp := lang.SpanOf(n)
 	sig := lang.OneLine(x.text(n))
 	if len(sig) > 200 {

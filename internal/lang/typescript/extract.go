@@ -2,6 +2,7 @@ package typescript
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -354,16 +355,38 @@ func (x *extraction) typeText(n *ts.Node) string {
 	if n == nil {
 		return ""
 	}
+	var t string
 	switch n.Kind() {
 	case "type_annotation":
 		if n.NamedChildCount() == 0 {
 			return ""
 		}
-		return lang.OneLine(x.text(n.NamedChild(0)))
+		t = lang.OneLine(x.text(n.NamedChild(0)))
 	case "type_predicate_annotation", "asserts_annotation":
 		return ""
+	default:
+		t = lang.OneLine(x.text(n))
 	}
-	return lang.OneLine(x.text(n))
+	if strings.Contains(t, "import(") {
+		t = x.importTypes(t, lang.Line(n))
+	}
+	return t
+}
+
+// importType matches an import type's module part: import('./x').
+var importType = regexp.MustCompile(`import\(\s*(['"])([^'"]+)['"]\s*\)`)
+
+// importTypes rewrites `import('./x').Foo` in a type into a name bound by a
+// synthetic namespace import of './x', so that the type resolves like
+// `ns.Foo`.
+func (x *extraction) importTypes(t string, line int) string {
+	return importType.ReplaceAllStringFunc(t, func(m string) string {
+		path := importType.FindStringSubmatch(m)[2]
+		alias := "import·" + path
+		alias = strings.NewReplacer(".", "·", "/", "·", "-", "·", "@", "·").Replace(alias)
+		x.addRequireAlias(alias, path, line)
+		return alias
+	})
 }
 
 // markExported marks file-level symbols named by export lists and CommonJS

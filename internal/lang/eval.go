@@ -376,6 +376,12 @@ func (p *Program) Member(c Ctx, base Value, name string, viaSelf bool) (Value, g
 			}
 			return SymsValue(ids), graph.ReasonReceiverTyped
 		case s.Kind == graph.KindVariable || s.Kind == graph.KindConst || s.Kind == graph.KindProperty:
+			// A variable holding another variable: bounded, since
+			// `a = b; b = a` would otherwise never end.
+			if c.depth > maxDepth {
+				return none, ""
+			}
+			c.depth++
 			return p.Member(c, p.ValueOf(base.Sym), name, false)
 		}
 	}

@@ -16,12 +16,38 @@ func (p *Program) Overrides(m SymID) []SymID {
 	if v, ok := p.overrideMemo[m]; ok {
 		return v
 	}
+	out := p.overridesBelow(m, owner)
+	p.overrideMemo[m] = out
+	return out
+}
+
+// OverridesFrom is Overrides for a call through `this`/`self` in type recv,
+// a subtype of m's owner: only recv and its subtypes can be the receiver,
+// so overrides in recv's siblings are left out (`this.emit()` in one
+// stream class does not run another stream class's emit).
+func (p *Program) OverridesFrom(m, recv SymID) []SymID {
+	owner := p.Syms[m].owner
+	if recv == NoSym || recv == owner || owner == NoSym {
+		return p.Overrides(m)
+	}
+	k := [2]SymID{m, recv}
+	if v, ok := p.overrideFromMemo[k]; ok {
+		return v
+	}
+	out := p.overridesBelow(m, recv)
+	p.overrideFromMemo[k] = out
+	return out
+}
+
+// overridesBelow finds, breadth first through the subtypes of top, the
+// methods that override m.
+func (p *Program) overridesBelow(m, top SymID) []SymID {
 	name := p.Syms[m].Name
 	arity := len(p.Syms[m].Params)
 	var out []SymID
-	seenType := map[SymID]bool{owner: true}
+	seenType := map[SymID]bool{top: true}
 	seenMethod := map[SymID]bool{m: true}
-	queue := append([]SymID(nil), p.subtypes[owner]...)
+	queue := append([]SymID(nil), p.subtypes[top]...)
 	for len(queue) > 0 && len(seenType) < 10000 {
 		t := queue[0]
 		queue = queue[1:]
@@ -43,7 +69,6 @@ func (p *Program) Overrides(m SymID) []SymID {
 		}
 		queue = append(queue, p.subtypes[t]...)
 	}
-	p.overrideMemo[m] = out
 	return out
 }
 

@@ -35,8 +35,9 @@ type Program struct {
 	inFlight map[SymID]bool     // recursion guard for the memo tables
 	subtypes map[SymID][]SymID  // direct subtypes, from resolved bases
 	bindMemo map[bindKey]Value
-	// overrideMemo caches Overrides.
-	overrideMemo map[SymID][]SymID
+	// overrideMemo caches Overrides, overrideFromMemo OverridesFrom.
+	overrideMemo     map[SymID][]SymID
+	overrideFromMemo map[[2]SymID][]SymID
 }
 
 type bindKey struct {
@@ -207,7 +208,8 @@ func NewProgram(rules Rules, facts []*FileFacts, config map[string][]byte) *Prog
 		subtypes: map[SymID][]SymID{},
 		bindMemo: map[bindKey]Value{},
 
-		overrideMemo: map[SymID][]SymID{},
+		overrideMemo:     map[SymID][]SymID{},
+		overrideFromMemo: map[[2]SymID][]SymID{},
 	}
 	for _, ff := range facts {
 		f := &File{Facts: ff, First: SymID(len(p.Syms)), Top: map[string][]SymID{},

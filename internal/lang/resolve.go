@@ -157,13 +157,17 @@ func (p *Program) resolveCalls(g *graph.Graph, f *File, st *ResolveStats) {
 		}
 		src := p.callerID(f, call.Scope)
 		virtual := isVirtualCall(call.Callee)
+		recv := NoSym
+		if e := call.Callee; e.Kind == ExprMember && e.X != nil && e.X.Kind == ExprSelf {
+			recv = p.EnclosingType(f, call.Scope)
+		}
 		for _, t := range targets {
 			g.AddEdge(graph.Edge{Src: src, Dst: p.Syms[t].ID, Type: graph.EdgeCalls,
 				Confidence: reason.Confidence(), Reason: reason, Line: call.Line})
 			if !virtual || p.Syms[t].Kind != graph.KindMethod && p.Syms[t].Kind != graph.KindFunction {
 				continue
 			}
-			for _, o := range p.Overrides(t) {
+			for _, o := range p.OverridesFrom(t, recv) {
 				g.AddEdge(graph.Edge{Src: src, Dst: p.Syms[o].ID, Type: graph.EdgeCalls,
 					Confidence: graph.ReasonDispatch.Confidence(), Reason: graph.ReasonDispatch, Line: call.Line})
 			}

@@ -32,6 +32,9 @@ type Value struct {
 	Elem bool
 	// Alts are further candidates of the same name (overloads).
 	Alts []SymID
+	// Exact: an instance of exactly Sym, not of a subtype (the value of a
+	// construction), so calls on it do not dispatch to overrides.
+	Exact bool
 }
 
 var (
@@ -111,7 +114,11 @@ func (p *Program) Eval(c Ctx, e *Expr) (Value, graph.Reason) {
 	case ExprCall:
 		callee, _ := p.Eval(c, e.X)
 		return p.CallResult(c, callee, 0), ""
-	case ExprNew, ExprComposite, ExprTypeAssert:
+	case ExprNew, ExprComposite:
+		v := p.ResolveType(c, e.Name)
+		v.Exact = v.Kind == ValInstance && !v.Elem
+		return v, ""
+	case ExprTypeAssert:
 		return p.ResolveType(c, e.Name), ""
 	case ExprSelf:
 		if t := p.EnclosingType(c.File, c.Scope); t != NoSym {
@@ -502,12 +509,12 @@ func (p *Program) CallResult(c Ctx, callee Value, index int) Value {
 		case s.Kind.IsCallable():
 			if s.Kind == graph.KindConstructor {
 				if t := p.EnclosingType(s.File, s.Parent); t != NoSym {
-					return Value{Kind: ValInstance, Sym: t}
+					return Value{Kind: ValInstance, Sym: t, Exact: true}
 				}
 			}
 			return p.resultOf(callee.Sym, index)
 		case s.Kind.IsType():
-			return Value{Kind: ValInstance, Sym: callee.Sym}
+			return Value{Kind: ValInstance, Sym: callee.Sym, Exact: true}
 		case s.Kind == graph.KindVariable || s.Kind == graph.KindConst || s.Kind == graph.KindProperty:
 			inner := p.ValueOf(callee.Sym)
 			if inner.Kind == ValSym && p.Syms[inner.Sym].Kind.IsCallable() {

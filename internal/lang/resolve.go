@@ -146,7 +146,7 @@ func (p *Program) resolveCalls(g *graph.Graph, f *File, st *ResolveStats) {
 	for i := range f.Facts.Calls {
 		call := &f.Facts.Calls[i]
 		st.Calls++
-		targets, reason := p.ResolveCall(f, call)
+		targets, reason, exact := p.resolveCall(f, call)
 		if len(targets) == 0 {
 			st.CallsUnresolved++
 			continue
@@ -156,7 +156,7 @@ func (p *Program) resolveCalls(g *graph.Graph, f *File, st *ResolveStats) {
 			st.CallsNameOnly++
 		}
 		src := p.callerID(f, call.Scope)
-		virtual := isVirtualCall(call.Callee)
+		virtual := isVirtualCall(call.Callee) && !exact
 		recv := NoSym
 		if e := call.Callee; e.Kind == ExprMember && e.X != nil && e.X.Kind == ExprSelf {
 			recv = p.EnclosingType(f, call.Scope)
@@ -164,7 +164,7 @@ func (p *Program) resolveCalls(g *graph.Graph, f *File, st *ResolveStats) {
 		for _, t := range targets {
 			g.AddEdge(graph.Edge{Src: src, Dst: p.Syms[t].ID, Type: graph.EdgeCalls,
 				Confidence: reason.Confidence(), Reason: reason, Line: call.Line})
-			if !virtual || p.Syms[t].Kind != graph.KindMethod && p.Syms[t].Kind != graph.KindFunction {
+			if !virtual || p.Syms[t].Static || p.Syms[t].Kind != graph.KindMethod && p.Syms[t].Kind != graph.KindFunction {
 				continue
 			}
 			for _, o := range p.OverridesFrom(t, recv) {
@@ -197,38 +197,47 @@ func isVirtualCall(e *Expr) bool {
 // ResolveCall returns the callables (or, for constructions of classes
 // without a constructor, the class) a call site reaches, and why.
 func (p *Program) ResolveCall(f *File, call *Call) ([]SymID, graph.Reason) {
+	targets, reason, _ := p.resolveCall(f, call)
+	return targets, reason
+}
+
+// resolveCall is ResolveCall that also reports whether the receiver's
+// type is exact (`new Foo().run()`, `x = Foo(); x.run()`), in which case
+// the call does not dispatch to overrides.
+func (p *Program) resolveCall(f *File, call *Call) ([]SymID, graph.Reason, bool) {
 	c := Ctx{File: f, Scope: call.Scope, Pos: call.Byte}
 	e := call.Callee
 	for e != nil && e.Kind == ExprIndex {
 		e = e.X // F[int](x)
 	}
 	if e == nil {
-		return nil, ""
+		return nil, "", false
 	}
 	switch e.Kind {
 	case ExprNew:
 		v := p.ResolveType(c, e.Name)
 		if v.Kind != ValInstance || v.Elem {
-			return nil, ""
+			return nil, "", false
 		}
-		return p.constructors(v.Sym, call.Args), p.typeReason(c, e.Name)
+		return p.constructors(v.Sym, call.Args), p.typeReason(c, e.Name), true
 	case ExprSuper:
 		t := p.EnclosingType(f, call.Scope)
 		if t == NoSym {
-			return nil, ""
+			return nil, "", false
 		}
 		for _, b := range p.bases(t) {
 			if b.kind == BaseExtends {
-				return p.constructors(b.sym, call.Args), graph.ReasonSelfReceiver
+				return p.constructors(b.sym, call.Args), graph.ReasonSelfReceiver, true
 			}
 		}
-		return nil, ""
+		return nil, "", false
 	case ExprIdent:
 		v, r := p.LookupIdent(c, e.Name)
 		if v.Kind == ValNone && r == "" && !p.Rules.IsBuiltin(e.Name) {
-			return p.nameOnly(f, e.Name, call.Args)
+			t, r := p.nameOnly(f, e.Name, call.Args)
+			return t, r, false
 		}
-		return p.callTargets(c, v, call.Args), r
+		return p.callTargets(c, v, call.Args), r, false
 	case ExprMember:
 		base, baseReason := p.Eval(c, e.X)
 		v, r := p.Member(c, base, e.Name, e.X.Kind == ExprSelf || e.X.Kind == ExprSuper)
@@ -239,7 +248,8 @@ func (p *Program) ResolveCall(f *File, call *Call) ([]SymID, graph.Reason) {
 			}
 		}
 		if base.Kind == ValNone {
-			return p.nameOnly(f, e.Name, call.Args)
+			t, r := p.nameOnly(f, e.Name, call.Args)
+			return t, r, false
 		}
 		targets := p.callTargets(c, v, call.Args)
 		switch {
@@ -249,9 +259,9 @@ func (p *Program) ResolveCall(f *File, call *Call) ([]SymID, graph.Reason) {
 		case base.Kind == ValSym && p.Syms[base.Sym].Kind.IsType():
 			targets = p.preferStatic(targets, true)
 		}
-		return targets, r
+		return targets, r, base.Kind == ValInstance && base.Exact
 	}
-	return nil, ""
+	return nil, "", false
 }
 
 // preferStatic keeps, of several targets that fit a call, the static ones

@@ -382,6 +382,13 @@ func (p *Program) Member(c Ctx, base Value, name string, viaSelf bool) (Value, g
 				return SymsValue(ids), graph.ReasonInherited
 			}
 			return SymsValue(ids), graph.ReasonReceiverTyped
+		case s.Getter && s.Kind.IsCallable():
+			// Reading a getter runs it: members of what it returns.
+			if c.depth > maxDepth {
+				return none, ""
+			}
+			c.depth++
+			return p.Member(c, p.resultOf(base.Sym, 0), name, false)
 		case s.Kind == graph.KindVariable || s.Kind == graph.KindConst || s.Kind == graph.KindProperty:
 			// A variable holding another variable: bounded, since
 			// `a = b; b = a` would otherwise never end.

@@ -58,7 +58,10 @@ type Symbol struct {
 	Exported  bool
 	Static    bool // Java/TS static member, Python @staticmethod
 	Abstract  bool // abstract method, interface method without a body
-	Content   string
+	// Getter: an accessor read like a property (TS/JS `get x()`, Python
+	// @property); `obj.x.y` follows what it returns.
+	Getter  bool
+	Content string
 
 	// Type is the declared type of a Property, Variable or Const, or the
 	// aliased type of a TypeAlias, as written (the resolver normalises it).

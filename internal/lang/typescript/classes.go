@@ -274,7 +274,7 @@ func (x *extraction) addMethod(n *ts.Node) {
 		Kind: kind, Name: name, Qual: x.facts.Symbols[owner].Qual + "." + name, Parent: owner, Span: sp,
 		Signature: x.header(n, n.ChildByFieldName("body")), Doc: x.doc(first),
 		Exported: !x.isPrivate(n, name), Static: static, Content: lang.Content(x.src, sp),
-		Decorators: decs, Abstract: x.dts,
+		Decorators: decs, Abstract: x.dts, Getter: hasToken(n, "get"),
 	}
 	x.fillCallable(&s, n)
 	x.symAt[n.Id()] = x.add(s)
@@ -316,7 +316,7 @@ func (x *extraction) addMethodSignature(n *ts.Node) {
 		Kind: kind, Name: name, Qual: qual, Parent: owner, Span: sp,
 		Signature: strings.TrimSuffix(x.header(n, nil), ";"), Doc: x.doc(first),
 		Exported: !x.isPrivate(n, name), Static: static, Abstract: true,
-		Content: lang.Content(x.src, sp), Decorators: decs,
+		Content: lang.Content(x.src, sp), Decorators: decs, Getter: hasToken(n, "get"),
 	}
 	x.fillCallable(&s, n)
 	x.symAt[n.Id()] = x.add(s)

@@ -119,6 +119,9 @@ func (x *extraction) readDefs(cursor *ts.QueryCursor, root *ts.Node) {
 	})
 	for i := range items {
 		n := &items[i].node
+		if i > 0 && items[i-1].node.Id() == n.Id() {
+			continue // one node matched by two patterns
+		}
 		if _, done := x.symAt[n.Id()]; done {
 			continue
 		}
@@ -252,32 +255,20 @@ func childOfKind(n *ts.Node, kind string) *ts.Node {
 	return nil
 }
 
-// doc returns the first paragraph of the doc comment right above the
-// declaration statement n: a /** */ block or a run of // lines.
+// doc returns the first paragraph of the JSDoc/TSDoc comment (/** ... */)
+// right above the declaration statement n, without its @tags.
 func (x *extraction) doc(n *ts.Node) string {
 	texts := lang.CommentsBefore(n, x.src, func(c *ts.Node) bool { return c.Kind() == "comment" })
 	if len(texts) == 0 {
 		return ""
 	}
 	last := texts[len(texts)-1]
-	switch {
-	case strings.HasPrefix(last, "/**"):
-		texts = texts[len(texts)-1:]
-	case strings.HasPrefix(last, "/*"):
-		return "" // a plain block comment: licence headers, commented-out code
-	default:
-		var lines []string
-		for _, t := range texts {
-			if strings.HasPrefix(t, "//") {
-				lines = append(lines, t)
-			}
-		}
-		texts = lines
+	if !strings.HasPrefix(last, "/**") || last == "/**/" {
+		return ""
 	}
 	var kept []string
-	for _, l := range lang.CleanComment(texts) {
-		l = strings.TrimSpace(l)
-		if strings.HasPrefix(l, "@") || strings.HasPrefix(l, "eslint-") || strings.HasPrefix(l, "prettier-") {
+	for _, l := range lang.CleanComment([]string{last}) {
+		if strings.HasPrefix(l, "@") {
 			if len(kept) > 0 {
 				break
 			}

@@ -62,7 +62,9 @@ func TestSymbols(t *testing.T) {
 		check     func(*lang.Symbol) bool
 	}{
 		{"greet", graph.KindFunction, "export function greet(name: string): string", "Greets people.", true,
-			func(s *lang.Symbol) bool { return len(s.Params) == 1 && s.Params[0].Type == "string" && s.Returns[0] == "string" }},
+			func(s *lang.Symbol) bool {
+				return len(s.Params) == 1 && s.Params[0].Type == "string" && s.Returns[0] == "string"
+			}},
 		{"helper", graph.KindFunction, "const helper = (a: number, b = 2, ...rest: number[])", "", false,
 			func(s *lang.Symbol) bool {
 				return len(s.Params) == 3 && s.Params[1].Optional && s.Params[2].Variadic && lang.Accepts(s, 1)

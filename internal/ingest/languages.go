@@ -5,4 +5,5 @@ import (
 	_ "gitnexus.dev/gitnexus/internal/lang/golang"
 	_ "gitnexus.dev/gitnexus/internal/lang/java"
 	_ "gitnexus.dev/gitnexus/internal/lang/python"
+	_ "gitnexus.dev/gitnexus/internal/lang/typescript"
 )

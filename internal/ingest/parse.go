@@ -29,7 +29,7 @@ type parsed struct {
 // one extractor per language (parsers are not thread-safe). Results keep the
 // order of files.
 func parseAll(ctx context.Context, root string, files []string, workers int, maxSize int64,
-	configNames map[string]bool, progress func(done, total int)) ([]parsed, error) {
+	configs *configNames, progress func(done, total int)) ([]parsed, error) {
 	out := make([]parsed, len(files))
 	if workers < 1 {
 		workers = 1
@@ -53,7 +53,7 @@ func parseAll(ctx context.Context, root string, files []string, workers int, max
 				if ctx.Err() != nil {
 					continue
 				}
-				r, err := parseOne(root, files[i], maxSize, configNames, extractors)
+				r, err := parseOne(root, files[i], maxSize, configs, extractors)
 				if err != nil {
 					errOnce.Do(func() { firstErr = err })
 				}
@@ -82,7 +82,7 @@ func parseAll(ctx context.Context, root string, files []string, workers int, max
 // parseOne reads one file, classifies it, and extracts its facts. The
 // returned error is fatal (an extractor that cannot be created); problems
 // with the file itself are recorded in the result.
-func parseOne(root, rel string, maxSize int64, configNames map[string]bool, extractors map[string]langExtractor) (parsed, error) {
+func parseOne(root, rel string, maxSize int64, configs *configNames, extractors map[string]langExtractor) (parsed, error) {
 	r := parsed{path: rel}
 	abs := filepath.Join(root, filepath.FromSlash(rel))
 	fi, err := os.Stat(abs)
@@ -103,7 +103,7 @@ func parseOne(root, rel string, maxSize int64, configNames map[string]bool, extr
 		r.skip = SkipBinary
 		return r, nil
 	}
-	if configNames[path.Base(rel)] {
+	if configs.match(rel) {
 		r.config = src
 	}
 	if isMinified(rel, src) {

@@ -90,13 +90,13 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	timed("walk", start)
 
 	start = time.Now()
-	configNames := map[string]bool{}
+	configs := &configNames{}
 	for _, l := range lang.All() {
 		for _, n := range l.Rules().ConfigNames() {
-			configNames[n] = true
+			configs.add(n)
 		}
 	}
-	results, err := parseAll(ctx, opts.Root, w.Files, opts.Workers, opts.MaxFileSize, configNames,
+	results, err := parseAll(ctx, opts.Root, w.Files, opts.Workers, opts.MaxFileSize, configs,
 		func(done, total int) { emit(Event{Phase: "parse", Done: done, Total: total}) })
 	if err != nil {
 		return nil, err

@@ -135,7 +135,8 @@ func TestParseOneClassifies(t *testing.T) {
 	write(t, root, "ok.go", "package x\nfunc F() {}\n")
 	write(t, root, "go.mod", "module m\n")
 	write(t, root, "notes.txt", "text\n")
-	cfg := map[string]bool{"go.mod": true}
+	cfg := &configNames{}
+	cfg.add("go.mod")
 	cases := map[string]string{"bin.go": SkipBinary, "big.go": SkipTooLarge, "app.min.js": SkipMinified,
 		"bundle.js": SkipMinified, "ok.go": "", "go.mod": "", "notes.txt": "", "gone.go": SkipVanished}
 	for rel, want := range cases {

@@ -33,6 +33,9 @@ type Value struct {
 	Elem uint8
 	// Alts are further candidates of the same name (overloads).
 	Alts []SymID
+	// Exact: an instance of exactly Sym, not of a subtype (the value of a
+	// construction), so calls on it do not dispatch to overrides.
+	Exact bool
 }
 
 var (
@@ -120,7 +123,11 @@ func (p *Program) Eval(c Ctx, e *Expr) (Value, graph.Reason) {
 		return v, r
 	case ExprCall:
 		return p.callValue(c, e, 0), ""
-	case ExprNew, ExprComposite, ExprTypeAssert:
+	case ExprNew, ExprComposite:
+		v := p.ResolveType(c, e.Name)
+		v.Exact = v.Kind == ValInstance && v.Elem == 0
+		return v, ""
+	case ExprTypeAssert:
 		return p.ResolveType(c, e.Name), ""
 	case ExprSelf:
 		if t := p.EnclosingType(c.File, c.Scope); t != NoSym {
@@ -430,8 +437,15 @@ func (p *Program) Member(c Ctx, base Value, name string, viaSelf bool) (Value, g
 // isAccessor reports whether reading the callable id as an attribute runs
 // it (Accessors).
 func (p *Program) isAccessor(id SymID) bool {
+	s := p.Syms[id].Symbol
+	if !s.Kind.IsCallable() {
+		return false
+	}
+	if s.Getter {
+		return true
+	}
 	a, ok := p.Rules.(Accessors)
-	return ok && p.Syms[id].Kind.IsCallable() && a.IsAccessor(p.Syms[id].Symbol)
+	return ok && a.IsAccessor(s)
 }
 
 // FindMember finds members named name on type t or, breadth first, on its
@@ -566,12 +580,12 @@ func (p *Program) CallResult(c Ctx, callee Value, index int) Value {
 		case s.Kind.IsCallable():
 			if s.Kind == graph.KindConstructor {
 				if t := p.EnclosingType(s.File, s.Parent); t != NoSym {
-					return Value{Kind: ValInstance, Sym: t}
+					return Value{Kind: ValInstance, Sym: t, Exact: true}
 				}
 			}
 			return p.resultOf(callee.Sym, index)
 		case s.Kind.IsType():
-			return Value{Kind: ValInstance, Sym: callee.Sym}
+			return Value{Kind: ValInstance, Sym: callee.Sym, Exact: true}
 		case s.Kind == graph.KindVariable || s.Kind == graph.KindConst || s.Kind == graph.KindProperty:
 			inner := p.ValueOf(callee.Sym)
 			if inner.Kind == ValSym && (p.Syms[inner.Sym].Kind.IsCallable() ||

@@ -60,7 +60,10 @@ type Symbol struct {
 	Abstract  bool // abstract method, interface method without a body
 	// Hidden: a synthetic type the resolver needs but the graph does not
 	// show (a Go anonymous struct type, for `for _, tt := range tests`).
-	Hidden  bool
+	Hidden bool
+	// Getter: an accessor read like a property (TS/JS `get x()`, Python
+	// @property); `obj.x.y` follows what it returns.
+	Getter  bool
 	Content string
 
 	// Type is the declared type of a Property, Variable or Const, or the
@@ -235,6 +238,10 @@ type Import struct {
 type Export struct {
 	Name  string // exported name; "default" for default exports, ExportAssign
 	Local string // local name it refers to; "" when the value is anonymous
+	// Value is the exported expression when it is not a local name
+	// (`export default new Foo()`, `module.exports = createApp()`), nil
+	// when the resolver cannot type it.
+	Value *Expr
 	Line  int
 }
 

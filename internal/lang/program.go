@@ -163,8 +163,9 @@ type Rules interface {
 	// provides and the repository cannot define calls into.
 	IsBuiltin(name string) bool
 	// ConfigNames are the base names of configuration files the rules read
-	// (go.mod, tsconfig.json, ...); the pipeline passes their contents in
-	// Program.Config.
+	// (go.mod, tsconfig.json, ...); a name with * ? or [ is a path.Match
+	// pattern over base names ("tsconfig*.json"). The pipeline passes their
+	// contents in Program.Config.
 	ConfigNames() []string
 }
 
@@ -213,6 +214,11 @@ type Features struct {
 	// parameters and symbols nested in callables, and goes straight to
 	// Rules.Lookup with Ctx.Called set.
 	MethodNamespace bool
+	// NoNameOnly: a call that cannot be resolved is dropped, never linked
+	// by name only. On JavaScript and TypeScript corpora such guesses were
+	// nearly all wrong (an untyped array's `xs.map()` picking the one
+	// repository function named map).
+	NoNameOnly bool
 }
 
 // Overloading is implemented by the Rules of languages where one name

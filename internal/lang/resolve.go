@@ -173,7 +173,7 @@ func (p *Program) resolveCalls(g *graph.Graph, f *File, st *ResolveStats) {
 				Confidence: res.reason.Confidence(), Reason: res.reason, Line: call.Line})
 			// A constructor runs exactly the class constructed: it does
 			// not dispatch.
-			if !res.dispatch || !p.Syms[t].Kind.IsCallable() || p.Syms[t].Kind == graph.KindConstructor {
+			if !res.dispatch || !p.Syms[t].Kind.IsCallable() || p.Syms[t].Kind == graph.KindConstructor || p.Syms[t].Static {
 				continue
 			}
 			for _, o := range p.OverridesBelow(t, res.recv) {
@@ -275,9 +275,17 @@ func (p *Program) resolveCall(f *File, call *Call) callResolution {
 			}
 		}
 		switch {
+		case len(res.targets) < 2:
+		case base.Kind == ValInstance:
+			res.targets = p.preferStatic(res.targets, false)
+		case base.Kind == ValSym && p.Syms[base.Sym].Kind.IsType():
+			res.targets = p.preferStatic(res.targets, true)
+		}
+		switch {
 		case e.X.Kind == ExprSuper:
 		case base.Kind == ValInstance && base.Elem == 0:
-			res.dispatch, res.recv = true, base.Sym
+			// A constructed receiver (`new Foo().run()`) is exactly Foo.
+			res.dispatch, res.recv = !base.Exact, base.Sym
 		case base.Kind == ValSym && p.Syms[base.Sym].Kind.IsType():
 		default:
 			res.dispatch = true
@@ -285,6 +293,23 @@ func (p *Program) resolveCall(f *File, call *Call) callResolution {
 		return res
 	}
 	return callResolution{}
+}
+
+// preferStatic keeps, of several targets that fit a call, the static ones
+// (static true: the receiver is the type itself) or the instance ones,
+// when there are any: `config.load()` calls the instance method load, not
+// the static method of the same name.
+func (p *Program) preferStatic(targets []SymID, static bool) []SymID {
+	var kept []SymID
+	for _, t := range targets {
+		if p.Syms[t].Static == static {
+			kept = append(kept, t)
+		}
+	}
+	if len(kept) == 0 {
+		return targets
+	}
+	return kept
 }
 
 // typeReason is the reason a type name resolved (for constructor calls).
@@ -404,6 +429,9 @@ func (p *Program) constructors(c Ctx, t SymID, call *Call) []SymID {
 // nameOnly links a call that could not be typed to the only callable of
 // that name in the program, if there is exactly one that the caller may see.
 func (p *Program) nameOnly(f *File, name string, args int) ([]SymID, graph.Reason) {
+	if p.Rules.Features().NoNameOnly {
+		return nil, ""
+	}
 	var found SymID = NoSym
 	for _, id := range p.byName[name] {
 		s := &p.Syms[id]

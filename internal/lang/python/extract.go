@@ -11,7 +11,7 @@ import (
 
 // Extract parses one Python file and returns its facts.
 func (e *extractor) Extract(path string, src []byte) (*lang.FileFacts, error) {
-	tree := e.parser.Parse(src, nil)
+	tree := lang.Parse(e.parser, src)
 	if tree == nil {
 		return nil, fmt.Errorf("parse %s: the parser returned no tree", path)
 	}

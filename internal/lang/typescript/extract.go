@@ -20,7 +20,7 @@ import (
 // so that scope lookups during extraction only see properly nested spans.
 func (e *extractor) Extract(path string, src []byte) (*lang.FileFacts, error) {
 	g := e.grammarFor(path)
-	tree := e.parsers[g].Parse(src, nil)
+	tree := lang.Parse(e.parsers[g], src)
 	if tree == nil {
 		return nil, fmt.Errorf("parse %s: the parser returned no tree", path)
 	}

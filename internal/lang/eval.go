@@ -93,6 +93,13 @@ type Ctx struct {
 
 const maxDepth = 24
 
+// At returns a context elsewhere (another file or scope) that keeps the
+// evaluation depth, so that rules following declarations from one to the
+// next (type parameters to their constraints) stay bounded.
+func (c *Ctx) At(f *File, scope int, pos uint32) Ctx {
+	return Ctx{File: f, Scope: scope, Pos: pos, depth: c.depth + 1}
+}
+
 // TypesOnly reports whether the name being looked up is used as a type.
 func (c *Ctx) TypesOnly() bool { return c.types }
 

@@ -310,6 +310,15 @@ func (p *Program) attach(parent, id SymID) {
 // AddMember attaches a member declared outside its type's body (Go methods).
 func (p *Program) AddMember(typ, member SymID) { p.attach(typ, member) }
 
+// SetOwner makes typ the owner of member (HAS_METHOD, dispatch) without
+// making it a member that lookups find: a Go method declared for another
+// platform than the one that wins.
+func (p *Program) SetOwner(member, typ SymID) {
+	if p.Syms[typ].Kind.IsType() {
+		p.Syms[member].owner = typ
+	}
+}
+
 // Owner returns the type a member belongs to, or NoSym.
 func (p *Program) Owner(member SymID) SymID { return p.Syms[member].owner }
 

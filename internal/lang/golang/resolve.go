@@ -87,9 +87,17 @@ func (rules) Organize(p *lang.Program) {
 		m.Qualifier = m.Name
 		p.AddFile(m, f)
 	}
-	// Attach methods to their receiver types, preferring the declaration
-	// that fits the default build.
+	// Attach methods to their receiver types. Files for different
+	// platforms declare the same method; where they do, the declarations
+	// the default build compiles are the members calls resolve to, and
+	// the others only belong to the type (HAS_METHOD).
 	for _, m := range p.SortedModules() {
+		type methodKey struct {
+			typ  lang.SymID
+			name string
+		}
+		var order []methodKey
+		cands := map[methodKey][]lang.SymID{}
 		for _, f := range m.Files {
 			for i := range f.Facts.Symbols {
 				s := &f.Facts.Symbols[i]
@@ -97,7 +105,27 @@ func (rules) Organize(p *lang.Program) {
 					continue
 				}
 				if t := pickDecl(p, m.Scope[s.Receiver], true); t != lang.NoSym {
-					p.AddMember(t, f.SymOf(i))
+					k := methodKey{t, s.Name}
+					if _, ok := cands[k]; !ok {
+						order = append(order, k)
+					}
+					cands[k] = append(cands[k], f.SymOf(i))
+				}
+			}
+		}
+		for _, k := range order {
+			ids := cands[k]
+			preferred := map[lang.SymID]bool{}
+			for _, id := range ids {
+				if defaultBuild(p.Sym(id).File.Facts) {
+					preferred[id] = true
+				}
+			}
+			for _, id := range ids {
+				if len(preferred) == 0 || preferred[id] {
+					p.AddMember(k.typ, id)
+				} else {
+					p.SetOwner(id, k.typ)
 				}
 			}
 		}
@@ -163,6 +191,11 @@ func (rules) BindImports(p *lang.Program, f *lang.File) {
 	for _, imp := range f.Facts.Imports {
 		m := p.Modules[imp.Path]
 		if m != nil && m.Key == f.Module.Key {
+			m = nil
+		}
+		if imp.Path == "unsafe" || imp.Path == "C" {
+			// The compiler provides these; unsafe/unsafe.go in the
+			// standard library only documents them.
 			m = nil
 		}
 		if m != nil {
@@ -268,7 +301,7 @@ func typeParam(p *lang.Program, c *lang.Ctx, name string) (lang.Value, bool) {
 				}
 				constraint, file, at = ts.TypeParams[i].Type, ts.File, ts.Local
 			}
-			v := p.ResolveType(lang.Ctx{File: file, Scope: at, Pos: file.Facts.Symbols[at].StartByte}, constraint)
+			v := p.ResolveType(c.At(file, at, file.Facts.Symbols[at].StartByte), constraint)
 			if v.Kind == lang.ValInstance && v.Elem == 0 {
 				return lang.SymValue(v.Sym), true
 			}
@@ -287,6 +320,9 @@ func pickDecl(p *lang.Program, ids []lang.SymID, typesOnly bool) lang.SymID {
 		s := p.Sym(id)
 		if typesOnly && !s.Kind.IsType() {
 			continue
+		}
+		if s.Receiver != "" {
+			continue // a method is never visible by its bare name
 		}
 		if best == lang.NoSym {
 			best = id

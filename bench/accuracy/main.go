@@ -86,9 +86,7 @@ func main() {
 	}
 	rep.Name = *name
 	if *jsonOut {
-		enc := json.NewEncoder(os.Stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(rep) //nolint:errcheck
+		json.NewEncoder(os.Stdout).Encode(rep) //nolint:errcheck // one line, for scripts
 		return
 	}
 	rep.print()

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"time"
@@ -30,6 +31,7 @@ type analyzeOptions struct {
 	json        bool
 	wait        time.Duration
 	quiet       bool
+	cpuProfile  string
 }
 
 func newAnalyzeCmd(stdio *IO) *cobra.Command {
@@ -63,6 +65,8 @@ and symlinks are skipped and counted. An index that is already fresh is left alo
 	f.BoolVar(&o.json, "json", false, "print the summary as JSON on stdout")
 	f.DurationVar(&o.wait, "wait", 0, "when another analyze holds the repository, wait up to this long (e.g. 2m) instead of failing")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress output")
+	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a Go CPU profile of the analysis to this file")
+	_ = f.MarkHidden("cpuprofile")
 	return cmd
 }
 
@@ -72,6 +76,17 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	}
 	if o.maxFileSize < 1 {
 		return usageError{fmt.Errorf("--max-file-size must be at least 1 (KiB)")}
+	}
+	if o.cpuProfile != "" {
+		pf, err := os.Create(o.cpuProfile)
+		if err != nil {
+			return fmt.Errorf("cpu profile: %w", err)
+		}
+		defer pf.Close()
+		if err := pprof.StartCPUProfile(pf); err != nil {
+			return fmt.Errorf("cpu profile: %w", err)
+		}
+		defer pprof.StopCPUProfile()
 	}
 	start := time.Now()
 	root, err := repoRoot(ctx, o.path)

@@ -578,3 +578,45 @@ func TestVersionAndHelp(t *testing.T) {
 		t.Errorf("analyze --help: %s", r.stdout)
 	}
 }
+
+func TestPolyglotRepository(t *testing.T) {
+	home := t.TempDir()
+	repo := newRepo(t, "poly", map[string]string{
+		"go.mod":                    "module example.com/poly\n\ngo 1.22\n",
+		"main.go":                   "package main\n\nfunc main() { helper() }\n\nfunc helper() {}\n",
+		"app/util.py":               "def slugify(s):\n    return s.lower()\n",
+		"app/__init__.py":           "",
+		"app/views.py":              "from app.util import slugify\n\n\ndef index():\n    return slugify('X')\n",
+		"web/math.ts":               "export function add(a: number, b: number): number { return a + b }\n",
+		"web/main.ts":               "import { add } from './math'\n\nexport function total(): number { return add(1, 2) }\n",
+		"web/legacy.js":             "const { add } = require('./math')\nfunction sum() { return add(3, 4) }\nmodule.exports = { sum }\n",
+		"src/com/acme/Greeter.java": "package com.acme;\n\npublic class Greeter {\n  public String greet() { return name(); }\n  private String name() { return \"x\"; }\n}\n",
+	})
+	r := mustRun(t, home, repo, "analyze", "--json", "-q")
+	var rep struct {
+		Summary struct {
+			FilesByLanguage map[string]int
+			EdgesByType     map[string]int
+		}
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	langs := rep.Summary.FilesByLanguage
+	if langs["go"] != 1 || langs["python"] != 3 || langs["typescript"] != 2 || langs["javascript"] != 1 || langs["java"] != 1 {
+		t.Errorf("files by language = %v", langs)
+	}
+	for _, c := range []struct{ symbol, caller string }{
+		{"helper", "main.main"},
+		{"slugify", "index"},
+		{"add", "total"},
+		{"name", "greet"},
+	} {
+		if r := mustRun(t, home, repo, "callers", c.symbol); !strings.Contains(r.stdout, c.caller) {
+			t.Errorf("callers %s: want %s in\n%s", c.symbol, c.caller, r.stdout)
+		}
+	}
+	if r := mustRun(t, home, repo, "callers", "add"); !strings.Contains(r.stdout, "sum") {
+		t.Errorf("a JavaScript file requiring a TypeScript module: %s", r.stdout)
+	}
+}

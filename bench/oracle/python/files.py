@@ -11,7 +11,7 @@ import subprocess
 # Directory names whose trees are third-party, generated or test data.
 SKIPPED_DIRS = {
     "vendor", "node_modules", "third_party", "site-packages",
-    "testdata", "test_data", "__pycache__",
+    "testdata", "test_data", "fixtures", "__fixtures__", "__pycache__",
 }
 
 

@@ -4,8 +4,9 @@ written as static and dispatch edges between repository definitions.
 usage: python3 oracle.py REPO OUT.jsonl
 
 Besides OUT.jsonl it writes OUT.stats.json (counts, timings, why sites went
-unresolved) and OUT.unresolved.jsonl (the call sites it could not resolve to
-a repository definition and that are not known to call outside it).
+unresolved), OUT.files.txt (the source files it read) and OUT.unresolved.jsonl
+(the call sites it could not resolve to a repository definition and that are
+not known to call outside it).
 """
 
 import argparse
@@ -140,20 +141,37 @@ def main():
                     continue  # name-mangled: no subclass can override it
                 if site.shape == "super-attr":
                     continue
-                overriders = []
-                for sub in index.all_subclasses(d.owner):
-                    for m in index.defs[sub].methods.get(d.name, [])[-1:]:
-                        if not index.defs[m].is_property:
-                            overriders.append(m)
-                if not overriders:
+                # What each subclass runs for the name: its own method or the
+                # one its MRO finds first (a mixin may come before d.owner).
+                subclasses = index.all_subclasses(d.owner)
+                if not any(index.find_method(sub, d.name) != key for sub in subclasses):
                     continue
                 func = site.node.func
                 if isinstance(func, ast.Attribute) and isinstance(func.value, (ast.Name, ast.Attribute)):
                     v = func.value
                     vl, vc = (v.lineno, v.col_offset) if isinstance(v, ast.Name) else \
                         (v.end_lineno, v.end_col_offset - len(v.attr.encode("utf-8")))
-                    if resolver.names_class(script, vl, char_col(lines[vl - 1], vc)):
+                    vc = char_col(lines[vl - 1], vc)
+                    if resolver.names_class(script, vl, vc):
                         continue  # Class.method(...): bound to that class, not virtual
+                    # The receiver's classes R narrow the candidates to R and
+                    # its subclasses when each R is d.owner or a subclass of it.
+                    receivers = resolver.receiver_classes(script, vl, vc)
+                    within = set(subclasses) | {d.owner}
+                    if receivers and all(r in within for r in receivers):
+                        narrowed = []
+                        for r in receivers:
+                            narrowed += [r] + index.all_subclasses(r)
+                        narrowed = [c for c in dict.fromkeys(narrowed) if c != d.owner]
+                        stats["dispatch_subclasses_dropped_by_receiver_type"] = \
+                            stats.get("dispatch_subclasses_dropped_by_receiver_type", 0) + \
+                            len([c for c in subclasses if c not in narrowed])
+                        subclasses = narrowed
+                overriders = []
+                for sub in subclasses:
+                    m = index.find_method(sub, d.name)
+                    if m is not None and m != key and not index.defs[m].is_property and m not in overriders:
+                        overriders.append(m)
                 for m in overriders:
                     dispatch.add(json.dumps({"caller": caller, "callee": node_json(index, m, rel),
                                              "kind": "dispatch", "site": site_json}, separators=(",", ":")))
@@ -163,6 +181,8 @@ def main():
     with open(args.out, "w") as fh:
         for line in sorted(static | dispatch):
             fh.write(line + "\n")
+    with open(args.out + ".files.txt", "w") as fh:
+        fh.write("".join(rel + "\n" for rel in files))
     with open(args.out + ".unresolved.jsonl", "w") as fh:
         for u in sorted(unresolved, key=lambda u: json.dumps(u, sort_keys=True)):
             fh.write(json.dumps(u, separators=(",", ":")) + "\n")

@@ -111,6 +111,18 @@ class Resolver:
         names = _safe(script.goto, line, col, follow_imports=True)
         return bool(names) and all(n.type == "class" for n in names)
 
+    def receiver_classes(self, script, line, col):
+        """The repository classes of the instances the receiver at (line, col)
+        may hold, or None when jedi infers nothing or something else."""
+        values = _safe(script.infer, line, col)
+        keys = []
+        for n in values:
+            k = self.key_of(n) if n.type == "instance" else None
+            if k is None or self.index.defs[k].kind != "class":
+                return None
+            keys.append(k)
+        return list(dict.fromkeys(keys)) or None
+
     def class_bases(self, script, exprs_positions):
         out = []
         for line, col in exprs_positions:

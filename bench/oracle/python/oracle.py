@@ -147,16 +147,19 @@ def main():
                 if not any(index.find_method(sub, d.name) != key for sub in subclasses):
                     continue
                 func = site.node.func
-                if isinstance(func, ast.Attribute) and isinstance(func.value, (ast.Name, ast.Attribute)):
-                    v = func.value
+                v = func.value if isinstance(func, ast.Attribute) else None
+                called = isinstance(v, ast.Call) and isinstance(v.func, (ast.Name, ast.Attribute))
+                if called:
+                    v = v.func
+                if isinstance(v, (ast.Name, ast.Attribute)):
                     vl, vc = (v.lineno, v.col_offset) if isinstance(v, ast.Name) else \
                         (v.end_lineno, v.end_col_offset - len(v.attr.encode("utf-8")))
                     vc = char_col(lines[vl - 1], vc)
-                    if resolver.names_class(script, vl, vc):
+                    if not called and resolver.names_class(script, vl, vc):
                         continue  # Class.method(...): bound to that class, not virtual
                     # The receiver's classes R narrow the candidates to R and
                     # its subclasses when each R is d.owner or a subclass of it.
-                    receivers = resolver.receiver_classes(script, vl, vc)
+                    receivers = resolver.receiver_classes(script, vl, vc, called)
                     within = set(subclasses) | {d.owner}
                     if receivers and all(r in within for r in receivers):
                         narrowed = []

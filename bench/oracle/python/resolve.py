@@ -111,11 +111,30 @@ class Resolver:
         names = _safe(script.goto, line, col, follow_imports=True)
         return bool(names) and all(n.type == "class" for n in names)
 
-    def receiver_classes(self, script, line, col):
+    def receiver_classes(self, script, line, col, called=False):
         """The repository classes of the instances the receiver at (line, col)
-        may hold, or None when jedi infers nothing or something else."""
+        may hold, or None when jedi infers nothing or something else. With
+        called, the receiver is a call of the name at (line, col): a class
+        called gives its instances, a function its return values."""
         values = _safe(script.infer, line, col)
-        keys = []
+        if called:
+            returned = []
+            for n in values:
+                if n.type == "class":
+                    k = self.key_of(n)
+                    if k is None:
+                        return None
+                    returned.append(("class", k))
+                elif n.type == "function":
+                    returned.extend(("value", r) for r in _safe(n.execute))
+                else:
+                    return None
+            keys = [v for kind, v in returned if kind == "class"]
+            values = [v for kind, v in returned if kind == "value"]
+            if not values:
+                return list(dict.fromkeys(keys)) or None
+        else:
+            keys = []
         for n in values:
             k = self.key_of(n) if n.type == "instance" else None
             if k is None or self.index.defs[k].kind != "class":

@@ -130,6 +130,8 @@ def main():
                                        "callee": ast.get_source_segment(source, site.node.func) or ""})
                 continue
             stats["status"]["resolved"] = stats["status"].get("resolved", 0) + 1
+            if len(targets) > 1:
+                stats["sites_with_several_targets"] = stats.get("sites_with_several_targets", 0) + 1
             for key, how in targets:
                 callee = node_json(index, key, rel)
                 static.add(json.dumps({"caller": caller, "callee": callee, "kind": "static", "site": site_json},

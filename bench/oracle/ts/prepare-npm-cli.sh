@@ -3,7 +3,8 @@
 # out: lib/, bin/, index.js, docs/lib/ and workspaces/<name> (the bundled packages whose
 # package.json says they come from the repository's workspaces/ directory),
 # with node_modules/ linking each bundled package, workspaces to their
-# workspaces/ copy. The oracle skips node_modules/, as the indexer does.
+# workspaces/ copy, and @types/node installed beside it (in <dest-dir>.deps).
+# The oracle skips node_modules/, as the indexer does.
 # usage: prepare-npm-cli.sh <dest-dir>
 set -euo pipefail
 dest="$1"
@@ -28,4 +29,10 @@ for pj in */package.json @*/*/package.json; do
     ln -s "$src/node_modules/$pkg" "$dest/node_modules/$pkg"
   fi
 done
+# Node's own modules are typed by @types/node (npm's bundle has no types).
+mkdir -p "$dest.deps"
+(cd "$dest.deps" && { [ -f package.json ] || echo '{"private":true}' > package.json; } \
+  && npm install --no-audit --no-fund --ignore-scripts --save-exact @types/node@20 >/dev/null)
+rm -rf "$dest/node_modules/@types"
+ln -s "$dest.deps/node_modules/@types" "$dest/node_modules/@types"
 echo "npm $(node -p 'require(process.argv[1]).version' "$src/package.json") laid out in $dest"

@@ -75,8 +75,10 @@ func main() {
 		os.Exit(2)
 	}
 	if *filesPath == "" {
-		if _, err := os.Stat(*oraclePath + ".files"); err == nil {
-			*filesPath = *oraclePath + ".files"
+		for _, suffix := range []string{".files", ".files.txt"} {
+			if _, err := os.Stat(*oraclePath + suffix); err == nil {
+				*filesPath = *oraclePath + suffix
+			}
 		}
 	}
 	rep, err := score(*dbPath, *oraclePath, *filesPath, *samples)
@@ -111,6 +113,7 @@ type Report struct {
 	DispatchPrecision      float64           `json:"dispatchPrecision"`
 	DispatchRecall         float64           `json:"dispatchRecall"`
 	UnmappedOracle         int               `json:"unmappedOracleEdges"`
+	Unverifiable           int               `json:"unverifiable"` // our edges at sites the oracle could not resolve
 	NameOnlyOurs           int               `json:"nameOnlyOurs"`
 	NameOnlyRight          int               `json:"nameOnlyRight"`
 	ByReason               map[string][2]int `json:"byReason"` // reason → [edges, right]
@@ -145,18 +148,29 @@ func score(dbPath, oraclePath, filesPath string, nSamples int) (*Report, error) 
 	}
 	callerOK := func(file string) bool { return analyzed == nil || analyzed[file] }
 
+	// Sites the oracle could not resolve (<oracle>.unresolved.jsonl, when
+	// the oracle writes one): an edge of ours first seen there can be
+	// neither confirmed nor denied, so it is left out of precision.
+	unresolved, err := readSites(oraclePath + ".unresolved.jsonl")
+	if err != nil {
+		return nil, err
+	}
+
 	// Our edges.
 	ours := map[pair]string{} // pair → reason
-	rows, err := db.Query(`SELECT src, dst, reason FROM edges WHERE type = 'CALLS'`)
+	lineOf := map[pair]int{}
+	rows, err := db.Query(`SELECT src, dst, reason, line FROM edges WHERE type = 'CALLS'`)
 	if err != nil {
 		return nil, err
 	}
 	for rows.Next() {
 		var p pair
 		var reason string
-		if err := rows.Scan(&p.src, &p.dst, &reason); err != nil {
+		var line int
+		if err := rows.Scan(&p.src, &p.dst, &reason, &line); err != nil {
 			return nil, err
 		}
+		lineOf[p] = line
 		// Both ends must lie in files the oracle analyzed: it cannot
 		// confirm or deny an edge into a file it never loaded (another
 		// platform's file, a command outside the packages it loaded).
@@ -271,6 +285,10 @@ func score(dbPath, oraclePath, filesPath string, nSamples int) (*Report, error) 
 	var fps, fns, dfns, dfps []string
 	for p, reason := range ours {
 		right := static[p] || dispatch[p] || external[p]
+		if !right && unresolved[site{nodes[p.src].file, lineOf[p]}] {
+			rep.Unverifiable++
+			continue
+		}
 		br := rep.ByReason[reason]
 		br[0]++
 		if right {
@@ -352,6 +370,40 @@ func loadNodes(db *sql.DB) (map[string]*node, map[string][]*node, error) {
 	return nodes, byFile, rows.Err()
 }
 
+type site struct {
+	file string
+	line int
+}
+
+// readSites reads the call sites of an oracle's unresolved list; a missing
+// file is an empty list.
+func readSites(path string) (map[site]bool, error) {
+	out := map[site]bool{}
+	b, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return out, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		var e struct {
+			Site struct {
+				File string `json:"file"`
+				Line int    `json:"line"`
+			} `json:"site"`
+		}
+		if err := json.Unmarshal([]byte(l), &e); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		out[site{e.Site.File, e.Site.Line}] = true
+	}
+	return out, nil
+}
+
 func readLines(path string) (map[string]bool, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -372,8 +424,8 @@ func (r *Report) print() {
 		r.StaticPrecision, r.StaticRight, r.StaticOurs, r.StaticRecall, r.StaticHit, r.StaticOracle)
 	fmt.Printf("  dispatch: precision %.3f (%d/%d)  recall %.3f (%d/%d); %d more through interfaces outside the repository\n",
 		r.DispatchPrecision, r.DispatchRight, r.DispatchOurs, r.DispatchRecall, r.DispatchHit, r.DispatchOracle, r.DispatchExternal)
-	fmt.Printf("  name-only: %d edges, %d right; oracle edges with an endpoint we have no node for: %d\n",
-		r.NameOnlyOurs, r.NameOnlyRight, r.UnmappedOracle)
+	fmt.Printf("  name-only: %d edges, %d right; oracle edges with an endpoint we have no node for: %d; our edges at sites the oracle left unresolved: %d\n",
+		r.NameOnlyOurs, r.NameOnlyRight, r.UnmappedOracle, r.Unverifiable)
 	var reasons []string
 	for k := range r.ByReason {
 		reasons = append(reasons, k)

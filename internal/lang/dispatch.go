@@ -60,7 +60,7 @@ func (p *Program) overridesBelow(m, top SymID) []SymID {
 			if seenMethod[id] || !s.Kind.IsCallable() || s.Abstract {
 				continue
 			}
-			if len(s.Params) != arity && !Accepts(s.Symbol, arity) {
+			if !p.Rules.Features().LooseArity && len(s.Params) != arity && !Accepts(s.Symbol, arity) {
 				continue
 			}
 			if ov, ok := p.Rules.(Overloading); ok && !ov.Overrides(p, m, id) {

@@ -219,6 +219,11 @@ type Features struct {
 	// nearly all wrong (an untyped array's `xs.map()` picking the one
 	// repository function named map).
 	NoNameOnly bool
+	// LooseArity: an override need not take the same parameters as the
+	// method it overrides (JavaScript and Python do not check), so
+	// dispatch matches overrides by name alone. (A method only subtypes
+	// declare is still matched against the call's argument count.)
+	LooseArity bool
 }
 
 // Overloading is implemented by the Rules of languages where one name

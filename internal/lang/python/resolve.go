@@ -15,7 +15,7 @@ import (
 type rules struct{}
 
 func (rules) Features() lang.Features {
-	return lang.Features{TypeCallConstructs: true, InheritedConstructors: true, LinearMRO: true, FollowFunctionVariables: true}
+	return lang.Features{TypeCallConstructs: true, InheritedConstructors: true, LinearMRO: true, FollowFunctionVariables: true, LooseArity: true}
 }
 
 func (rules) ConfigNames() []string { return nil }

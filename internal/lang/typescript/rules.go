@@ -17,7 +17,7 @@ import (
 type rules struct{}
 
 func (rules) Features() lang.Features {
-	return lang.Features{InheritedConstructors: true, UnexportedIsPrivate: true, NoNameOnly: true, FollowFunctionVariables: true}
+	return lang.Features{InheritedConstructors: true, UnexportedIsPrivate: true, NoNameOnly: true, FollowFunctionVariables: true, LooseArity: true}
 }
 
 // ConfigNames are the files module resolution reads: package.json for

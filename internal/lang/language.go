@@ -69,18 +69,6 @@ func ForPath(p string) Language {
 	return byExt[ext]
 }
 
-// ByName returns the registered language with this name, or nil.
-func ByName(name string) Language {
-	registryMu.RLock()
-	defer registryMu.RUnlock()
-	for _, l := range languages {
-		if l.Name() == name {
-			return l
-		}
-	}
-	return nil
-}
-
 // All returns the registered languages sorted by name.
 func All() []Language {
 	registryMu.RLock()

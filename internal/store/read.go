@@ -63,9 +63,6 @@ func Open(path string) (*Reader, error) {
 // Meta returns the index's metadata.
 func (r *Reader) Meta() Meta { return r.meta }
 
-// Path returns the database file's path.
-func (r *Reader) Path() string { return r.path }
-
 // Close releases the handle.
 func (r *Reader) Close() error { return r.db.Close() }
 

@@ -150,7 +150,7 @@ func build(ctx context.Context, path string, g *graph.Graph, meta Meta) error {
 	}
 	defer db.Close()
 	db.SetMaxOpenConns(1)
-	for _, pragma := range []string{"PRAGMA cache_size=-262144", "PRAGMA temp_store=MEMORY", "PRAGMA page_size=8192"} {
+	for _, pragma := range []string{"PRAGMA cache_size=-65536", "PRAGMA temp_store=MEMORY", "PRAGMA page_size=8192"} {
 		if _, err := db.ExecContext(ctx, pragma); err != nil {
 			return fmt.Errorf("create index: %w", err)
 		}

@@ -227,12 +227,6 @@ func exported(n *ts.Node) bool {
 	return false
 }
 
-// isDefaultExport reports whether n is the declaration of `export default`.
-func isDefaultExport(n *ts.Node) bool {
-	p := n.Parent()
-	return p != nil && p.Kind() == "export_statement" && hasToken(p, "default")
-}
-
 // hasToken reports whether n has a direct anonymous child of this kind
 // ("static", "async", "get", "default", "*", ...).
 func hasToken(n *ts.Node, kind string) bool {

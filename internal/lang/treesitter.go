@@ -266,3 +266,35 @@ func CountLines(src []byte) int {
 	}
 	return n
 }
+
+// TreeParser is what an extractor owns to read files of one grammar: a
+// parser and a query cursor, neither safe for concurrent use.
+type TreeParser struct {
+	parser *ts.Parser
+	Cursor *ts.QueryCursor
+}
+
+// NewTreeParser returns a parser for grammar l.
+func NewTreeParser(l *ts.Language) (*TreeParser, error) {
+	p := ts.NewParser()
+	if err := p.SetLanguage(l); err != nil {
+		p.Close()
+		return nil, err
+	}
+	return &TreeParser{parser: p, Cursor: ts.NewQueryCursor()}, nil
+}
+
+// Parse parses one file (with Parse); the caller closes the tree.
+func (t *TreeParser) Parse(path string, src []byte) (*ts.Tree, error) {
+	tree := Parse(t.parser, src)
+	if tree == nil {
+		return nil, fmt.Errorf("parse %s: the parser returned no tree", path)
+	}
+	return tree, nil
+}
+
+// Close releases the parser and the cursor.
+func (t *TreeParser) Close() {
+	t.Cursor.Close()
+	t.parser.Close()
+}

@@ -1,7 +1,6 @@
 package golang
 
 import (
-	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -14,9 +13,9 @@ import (
 
 // Extract parses one Go file and returns its facts.
 func (e *extractor) Extract(path string, src []byte) (*lang.FileFacts, error) {
-	tree := lang.Parse(e.parser, src)
-	if tree == nil {
-		return nil, fmt.Errorf("parse %s: the parser returned no tree", path)
+	tree, err := e.Parse(path, src)
+	if err != nil {
+		return nil, err
 	}
 	defer tree.Close()
 	root := tree.RootNode()
@@ -27,7 +26,7 @@ func (e *extractor) Extract(path string, src []byte) (*lang.FileFacts, error) {
 	x.scopes = lang.NewScopeFinder(&x.facts.Symbols)
 	x.facts.SyntaxErrors = lang.CountSyntaxErrors(root)
 	x.facts.Constraint = buildConstraint(src)
-	matches := e.q.all.Collect(e.cursor, root, src)
+	matches := e.q.all.Collect(e.Cursor, root, src)
 	// Matches come in document order across patterns; declarations must all
 	// be known before uses are attributed to them.
 	defs, uses := make([]lang.Match, 0, len(matches)), make([]lang.Match, 0, len(matches))

@@ -51,21 +51,14 @@ type queries struct {
 
 func (goLanguage) NewExtractor() (lang.Extractor, error) {
 	q := compiled()
-	p := ts.NewParser()
-	if err := p.SetLanguage(q.lang); err != nil {
-		p.Close()
+	tp, err := lang.NewTreeParser(q.lang)
+	if err != nil {
 		return nil, err
 	}
-	return &extractor{q: q, parser: p, cursor: ts.NewQueryCursor()}, nil
+	return &extractor{TreeParser: tp, q: q}, nil
 }
 
 type extractor struct {
-	q      *queries
-	parser *ts.Parser
-	cursor *ts.QueryCursor
-}
-
-func (e *extractor) Close() {
-	e.cursor.Close()
-	e.parser.Close()
+	*lang.TreeParser
+	q *queries
 }

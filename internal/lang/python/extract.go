@@ -1,7 +1,6 @@
 package python
 
 import (
-	"fmt"
 	"sort"
 
 	ts "github.com/tree-sitter/go-tree-sitter"
@@ -11,9 +10,9 @@ import (
 
 // Extract parses one Python file and returns its facts.
 func (e *extractor) Extract(path string, src []byte) (*lang.FileFacts, error) {
-	tree := lang.Parse(e.parser, src)
-	if tree == nil {
-		return nil, fmt.Errorf("parse %s: the parser returned no tree", path)
+	tree, err := e.Parse(path, src)
+	if err != nil {
+		return nil, err
 	}
 	defer tree.Close()
 	root := tree.RootNode()
@@ -26,8 +25,8 @@ func (e *extractor) Extract(path string, src []byte) (*lang.FileFacts, error) {
 		receivers:  map[int]receiverRef{},
 	}
 	x.facts.SyntaxErrors = lang.CountSyntaxErrors(root)
-	x.readDefs(e.q.defs, e.cursor, root)
-	x.readUses(e.q.facts, e.cursor, root)
+	x.readDefs(e.q.defs, e.Cursor, root)
+	x.readUses(e.q.facts, e.Cursor, root)
 	return x.facts, nil
 }
 

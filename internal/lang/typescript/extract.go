@@ -1,7 +1,6 @@
 package typescript
 
 import (
-	"fmt"
 	"regexp"
 	"sort"
 	"strings"
@@ -20,9 +19,10 @@ import (
 // so that scope lookups during extraction only see properly nested spans.
 func (e *extractor) Extract(path string, src []byte) (*lang.FileFacts, error) {
 	g := e.grammarFor(path)
-	tree := lang.Parse(e.parsers[g], src)
-	if tree == nil {
-		return nil, fmt.Errorf("parse %s: the parser returned no tree", path)
+	tp := e.parsers[g]
+	tree, err := tp.Parse(path, src)
+	if err != nil {
+		return nil, err
 	}
 	defer tree.Close()
 	root := tree.RootNode()
@@ -36,9 +36,9 @@ func (e *extractor) Extract(path string, src []byte) (*lang.FileFacts, error) {
 	}
 	x.scopes = lang.NewScopeFinder(&x.facts.Symbols)
 	x.facts.SyntaxErrors = lang.CountSyntaxErrors(root)
-	x.readDefs(e.cursor, root)
-	x.readModules(e.cursor, root)
-	x.readUses(e.cursor, root)
+	x.readDefs(tp.Cursor, root)
+	x.readModules(tp.Cursor, root)
+	x.readUses(tp.Cursor, root)
 	x.facts.Symbols = append(x.facts.Symbols, x.deferred...)
 	x.markExported()
 	return x.facts, nil

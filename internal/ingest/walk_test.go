@@ -157,3 +157,17 @@ func TestParseOneClassifies(t *testing.T) {
 		t.Errorf("ok.go: facts %+v", r.facts)
 	}
 }
+
+// FuzzIgnoreRules: any ignore file and any path must neither panic nor
+// loop.
+func FuzzIgnoreRules(f *testing.F) {
+	f.Add("*.log\n!keep.log\n/a/**/b/\n\\#x\n[a-", "a/x/b/c.log", true)
+	f.Add("**\n!**/\n", "deep/path/file", false)
+	f.Fuzz(func(t *testing.T, rules, path string, dir bool) {
+		var r ignoreRules
+		r.add("", rules)
+		r.add("sub", rules)
+		r.ignored(path, dir)
+		r.ignored("sub/"+path, dir)
+	})
+}

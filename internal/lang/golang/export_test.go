@@ -1,0 +1,4 @@
+package golang
+
+// EvalConstraint exposes the build-constraint evaluator to tests.
+var EvalConstraint = evalConstraint

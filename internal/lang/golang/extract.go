@@ -26,17 +26,8 @@ func (e *extractor) Extract(path string, src []byte) (*lang.FileFacts, error) {
 	x.scopes = lang.NewScopeFinder(&x.facts.Symbols)
 	x.facts.SyntaxErrors = lang.CountSyntaxErrors(root)
 	x.facts.Constraint = buildConstraint(src)
-	matches := e.q.all.Collect(e.Cursor, root, src)
-	// Matches come in document order across patterns; declarations must all
-	// be known before uses are attributed to them.
-	defs, uses := make([]lang.Match, 0, len(matches)), make([]lang.Match, 0, len(matches))
-	for _, m := range matches {
-		if m.Pattern < e.q.defsPatterns {
-			defs = append(defs, m)
-		} else {
-			uses = append(uses, m)
-		}
-	}
+	// Declarations must all be known before uses are attributed to them.
+	defs, uses := e.q.all.CollectSplit(e.Cursor, root, src, e.q.defsPatterns)
 	x.readDefs(e.q.all, defs)
 	x.readUses(e.q.all, uses)
 	x.readRefs()

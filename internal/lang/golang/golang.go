@@ -37,10 +37,8 @@ func (goLanguage) Rules() lang.Rules    { return rules{} }
 // defsPatterns come from defs.scm.
 var compiled = sync.OnceValue(func() *queries {
 	l := ts.NewLanguage(tsgo.Language())
-	defs := lang.MustQuery(l, "go/defs.scm", defsSource)
-	n := defs.PatternCount()
-	defs.Close()
-	return &queries{lang: l, all: lang.MustQuery(l, "go/*.scm", defsSource+"\n"+factsSource), defsPatterns: n}
+	all, bounds := lang.NewQueryParts(l, "go/*.scm", defsSource, factsSource)
+	return &queries{lang: l, all: all, defsPatterns: bounds[0]}
 })
 
 type queries struct {

@@ -27,8 +27,9 @@ func (e *extractor) Extract(path string, src []byte) (*lang.FileFacts, error) {
 	}
 	x.scopes = lang.NewScopeFinder(&x.facts.Symbols)
 	x.facts.SyntaxErrors = lang.CountSyntaxErrors(root)
-	x.readDefs(e.q.defs, e.Cursor, root)
-	x.readUses(e.q.uses, e.Cursor, root)
+	defs, uses := e.q.all.CollectSplit(e.Cursor, root, src, e.q.defsPatterns)
+	x.readDefs(e.q.all, defs)
+	x.readUses(e.q.all, uses)
 	return x.facts, nil
 }
 
@@ -82,7 +83,7 @@ type decl struct {
 	start, end uint
 }
 
-func (x *extraction) readDefs(q *lang.Query, cursor *ts.QueryCursor, root *ts.Node) {
+func (x *extraction) readDefs(q *lang.Query, matches []lang.Match) {
 	var (
 		cPackage = q.Capture("package")
 		cImport  = q.Capture("import")
@@ -101,7 +102,7 @@ func (x *extraction) readDefs(q *lang.Query, cursor *ts.QueryCursor, root *ts.No
 		{q.Capture("enumconst"), declEnumConst},
 	}
 	var decls []decl
-	q.Run(cursor, root, x.src, func(m *lang.Match) {
+	handle := func(m *lang.Match) {
 		switch {
 		case m.Node(cPackage) != nil:
 			x.facts.Package = lang.OneLine(x.text(m.Node(cPackage)))
@@ -121,7 +122,10 @@ func (x *extraction) readDefs(q *lang.Query, cursor *ts.QueryCursor, root *ts.No
 				return
 			}
 		}
-	})
+	}
+	for i := range matches {
+		handle(&matches[i])
+	}
 	sort.SliceStable(decls, func(i, j int) bool {
 		if decls[i].start != decls[j].start {
 			return decls[i].start < decls[j].start

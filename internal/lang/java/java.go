@@ -74,16 +74,16 @@ func (javaLanguage) Rules() lang.Rules    { return rules{} }
 // shared by every extractor.
 var compiled = sync.OnceValue(func() *queries {
 	l := ts.NewLanguage(tsjava.Language())
-	return &queries{lang: l,
-		defs: lang.MustQuery(l, "java/defs.scm", defsSource),
-		uses: lang.MustQuery(l, "java/uses.scm", usesSource),
-	}
+	all, bounds := lang.NewQueryParts(l, "java/*.scm", defsSource, usesSource)
+	return &queries{lang: l, all: all, defsPatterns: bounds[0]}
 })
 
+// queries is defs.scm and uses.scm compiled as one query, so the tree is
+// walked once; patterns below defsPatterns come from defs.scm.
 type queries struct {
-	lang *ts.Language
-	defs *lang.Query
-	uses *lang.Query
+	lang         *ts.Language
+	all          *lang.Query
+	defsPatterns int
 }
 
 func (javaLanguage) NewExtractor() (lang.Extractor, error) {

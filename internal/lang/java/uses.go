@@ -10,7 +10,7 @@ import (
 // readUses records calls, local bindings and references. Each belongs to
 // the innermost enclosing type or callable (container): lambdas are not
 // nodes, so what they do belongs to the method around them.
-func (x *extraction) readUses(q *lang.Query, cursor *ts.QueryCursor, root *ts.Node) {
+func (x *extraction) readUses(q *lang.Query, matches []lang.Match) {
 	var (
 		cCall        = q.Capture("call")
 		cNew         = q.Capture("new")
@@ -27,7 +27,7 @@ func (x *extraction) readUses(q *lang.Query, cursor *ts.QueryCursor, root *ts.No
 		cFieldAccess = q.Capture("fieldaccess")
 	)
 	refs := refSet{}
-	q.Run(cursor, root, x.src, func(m *lang.Match) {
+	handle := func(m *lang.Match) {
 		switch {
 		case m.Node(cCall) != nil:
 			x.addInvocation(m.Node(cCall))
@@ -58,7 +58,10 @@ func (x *extraction) readUses(q *lang.Query, cursor *ts.QueryCursor, root *ts.No
 		case m.Node(cFieldAccess) != nil:
 			x.fieldRef(m.Node(cFieldAccess), refs)
 		}
-	})
+	}
+	for i := range matches {
+		handle(&matches[i])
+	}
 }
 
 // addInvocation records a method invocation: `m()`, `x.m()`, `this.m()`,

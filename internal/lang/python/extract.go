@@ -25,8 +25,9 @@ func (e *extractor) Extract(path string, src []byte) (*lang.FileFacts, error) {
 		receivers:  map[int]receiverRef{},
 	}
 	x.facts.SyntaxErrors = lang.CountSyntaxErrors(root)
-	x.readDefs(e.q.defs, e.Cursor, root)
-	x.readUses(e.q.facts, e.Cursor, root)
+	defs, uses := e.q.all.CollectSplit(e.Cursor, root, src, e.q.defsPatterns)
+	x.readDefs(e.q.all, defs)
+	x.readUses(e.q.all, uses)
 	return x.facts, nil
 }
 
@@ -61,7 +62,7 @@ type symInfo struct {
 
 func (x *extraction) text(n *ts.Node) string { return lang.Text(n, x.src) }
 
-func (x *extraction) readDefs(q *lang.Query, cursor *ts.QueryCursor, root *ts.Node) {
+func (x *extraction) readDefs(q *lang.Query, matches []lang.Match) {
 	var (
 		cFunction = q.Capture("function")
 		cClass    = q.Capture("class")
@@ -77,7 +78,8 @@ func (x *extraction) readDefs(q *lang.Query, cursor *ts.QueryCursor, root *ts.No
 	var defs []defNode
 	var assigns, imports, yields, globals []ts.Node
 	var returns [][2]ts.Node
-	q.Run(cursor, root, x.src, func(m *lang.Match) {
+	for i := range matches {
+		m := &matches[i]
 		switch {
 		case m.Node(cFunction) != nil:
 			defs = append(defs, defNode{node: *m.Node(cFunction), body: *m.Node(cBody)})
@@ -96,7 +98,7 @@ func (x *extraction) readDefs(q *lang.Query, cursor *ts.QueryCursor, root *ts.No
 		case m.Node(cGlobal) != nil:
 			globals = append(globals, *m.Node(cGlobal))
 		}
-	})
+	}
 	sort.SliceStable(defs, func(i, j int) bool { return defs[i].node.StartByte() < defs[j].node.StartByte() })
 	sort.SliceStable(assigns, func(i, j int) bool { return assigns[i].StartByte() < assigns[j].StartByte() })
 	x.addDefs(defs)

@@ -39,16 +39,16 @@ func (pythonLanguage) Rules() lang.Rules    { return rules{} }
 // shared by every extractor.
 var compiled = sync.OnceValue(func() *queries {
 	l := ts.NewLanguage(tspython.Language())
-	return &queries{lang: l,
-		defs:  lang.MustQuery(l, "python/defs.scm", defsSource),
-		facts: lang.MustQuery(l, "python/facts.scm", factsSource),
-	}
+	all, bounds := lang.NewQueryParts(l, "python/*.scm", defsSource, factsSource)
+	return &queries{lang: l, all: all, defsPatterns: bounds[0]}
 })
 
+// queries is defs.scm and facts.scm compiled as one query, so the tree is
+// walked once; patterns below defsPatterns come from defs.scm.
 type queries struct {
-	lang  *ts.Language
-	defs  *lang.Query
-	facts *lang.Query
+	lang         *ts.Language
+	all          *lang.Query
+	defsPatterns int
 }
 
 func (pythonLanguage) NewExtractor() (lang.Extractor, error) {

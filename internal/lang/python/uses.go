@@ -10,7 +10,7 @@ import (
 // the innermost function or class body holding them (module-level calls to
 // the file); bindings to the innermost function (class bodies declare
 // attributes instead, module level declares variables).
-func (x *extraction) readUses(q *lang.Query, cursor *ts.QueryCursor, root *ts.Node) {
+func (x *extraction) readUses(q *lang.Query, matches []lang.Match) {
 	var (
 		cCall   = q.Capture("call")
 		cCallee = q.Capture("callee")
@@ -28,16 +28,10 @@ func (x *extraction) readUses(q *lang.Query, cursor *ts.QueryCursor, root *ts.No
 		cLambda = q.Capture("lambda")
 		cParams = q.Capture("params")
 		cNarrow = q.Capture("narrow")
-		cIdent  = q.Capture("ident")
-		cMember = q.Capture("member")
-		cSkip   = q.Capture("skip")
-		cWrite  = q.Capture("write")
 	)
 	x.bindParams()
-	var idents, members []ts.Node
-	skip := map[uint]bool{}
-	write := map[uint]bool{}
-	q.Run(cursor, root, x.src, func(m *lang.Match) {
+	for i := range matches {
+		m := &matches[i]
 		switch {
 		case m.Node(cCall) != nil:
 			x.addCall(m.Node(cCall), m.Node(cCallee), m.Node(cArgs))
@@ -63,17 +57,9 @@ func (x *extraction) readUses(q *lang.Query, cursor *ts.QueryCursor, root *ts.No
 			x.bindType(m.Node(cNarrow), m.Node(cLeft), m.Node(cValue), uint32(body.StartByte()), uint32(body.EndByte()))
 		case m.Node(cLambda) != nil:
 			x.bindLambda(m.Node(cLambda), m.Node(cParams))
-		case m.Node(cMember) != nil:
-			members = append(members, *m.Node(cMember))
-		case m.Node(cSkip) != nil:
-			skip[m.Node(cSkip).StartByte()] = true
-		case m.Node(cWrite) != nil:
-			write[m.Node(cWrite).StartByte()] = true
-		case m.Node(cIdent) != nil:
-			idents = append(idents, *m.Node(cIdent))
 		}
-	})
-	x.addRefs(idents, members, skip, write)
+	}
+	x.readRefs()
 }
 
 // addCall records one call site. Calls whose callee has no name to resolve
@@ -256,63 +242,5 @@ func (x *extraction) bindLambda(n, params *ts.Node) {
 				Scope: scope, Name: p.Name, Byte: uint32(n.StartByte()), End: uint32(n.EndByte()),
 			})
 		}
-	}
-}
-
-// addRefs records, once per function, each name it reads or writes that may
-// be a module-level variable or constant, and each `module.name` it uses.
-func (x *extraction) addRefs(idents, members []ts.Node, skip, write map[uint]bool) {
-	type refKey struct {
-		scope      int
-		qual, name string
-		write      bool
-	}
-	seen := map[refKey]bool{}
-	callable := func(pos uint32) int {
-		s := x.scopes.at(pos)
-		if s >= 0 && !x.facts.Symbols[s].Kind.IsCallable() {
-			return -1
-		}
-		return s
-	}
-	for i := range idents {
-		n := &idents[i]
-		if skip[n.StartByte()] {
-			continue
-		}
-		scope := callable(uint32(n.StartByte()))
-		if scope < 0 {
-			continue
-		}
-		name := x.text(n)
-		if r, _ := x.receiverAt(scope); r == name {
-			continue
-		}
-		k := refKey{scope: scope, name: name, write: write[n.StartByte()]}
-		if seen[k] {
-			continue
-		}
-		seen[k] = true
-		x.facts.Refs = append(x.facts.Refs, lang.Ref{Scope: scope, Expr: &lang.Expr{Kind: lang.ExprIdent, Name: name},
-			Line: lang.Line(n), Write: k.write})
-	}
-	for i := range members {
-		n := &members[i]
-		scope := callable(uint32(n.StartByte()))
-		if scope < 0 {
-			continue
-		}
-		qual := x.text(n.ChildByFieldName("object"))
-		name := x.text(n.ChildByFieldName("attribute"))
-		if r, _ := x.receiverAt(scope); r == qual {
-			continue
-		}
-		k := refKey{scope: scope, qual: qual, name: name}
-		if seen[k] {
-			continue
-		}
-		seen[k] = true
-		x.facts.Refs = append(x.facts.Refs, lang.Ref{Scope: scope, Line: lang.Line(n),
-			Expr: &lang.Expr{Kind: lang.ExprMember, Name: name, X: &lang.Expr{Kind: lang.ExprIdent, Name: qual}}})
 	}
 }

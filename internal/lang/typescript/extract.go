@@ -36,9 +36,10 @@ func (e *extractor) Extract(path string, src []byte) (*lang.FileFacts, error) {
 	}
 	x.scopes = lang.NewScopeFinder(&x.facts.Symbols)
 	x.facts.SyntaxErrors = lang.CountSyntaxErrors(root)
-	x.readDefs(tp.Cursor, root)
-	x.readModules(tp.Cursor, root)
-	x.readUses(tp.Cursor, root)
+	parts := g.all.CollectParts(tp.Cursor, root, src, g.bounds...)
+	x.readDefs(parts[0])
+	x.readModules(parts[1])
+	x.readUses(parts[2])
 	x.facts.Symbols = append(x.facts.Symbols, x.deferred...)
 	x.markExported()
 	return x.facts, nil
@@ -92,8 +93,8 @@ type defItem struct {
 
 // readDefs collects the declaration nodes and turns them into symbols in
 // document order, outer declarations first.
-func (x *extraction) readDefs(cursor *ts.QueryCursor, root *ts.Node) {
-	q := x.g.defs
+func (x *extraction) readDefs(matches []lang.Match) {
+	q := x.g.all
 	captures := []string{"function", "class", "method", "field", "variable"}
 	if x.g.typed {
 		captures = append(captures, "signature", "interface", "alias", "enum", "method.signature", "param.property")
@@ -103,13 +104,16 @@ func (x *extraction) readDefs(cursor *ts.QueryCursor, root *ts.Node) {
 		names[q.Capture(n)] = n
 	}
 	var items []defItem
-	q.Run(cursor, root, x.src, func(m *lang.Match) {
+	handle := func(m *lang.Match) {
 		for _, c := range m.Captures {
 			if name, ok := names[c.Index]; ok {
 				items = append(items, defItem{capture: name, node: c.Node})
 			}
 		}
-	})
+	}
+	for i := range matches {
+		handle(&matches[i])
+	}
 	sort.SliceStable(items, func(i, j int) bool {
 		a, b := &items[i].node, &items[j].node
 		if a.StartByte() != b.StartByte() {

@@ -11,8 +11,8 @@ import (
 // readModules records imports and exports: ES module statements, TS
 // `import x = require()` and `export =`, CommonJS require() calls and
 // assignments to module.exports / exports.x, and dynamic import() calls.
-func (x *extraction) readModules(cursor *ts.QueryCursor, root *ts.Node) {
-	q := x.g.modules
+func (x *extraction) readModules(matches []lang.Match) {
+	q := x.g.all
 	var (
 		cImport  = q.Capture("import")
 		cExport  = q.Capture("export")
@@ -23,7 +23,7 @@ func (x *extraction) readModules(cursor *ts.QueryCursor, root *ts.Node) {
 		cTarget  = q.Capture("assign.target")
 		cValue   = q.Capture("assign.value")
 	)
-	q.Run(cursor, root, x.src, func(m *lang.Match) {
+	handle := func(m *lang.Match) {
 		switch {
 		case m.Node(cImport) != nil:
 			x.importStatement(m.Node(cImport))
@@ -39,7 +39,10 @@ func (x *extraction) readModules(cursor *ts.QueryCursor, root *ts.Node) {
 				x.exportAssignment(m.Node(cAssign), t, m.Node(cValue))
 			}
 		}
-	})
+	}
+	for i := range matches {
+		handle(&matches[i])
+	}
 }
 
 func (x *extraction) addImport(imp lang.Import) {

@@ -87,10 +87,12 @@ func (language) Rules() lang.Rules { return rules{} }
 
 // grammar is one compiled tree-sitter grammar with its queries.
 type grammar struct {
-	lang    *ts.Language
-	defs    *lang.Query
-	uses    *lang.Query
-	modules *lang.Query
+	lang *ts.Language
+	// all is the declarations, module statements and uses queries
+	// compiled as one, so the tree is walked once; bounds splits its
+	// matches back into the three parts (lang.CollectParts).
+	all    *lang.Query
+	bounds []int
 	// typed: the grammar has TypeScript's node kinds.
 	typed bool
 }
@@ -108,11 +110,8 @@ func compile(l *ts.Language, label string, typed bool) *grammar {
 	if typed {
 		defs = "ts_defs.scm"
 	}
-	return &grammar{lang: l, typed: typed,
-		defs:    lang.MustQuery(l, label+"/"+defs, mustRead(defs)),
-		uses:    lang.MustQuery(l, label+"/uses.scm", mustRead("uses.scm")),
-		modules: lang.MustQuery(l, label+"/modules.scm", mustRead("modules.scm")),
-	}
+	all, bounds := lang.NewQueryParts(l, label+"/*.scm", mustRead(defs), mustRead("modules.scm"), mustRead("uses.scm"))
+	return &grammar{lang: l, typed: typed, all: all, bounds: bounds}
 }
 
 // The grammars are compiled once per process and shared by every extractor.

@@ -10,8 +10,8 @@ import (
 
 // readUses records calls, constructions, local bindings and references,
 // each attributed to the innermost enclosing node.
-func (x *extraction) readUses(cursor *ts.QueryCursor, root *ts.Node) {
-	q := x.g.uses
+func (x *extraction) readUses(matches []lang.Match) {
+	q := x.g.all
 	var (
 		cCall       = q.Capture("call")
 		cNew        = q.Capture("new")
@@ -50,7 +50,7 @@ func (x *extraction) readUses(cursor *ts.QueryCursor, root *ts.Node) {
 		}
 		x.facts.Refs = append(x.facts.Refs, lang.Ref{Scope: scope, Expr: e, Line: lang.Line(n)})
 	}
-	q.Run(cursor, root, x.src, func(m *lang.Match) {
+	handle := func(m *lang.Match) {
 		switch {
 		case m.Node(cCall) != nil:
 			x.addCall(m.Node(cCall), m.Node(cCallee))
@@ -74,7 +74,10 @@ func (x *extraction) readUses(cursor *ts.QueryCursor, root *ts.Node) {
 				addRef(n, "", name)
 			}
 		}
-	})
+	}
+	for i := range matches {
+		handle(&matches[i])
+	}
 }
 
 // callScope is the node a call at pos belongs to: the innermost callable,

@@ -1,6 +1,7 @@
-; Uses inside a Python file: calls, local bindings and identifier
-; references. Each match is attributed to the innermost function or class
-; whose body contains it (extract.go).
+; Uses inside a Python file: calls and local bindings. Each match is
+; attributed to the innermost function or class whose body contains it
+; (extract.go). References to module variables are read by refs.go with a
+; tokenizer: a match per identifier cost too much.
 
 (call
   function: (_) @callee
@@ -41,17 +42,3 @@
     arguments: (argument_list . (identifier) @left . (_) @value .))
   consequence: (block) @body
   (#eq? @narrow.fn "isinstance")) @narrow
-
-(identifier) @ident
-
-(attribute
-  object: (identifier) @qualifier
-  attribute: (identifier) @field) @member
-
-; Identifiers that name an attribute or a keyword argument are not reads
-; of a variable.
-(attribute attribute: (identifier) @skip)
-(keyword_argument name: (identifier) @skip)
-
-(assignment left: (identifier) @write)
-(augmented_assignment left: (identifier) @write)

@@ -133,6 +133,8 @@ measure() {
 	set +e
 	/usr/bin/time -v -o "$base.time" timeout -k 30 "$timeout_s" "$@" >"$base.out" 2>"$base.err" &
 	local pid=$!
+	# timeout(1) runs the command in a process group of its own: end that group if we are stopped.
+	trap 'kill -- "-$(pgrep -P "$pid")" 2>/dev/null; exit 143' INT TERM
 	tree_peak_kib "$pid" "$base.tree" &
 	local sampler=$!
 	wait "$pid"
@@ -219,8 +221,11 @@ for corpus in "$@"; do
 				fi
 			else
 				mapfile -t penv < <(peer_env "$work/home")
+				# The peer refuses a directory outside a git work tree unless told --skip-git.
+				skip_git=()
+				[ -e "$work/$name/.git" ] || skip_git=(--skip-git)
 				read -r rc wall user sys rss tree < <(measure "$base" env "${penv[@]}" \
-					"$peer" analyze --index-only "$work/$name")
+					"$peer" analyze --index-only "${skip_git[@]}" "$work/$name")
 				files=- nodes=- edges=- calls=- dn=0 de=0 millis=-
 				if [ "$rc" = 0 ] && [ -s "$work/$name/.gitnexus/meta.json" ]; then
 					read -r files nodes edges < <(jq -r '.stats | "\(.files) \(.nodes) \(.edges)"' "$work/$name/.gitnexus/meta.json")

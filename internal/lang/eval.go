@@ -311,19 +311,16 @@ func (p *Program) paramValue(f *File, scope int, prm Param) Value {
 }
 
 // EnclosingType returns the type symbol that encloses local symbol scope
-// (the scope itself when it is a type), following Go receivers.
+// (the scope itself when it is a type), following Go receivers (a Go
+// method's owner is its receiver's type).
 func (p *Program) EnclosingType(f *File, scope int) SymID {
 	for scope >= 0 {
 		s := &f.Facts.Symbols[scope]
 		if s.Kind.IsType() {
 			return f.SymOf(scope)
 		}
-		if s.Receiver != "" && f.Module != nil {
-			for _, id := range f.Module.Scope[s.Receiver] {
-				if p.Syms[id].Kind.IsType() {
-					return id
-				}
-			}
+		if owner := p.Syms[f.SymOf(scope)].owner; owner != NoSym {
+			return owner
 		}
 		scope = s.Parent
 	}

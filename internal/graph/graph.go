@@ -32,6 +32,10 @@ type Edge struct {
 	// is written (the first call site of a CALLS edge, the import line of an
 	// IMPORTS edge); 0 when the edge has no single site.
 	Line int
+	// More are the further lines where the same relationship is written
+	// (a function calling another from three places has Line and two More),
+	// ascending, each greater than Line.
+	More []int
 }
 
 // SymbolID is the stable id of a code symbol: kind, file and qualified name.
@@ -103,21 +107,47 @@ func (g *Graph) Node(id string) (Node, bool) {
 	return g.nodes[i], true
 }
 
-// AddEdge adds e. When an edge with the same (src, dst, type) exists, the one
-// with the higher confidence wins; on a tie the earlier line is kept.
+// AddEdge adds e. When an edge with the same (src, dst, type) exists, the
+// two merge: the higher confidence (and its reason) wins, and the site lines
+// of both are kept, the first in Line and the others in More.
 func (g *Graph) AddEdge(e Edge) {
 	k := edgeKey{e.Src, e.Dst, e.Type}
 	if i, ok := g.edgeIdx[k]; ok {
 		old := &g.edges[i]
 		if e.Confidence > old.Confidence {
-			*old = e
-		} else if e.Confidence == old.Confidence && e.Line > 0 && (old.Line == 0 || e.Line < old.Line) {
-			old.Line = e.Line
+			old.Confidence, old.Reason = e.Confidence, e.Reason
+		}
+		old.addLine(e.Line)
+		for _, l := range e.More {
+			old.addLine(l)
 		}
 		return
 	}
+	more := e.More
+	e.More = nil
+	for _, l := range more {
+		e.addLine(l)
+	}
 	g.edgeIdx[k] = len(g.edges)
 	g.edges = append(g.edges, e)
+}
+
+// addLine records one more site line, keeping Line the smallest and More
+// ascending without duplicates.
+func (e *Edge) addLine(l int) {
+	switch {
+	case l <= 0 || l == e.Line:
+		return
+	case e.Line == 0:
+		e.Line = l
+		return
+	case l < e.Line:
+		l, e.Line = e.Line, l
+	}
+	i, found := slices.BinarySearch(e.More, l)
+	if !found {
+		e.More = slices.Insert(e.More, i, l)
+	}
 }
 
 // NodeCount and EdgeCount report the sizes.

@@ -42,7 +42,10 @@ type Edge struct {
 	Type       graph.EdgeType
 	reason     uint8
 	Confidence float32
-	Line       int32
+	// Line is the first line where the relationship is written (0: none);
+	// Graph.Lines gives all of them.
+	Line int32
+	more uint32 // index in Graph.more of the further lines' count; 0: none
 }
 
 // Graph is an immutable in-memory graph. It is safe for concurrent readers.
@@ -55,10 +58,28 @@ type Graph struct {
 	in     []Edge
 
 	reasons []graph.Reason
+	// more holds the further site lines of edges written more than once:
+	// at an edge's index, the count, then the lines. Index 0 is unused.
+	more []int32
 	byID    map[string]NodeID
 	byName  map[string][]NodeID
 	byKind  map[graph.NodeKind][]NodeID
 	byFile  map[string][]NodeID // sorted by start line
+}
+
+// Lines returns every line where the edge's relationship is written,
+// ascending: Line and the further ones. Nil when it has no site.
+func (g *Graph) Lines(e Edge) []int32 {
+	if e.Line <= 0 {
+		return nil
+	}
+	if e.more == 0 {
+		return []int32{e.Line}
+	}
+	n := g.more[e.more]
+	out := make([]int32, 0, n+1)
+	out = append(out, e.Line)
+	return append(out, g.more[e.more+1:e.more+1+uint32(n)]...)
 }
 
 // Reason returns the edge's reason.
@@ -81,7 +102,7 @@ func Load(ctx context.Context, r *store.Reader) (*Graph, error) {
 	}
 	for i := range snap.Edges {
 		e := &snap.Edges[i]
-		b.addEdge(NodeID(e.Src), NodeID(e.Dst), e.Type, e.Reason, e.Confidence, e.Line)
+		b.addEdge(NodeID(e.Src), NodeID(e.Dst), e.Type, e.Reason, e.Confidence, e.Line, e.More)
 	}
 	return b.finish(), nil
 }
@@ -108,7 +129,11 @@ func loadTables(ctx context.Context, r *store.Reader) (*Graph, error) {
 		if e.Src < 1 || e.Dst < 1 || e.Src > n || e.Dst > n {
 			return fmt.Errorf("load graph: edge %d -> %d points outside the nodes", e.Src, e.Dst)
 		}
-		b.addEdge(NodeID(e.Src-1), NodeID(e.Dst-1), e.Type, e.Reason, float32(e.Confidence), int32(e.Line))
+		more := make([]int32, len(e.More))
+		for i, l := range e.More {
+			more[i] = int32(l)
+		}
+		b.addEdge(NodeID(e.Src-1), NodeID(e.Dst-1), e.Type, e.Reason, float32(e.Confidence), int32(e.Line), more)
 		return nil
 	})
 	if err != nil {
@@ -155,14 +180,23 @@ func (b *builder) addNode(n *store.NodeRow) {
 	b.g.byID[n.ID] = id
 }
 
-func (b *builder) addEdge(src, dst NodeID, typ, reason string, conf float32, line int32) {
+func (b *builder) addEdge(src, dst NodeID, typ, reason string, conf float32, line int32, more []int32) {
 	ri, ok := b.reasonIdx[reason]
 	if !ok {
 		ri = uint8(len(b.g.reasons))
 		b.reasonIdx[reason] = ri
 		b.g.reasons = append(b.g.reasons, graph.Reason(reason))
 	}
-	b.raw = append(b.raw, rawEdge{src, dst, Edge{Type: graph.ParseEdgeType(typ), reason: ri, Confidence: conf, Line: line}})
+	var mi uint32
+	if len(more) > 0 && line > 0 {
+		if len(b.g.more) == 0 {
+			b.g.more = append(b.g.more, 0)
+		}
+		mi = uint32(len(b.g.more))
+		b.g.more = append(b.g.more, int32(len(more)))
+		b.g.more = append(b.g.more, more...)
+	}
+	b.raw = append(b.raw, rawEdge{src, dst, Edge{Type: graph.ParseEdgeType(typ), reason: ri, Confidence: conf, Line: line, more: mi}})
 }
 
 // finish sorts the edges into CSR arrays with a counting sort, both

@@ -54,7 +54,7 @@ func Open(path string) (*Reader, error) {
 	}
 	if r.meta.SchemaVersion != SchemaVersion {
 		db.Close()
-		return nil, fmt.Errorf("index %s has schema version %d, this gitnexus reads version %d: run `gitnexus analyze --force`",
+		return nil, fmt.Errorf("index %s has schema version %d, this gitnexus reads version %d: run `gitnexus analyze` to rebuild it",
 			path, r.meta.SchemaVersion, SchemaVersion)
 	}
 	return r, nil
@@ -123,18 +123,23 @@ type EdgeRow struct {
 	Confidence float64
 	Reason     string
 	Line       int
+	More       []int // further site lines
 }
 
 // ScanEdges calls fn for every edge.
 func (r *Reader) ScanEdges(ctx context.Context, fn func(*EdgeRow) error) error {
-	rows, err := r.db.QueryContext(ctx, `SELECT src, dst, type, confidence, reason, line FROM edge`)
+	rows, err := r.db.QueryContext(ctx, `SELECT src, dst, type, confidence, reason, line, more_lines FROM edge`)
 	if err != nil {
 		return fmt.Errorf("read edges: %w", err)
 	}
 	defer rows.Close()
 	var e EdgeRow
+	var more string
 	for rows.Next() {
-		if err := rows.Scan(&e.Src, &e.Dst, &e.Type, &e.Confidence, &e.Reason, &e.Line); err != nil {
+		if err := rows.Scan(&e.Src, &e.Dst, &e.Type, &e.Confidence, &e.Reason, &e.Line, &more); err != nil {
+			return fmt.Errorf("read edges: %w", err)
+		}
+		if e.More, err = ParseLines(more); err != nil {
 			return fmt.Errorf("read edges: %w", err)
 		}
 		if err := fn(&e); err != nil {

@@ -15,7 +15,9 @@ package store
 //
 //	1: nodes, edges, FTS5 search over symbols and file paths, meta, and a
 //	   binary snapshot of nodes and edges for fast loading.
-const SchemaVersion = 1
+//	2: every site line of a relationship: edge.more_lines (and the
+//	   snapshot) keep the lines after the first.
+const SchemaVersion = 2
 
 // createTables is run on a new, empty database before the bulk load.
 const createTables = `
@@ -44,7 +46,8 @@ CREATE TABLE edge (
 	type       TEXT NOT NULL,
 	confidence REAL NOT NULL,
 	reason     TEXT NOT NULL,
-	line       INTEGER NOT NULL
+	line       INTEGER NOT NULL,
+	more_lines TEXT NOT NULL
 );
 CREATE TABLE snapshot (
 	id   INTEGER PRIMARY KEY,
@@ -71,6 +74,6 @@ CREATE VIEW nodes AS
 	FROM node;
 CREATE VIEW edges AS
 	SELECT s.id AS src, d.id AS dst, e.type AS type, e.confidence AS confidence,
-	       e.reason AS reason, e.line AS line
+	       e.reason AS reason, e.line AS line, e.more_lines AS more_lines
 	FROM edge e JOIN node s ON s.rid = e.src JOIN node d ON d.rid = e.dst;
 `

@@ -25,11 +25,12 @@ import (
 // count u32, then per node: id, kind, name, qualified name, file, signature,
 // language (string indexes u32), start and end line (i32), exported (u8);
 // edge count u32, then per edge: src, dst (node index u32), type (string
-// index u32), reason (string index u32), confidence (f32), line (i32).
+// index u32), reason (string index u32), confidence (f32), line (i32), the
+// count of further site lines (u32) and those lines (i32 each).
 
 const (
 	snapshotMagic   = "GNXS"
-	snapshotVersion = 1
+	snapshotVersion = 2
 )
 
 // Snapshot is the decoded snapshot: nodes in rid order (index = rid-1) and
@@ -46,6 +47,7 @@ type SnapshotEdge struct {
 	Reason     string
 	Confidence float32
 	Line       int32
+	More       []int32 // further site lines; all edges share one backing array
 }
 
 // ErrNoSnapshot means the index has no snapshot (callers scan the tables).
@@ -81,11 +83,12 @@ func encodeSnapshot(nodes []graph.Node, edges []graph.Edge, rid map[string]int64
 		src, dst, typ, reason uint32
 		conf                  float32
 		line                  int32
+		more                  []int
 	}
 	erecs := make([]edgeRec, len(edges))
 	for i, e := range edges {
 		erecs[i] = edgeRec{uint32(rid[e.Src] - 1), uint32(rid[e.Dst] - 1), intern(e.Type.String()),
-			intern(string(e.Reason)), float32(e.Confidence), int32(e.Line)}
+			intern(string(e.Reason)), float32(e.Confidence), int32(e.Line), e.More}
 	}
 	var buf bytes.Buffer
 	u32 := func(v uint32) { buf.Write(binary.LittleEndian.AppendUint32(nil, v)) }
@@ -107,8 +110,11 @@ func encodeSnapshot(nodes []graph.Node, edges []graph.Edge, rid map[string]int64
 	}
 	u32(uint32(len(erecs)))
 	for _, e := range erecs {
-		for _, v := range []uint32{e.src, e.dst, e.typ, e.reason, math.Float32bits(e.conf), uint32(e.line)} {
+		for _, v := range []uint32{e.src, e.dst, e.typ, e.reason, math.Float32bits(e.conf), uint32(e.line), uint32(len(e.more))} {
 			u32(v)
+		}
+		for _, l := range e.more {
+			u32(uint32(int32(l)))
 		}
 	}
 	return buf.Bytes()
@@ -200,22 +206,38 @@ func decodeSnapshot(b []byte) (*Snapshot, error) {
 		n.Exported = r.u8() == 1
 	}
 	nEdges := int(r.u32())
-	if r.err != nil || nEdges > len(b)/24 {
+	if r.err != nil || nEdges > len(b)/28 {
 		return nil, errors.New("snapshot edge table is damaged")
 	}
 	s.Edges = make([]SnapshotEdge, nEdges)
+	var more []int32
+	var moreAt [][3]int // edge, start, count
 	for i := range s.Edges {
 		e := &s.Edges[i]
 		e.Src, e.Dst = r.u32(), r.u32()
 		e.Type, e.Reason = str(), str()
 		e.Confidence = math.Float32frombits(r.u32())
 		e.Line = int32(r.u32())
+		nMore := int(r.u32())
+		if r.err == nil && nMore > (len(r.b)-r.off)/4 {
+			r.err = errors.New("snapshot site lines are damaged")
+		}
+		if nMore > 0 && r.err == nil {
+			start := len(more)
+			for j := 0; j < nMore; j++ {
+				more = append(more, int32(r.u32()))
+			}
+			moreAt = append(moreAt, [3]int{i, start, nMore})
+		}
 		if r.err == nil && (int(e.Src) >= nNodes || int(e.Dst) >= nNodes) {
 			r.err = errors.New("snapshot edge points outside the nodes")
 		}
 	}
 	if r.err != nil {
 		return nil, r.err
+	}
+	for _, m := range moreAt { // slice only now: appending moved the array
+		s.Edges[m[0]].More = more[m[1] : m[1]+m[2] : m[1]+m[2]]
 	}
 	return s, nil
 }

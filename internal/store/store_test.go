@@ -25,6 +25,8 @@ func sampleGraph() *graph.Graph {
 	g.AddEdge(graph.Edge{Src: "File:svc/user.go", Dst: "Function:svc/user.go:getUserById", Type: graph.EdgeDefines, Confidence: 1, Reason: graph.ReasonSyntax})
 	g.AddEdge(graph.Edge{Src: "Function:svc/user.go:main", Dst: "Function:svc/user.go:getUserById", Type: graph.EdgeCalls,
 		Confidence: 0.95, Reason: graph.ReasonSameFile, Line: 12})
+	g.AddEdge(graph.Edge{Src: "Function:svc/user.go:main", Dst: "Function:svc/user.go:getUserById", Type: graph.EdgeCalls,
+		Confidence: 0.95, Reason: graph.ReasonSameFile, Line: 13})
 	return g
 }
 
@@ -50,13 +52,14 @@ func TestWriteAndRead(t *testing.T) {
 	var src, dst, typ, reason string
 	var conf float64
 	var line int
-	err = r.DB().QueryRow(`SELECT src, dst, type, confidence, reason, line FROM edges WHERE type = 'CALLS'`).
-		Scan(&src, &dst, &typ, &conf, &reason, &line)
+	var more string
+	err = r.DB().QueryRow(`SELECT src, dst, type, confidence, reason, line, more_lines FROM edges WHERE type = 'CALLS'`).
+		Scan(&src, &dst, &typ, &conf, &reason, &line, &more)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if src != "Function:svc/user.go:main" || dst != "Function:svc/user.go:getUserById" || conf != 0.95 || reason != "same-file" || line != 12 {
-		t.Errorf("edge = %s %s %s %v %s %d", src, dst, typ, conf, reason, line)
+	if src != "Function:svc/user.go:main" || dst != "Function:svc/user.go:getUserById" || conf != 0.95 || reason != "same-file" || line != 12 || more != "13" {
+		t.Errorf("edge = %s %s %s %v %s %d %q", src, dst, typ, conf, reason, line, more)
 	}
 	var name, qn, file string
 	var start, end, exported int

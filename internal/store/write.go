@@ -291,13 +291,13 @@ func load(ctx context.Context, tx *sql.Tx, g *graph.Graph, meta Meta) error {
 	if err := searchIns.flush(); err != nil {
 		return fmt.Errorf("index nodes for search: %w", err)
 	}
-	edgesIns, err := newBatchInsert(ctx, tx, "edge", []string{"src", "dst", "type", "confidence", "reason", "line"})
+	edgesIns, err := newBatchInsert(ctx, tx, "edge", []string{"src", "dst", "type", "confidence", "reason", "line", "more_lines"})
 	if err != nil {
 		return err
 	}
 	edges := g.Edges()
 	for _, e := range edges {
-		if err := edgesIns.add(rid[e.Src], rid[e.Dst], e.Type.String(), e.Confidence, string(e.Reason), e.Line); err != nil {
+		if err := edgesIns.add(rid[e.Src], rid[e.Dst], e.Type.String(), e.Confidence, string(e.Reason), e.Line, joinLines(e.More)); err != nil {
 			return fmt.Errorf("store edges: %w", err)
 		}
 	}
@@ -341,4 +341,36 @@ func writeMetaJSON(dir string, meta Meta) error {
 		return fmt.Errorf("write meta.json: %w", err)
 	}
 	return nil
+}
+
+// joinLines writes site lines as the more_lines column: decimal numbers
+// separated by single spaces, "" for none.
+func joinLines(lines []int) string {
+	if len(lines) == 0 {
+		return ""
+	}
+	b := make([]byte, 0, len(lines)*5)
+	for i, l := range lines {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = strconv.AppendInt(b, int64(l), 10)
+	}
+	return string(b)
+}
+
+// ParseLines reads a more_lines column.
+func ParseLines(s string) ([]int, error) {
+	if s == "" {
+		return nil, nil
+	}
+	var out []int
+	for _, f := range strings.Fields(s) {
+		n, err := strconv.Atoi(f)
+		if err != nil {
+			return nil, fmt.Errorf("bad site line %q", f)
+		}
+		out = append(out, n)
+	}
+	return out, nil
 }

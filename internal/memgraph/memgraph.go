@@ -60,11 +60,11 @@ type Graph struct {
 	reasons []graph.Reason
 	// more holds the further site lines of edges written more than once:
 	// at an edge's index, the count, then the lines. Index 0 is unused.
-	more []int32
-	byID    map[string]NodeID
-	byName  map[string][]NodeID
-	byKind  map[graph.NodeKind][]NodeID
-	byFile  map[string][]NodeID // sorted by start line
+	more   []int32
+	byID   map[string]NodeID
+	byName map[string][]NodeID
+	byKind map[graph.NodeKind][]NodeID
+	byFile map[string][]NodeID // sorted by start line
 }
 
 // Lines returns every line where the edge's relationship is written,

@@ -156,6 +156,8 @@ the calls, imports and inheritance between them, stored in <repo>/.gitnexus/grap
 		newTraceCmd(stdio, "callers"),
 		newTraceCmd(stdio, "callees"),
 	)
+	root.AddCommand(newToolCmds(stdio)...)
+	root.AddCommand(newMCPCmd(stdio))
 	return root
 }
 

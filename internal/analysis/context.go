@@ -1,0 +1,105 @@
+package analysis
+
+import (
+	"sort"
+	"strings"
+
+	"gitnexus.dev/gitnexus/internal/graph"
+	"gitnexus.dev/gitnexus/internal/memgraph"
+)
+
+// Relation is a node related to the symbol of a context, and how.
+type Relation struct {
+	UID       string `json:"uid"`
+	Name      string `json:"name"`
+	Kind      string `json:"kind"`
+	FilePath  string `json:"filePath"`
+	StartLine int    `json:"startLine"`
+	SiteLine  int    `json:"siteLine,omitempty"` // where the relation is written (the first call site)
+	// SiteLines are all the lines where it is written, when more than one.
+	SiteLines  []int32 `json:"siteLines,omitempty"`
+	Confidence float32 `json:"confidence"`
+	Reason     string  `json:"reason"`
+	Test       bool    `json:"test,omitempty"`
+}
+
+// RelationGroup is the relations of one type and direction.
+type RelationGroup struct {
+	Total     int        `json:"total"`
+	Items     []Relation `json:"items"`
+	Truncated bool       `json:"truncated,omitempty"`
+}
+
+// ContextResult is the 360-degree view of one symbol.
+type ContextResult struct {
+	Status          string                   `json:"status"` // found, ambiguous, not_found
+	Symbol          *SymbolInfo              `json:"symbol,omitempty"`
+	Module          string                   `json:"module,omitempty"`
+	Candidates      []Candidate              `json:"candidates,omitempty"`
+	TotalCandidates int                      `json:"totalCandidates,omitempty"`
+	Incoming        map[string]RelationGroup `json:"incoming,omitempty"`
+	Outgoing        map[string]RelationGroup `json:"outgoing,omitempty"`
+	Processes       []string                 `json:"processes"`
+}
+
+// ContextOptions bound a context.
+type ContextOptions struct {
+	PerGroup int // relations listed per type and direction; DefaultPerGroup when 0
+}
+
+// DefaultPerGroup is how many relations of one type a context lists.
+const DefaultPerGroup = 50
+
+// RelationKey is the name a relation group has in results: the edge type
+// in lower case ("calls", "has_method").
+func RelationKey(t graph.EdgeType) string { return strings.ToLower(t.String()) }
+
+// Context describes symbol n and everything linked to it, grouped by edge
+// type and direction, most confident first.
+func Context(g *memgraph.Graph, n memgraph.NodeID, opt ContextOptions) ContextResult {
+	if opt.PerGroup <= 0 {
+		opt.PerGroup = DefaultPerGroup
+	}
+	info := Info(g, n)
+	mod, _ := ModuleOf(g, n)
+	res := ContextResult{Status: "found", Symbol: &info, Module: mod, Processes: []string{},
+		Incoming: group(g, g.In(n), opt.PerGroup), Outgoing: group(g, g.Out(n), opt.PerGroup)}
+	return res
+}
+
+func group(g *memgraph.Graph, edges []memgraph.Edge, per int) map[string]RelationGroup {
+	byType := map[string][]Relation{}
+	for _, e := range edges {
+		other := &g.Nodes[e.To]
+		rel := Relation{UID: other.ID, Name: other.Name, Kind: other.Kind.String(), FilePath: other.FilePath,
+			StartLine: int(other.StartLine), SiteLine: int(e.Line), Confidence: e.Confidence,
+			Reason: string(g.Reason(e)), Test: IsTestPath(other.FilePath)}
+		if lines := g.Lines(e); len(lines) > 1 {
+			rel.SiteLines = lines
+		}
+		k := RelationKey(e.Type)
+		byType[k] = append(byType[k], rel)
+	}
+	out := map[string]RelationGroup{}
+	for k, rels := range byType {
+		sort.SliceStable(rels, func(i, j int) bool {
+			a, b := rels[i], rels[j]
+			if a.Test != b.Test {
+				return !a.Test
+			}
+			if a.Confidence != b.Confidence {
+				return a.Confidence > b.Confidence
+			}
+			if a.FilePath != b.FilePath {
+				return a.FilePath < b.FilePath
+			}
+			return a.StartLine < b.StartLine
+		})
+		grp := RelationGroup{Total: len(rels), Items: rels}
+		if len(rels) > per {
+			grp.Items, grp.Truncated = rels[:per], true
+		}
+		out[k] = grp
+	}
+	return out
+}

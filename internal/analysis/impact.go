@@ -1,0 +1,237 @@
+package analysis
+
+import (
+	"sort"
+	"strconv"
+
+	"gitnexus.dev/gitnexus/internal/graph"
+	"gitnexus.dev/gitnexus/internal/memgraph"
+)
+
+// ImpactOptions configure an impact analysis.
+type ImpactOptions struct {
+	Upstream      bool             // who depends on the target (callers); else what it depends on
+	MaxDepth      int              // levels, 1..MaxImpactDepth
+	Types         []graph.EdgeType // edge types followed
+	IncludeTests  bool             // follow and list test code
+	MinConfidence float32
+	Limit         int // items listed per depth
+	Offset        int // items skipped per depth
+	SummaryOnly   bool
+}
+
+// Impact defaults and bounds.
+const (
+	DefaultImpactDepth = 3
+	MaxImpactDepth     = 10
+	DefaultImpactLimit = 100
+	// MaxImpactVisit bounds the walk itself; past it the counts are lower
+	// bounds and the result says so.
+	MaxImpactVisit = 20000
+)
+
+// DefaultImpactTypes are the edges an impact follows by default.
+var DefaultImpactTypes = []graph.EdgeType{graph.EdgeCalls, graph.EdgeImports, graph.EdgeExtends, graph.EdgeImplements}
+
+// ImpactItem is one affected node.
+type ImpactItem struct {
+	Relation
+	Depth int    `json:"depth"`
+	Via   string `json:"via"` // the edge type that reached it
+	From  string `json:"from"`
+}
+
+// ModuleImpact is a package or folder that affected nodes belong to.
+type ModuleImpact struct {
+	Name   string `json:"name"`
+	Hits   int    `json:"hits"`
+	Direct bool   `json:"direct"` // holds a depth-1 item
+}
+
+// ImpactSummary counts what an impact found.
+type ImpactSummary struct {
+	Direct    int `json:"direct"`
+	Total     int `json:"total"`
+	Modules   int `json:"modules"`
+	Processes int `json:"processes"`
+}
+
+// ImpactResult is the blast radius of changing a symbol.
+type ImpactResult struct {
+	Status            string                  `json:"status"`
+	Target            *SymbolInfo             `json:"target,omitempty"`
+	Candidates        []Candidate             `json:"candidates,omitempty"`
+	TotalCandidates   int                     `json:"totalCandidates,omitempty"`
+	Direction         string                  `json:"direction"`
+	MaxDepth          int                     `json:"maxDepth"`
+	Risk              string                  `json:"risk"`
+	Summary           ImpactSummary           `json:"summary"`
+	ByDepth           map[string][]ImpactItem `json:"byDepth,omitempty"`
+	ByDepthCounts     map[string]int          `json:"byDepthCounts"`
+	AffectedModules   []ModuleImpact          `json:"affected_modules"`
+	AffectedProcesses []string                `json:"affected_processes"`
+	// Truncated: some depth lists more items than Limit from Offset; ask
+	// again with Offset = NextOffset. Exhaustive false: the walk stopped at
+	// MaxImpactVisit nodes, so the counts are lower bounds.
+	Truncated  bool `json:"truncated"`
+	NextOffset int  `json:"nextOffset,omitempty"`
+	Exhaustive bool `json:"exhaustive"`
+}
+
+// Risk levels and their thresholds (docs/tools.md). The level is the
+// highest any measure reaches.
+const (
+	RiskLow      = "LOW"
+	RiskMedium   = "MEDIUM"
+	RiskHigh     = "HIGH"
+	RiskCritical = "CRITICAL"
+)
+
+// RiskLevel grades an impact from its direct and total counts, the modules
+// and the processes it reaches.
+func RiskLevel(s ImpactSummary) string {
+	switch {
+	case s.Direct >= 30 || s.Total >= 300 || s.Modules >= 15 || s.Processes >= 10:
+		return RiskCritical
+	case s.Direct >= 10 || s.Total >= 100 || s.Modules >= 8 || s.Processes >= 5:
+		return RiskHigh
+	case s.Direct >= 3 || s.Total >= 20 || s.Modules >= 3 || s.Processes >= 2:
+		return RiskMedium
+	}
+	return RiskLow
+}
+
+// Impact walks from start breadth first, one level at a time, each node once,
+// and reports the affected nodes by depth with the edge that first reached
+// them, the modules they belong to and a risk level.
+func Impact(g *memgraph.Graph, start []memgraph.NodeID, opt ImpactOptions) ImpactResult {
+	if opt.MaxDepth <= 0 {
+		opt.MaxDepth = DefaultImpactDepth
+	}
+	if opt.MaxDepth > MaxImpactDepth {
+		opt.MaxDepth = MaxImpactDepth
+	}
+	if opt.Limit <= 0 {
+		opt.Limit = DefaultImpactLimit
+	}
+	if len(opt.Types) == 0 {
+		opt.Types = DefaultImpactTypes
+	}
+	follow := map[graph.EdgeType]bool{}
+	for _, t := range opt.Types {
+		follow[t] = true
+	}
+	dir := "downstream"
+	if opt.Upstream {
+		dir = "upstream"
+	}
+	res := ImpactResult{Status: "found", Direction: dir, MaxDepth: opt.MaxDepth, ByDepthCounts: map[string]int{},
+		AffectedModules: []ModuleImpact{}, AffectedProcesses: []string{}, Exhaustive: true}
+	visited := map[memgraph.NodeID]bool{}
+	for _, s := range start {
+		visited[s] = true
+	}
+	levels := [][]ImpactItem{}
+	frontier := append([]memgraph.NodeID(nil), start...)
+	count := 0
+walk:
+	for depth := 1; depth <= opt.MaxDepth && len(frontier) > 0; depth++ {
+		var level []ImpactItem
+		var next []memgraph.NodeID
+		for _, n := range frontier {
+			edges := g.Out(n)
+			if opt.Upstream {
+				edges = g.In(n)
+			}
+			for _, e := range edges {
+				if !follow[e.Type] || e.Confidence < opt.MinConfidence || visited[e.To] {
+					continue
+				}
+				other := &g.Nodes[e.To]
+				test := IsTestPath(other.FilePath)
+				if test && !opt.IncludeTests {
+					continue
+				}
+				visited[e.To] = true
+				level = append(level, ImpactItem{Relation: Relation{UID: other.ID, Name: other.Name,
+					Kind: other.Kind.String(), FilePath: other.FilePath, StartLine: int(other.StartLine),
+					SiteLine: int(e.Line), Confidence: e.Confidence, Reason: string(g.Reason(e)), Test: test},
+					Depth: depth, Via: e.Type.String(), From: g.Nodes[n].ID})
+				next = append(next, e.To)
+				if count++; count >= MaxImpactVisit {
+					res.Exhaustive = false
+					levels = append(levels, level)
+					break walk
+				}
+			}
+		}
+		if len(level) == 0 {
+			break
+		}
+		levels = append(levels, level)
+		frontier = next
+	}
+	modules := map[string]*ModuleImpact{}
+	for _, level := range levels {
+		for _, it := range level {
+			n, _ := g.Lookup(it.UID)
+			name, _ := ModuleOf(g, n)
+			m := modules[name]
+			if m == nil {
+				m = &ModuleImpact{Name: name}
+				modules[name] = m
+			}
+			m.Hits++
+			if it.Depth == 1 {
+				m.Direct = true
+			}
+		}
+	}
+	for _, m := range modules {
+		res.AffectedModules = append(res.AffectedModules, *m)
+	}
+	sort.Slice(res.AffectedModules, func(i, j int) bool {
+		a, b := res.AffectedModules[i], res.AffectedModules[j]
+		if a.Direct != b.Direct {
+			return a.Direct
+		}
+		if a.Hits != b.Hits {
+			return a.Hits > b.Hits
+		}
+		return a.Name < b.Name
+	})
+	if !opt.SummaryOnly {
+		res.ByDepth = map[string][]ImpactItem{}
+	}
+	for i, level := range levels {
+		depth := strconv.Itoa(i + 1)
+		res.ByDepthCounts[depth] = len(level)
+		res.Summary.Total += len(level)
+		if i == 0 {
+			res.Summary.Direct = len(level)
+		}
+		if opt.SummaryOnly {
+			continue
+		}
+		sort.SliceStable(level, func(a, b int) bool {
+			x, y := level[a], level[b]
+			if x.Confidence != y.Confidence {
+				return x.Confidence > y.Confidence
+			}
+			if x.FilePath != y.FilePath {
+				return x.FilePath < y.FilePath
+			}
+			return x.StartLine < y.StartLine
+		})
+		lo := min(opt.Offset, len(level))
+		hi := min(lo+opt.Limit, len(level))
+		res.ByDepth[depth] = level[lo:hi]
+		if hi < len(level) {
+			res.Truncated = true
+			res.NextOffset = opt.Offset + opt.Limit
+		}
+	}
+	res.Summary.Modules = len(res.AffectedModules)
+	res.Risk = RiskLevel(res.Summary)
+	return res
+}

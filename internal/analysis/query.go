@@ -1,0 +1,103 @@
+package analysis
+
+import (
+	"context"
+	"math"
+	"sort"
+
+	"gitnexus.dev/gitnexus/internal/memgraph"
+	"gitnexus.dev/gitnexus/internal/search"
+	"gitnexus.dev/gitnexus/internal/store"
+)
+
+// QueryOptions bound a search.
+type QueryOptions struct {
+	Limit          int // groups
+	MaxSymbols     int // symbols per group
+	IncludeContent bool
+}
+
+// QuerySymbol is a symbol a search found.
+type QuerySymbol struct {
+	SymbolInfo
+	Score float64 `json:"score"`
+}
+
+// QueryGroup gathers the hits of one file (of one execution flow, once
+// flows exist).
+type QueryGroup struct {
+	File    string        `json:"file"`
+	Module  string        `json:"module"`
+	Score   float64       `json:"score"`
+	Symbols []QuerySymbol `json:"symbols"`
+}
+
+// QueryResult is a ranked search answer.
+type QueryResult struct {
+	Query       string        `json:"query"`
+	Ranking     string        `json:"ranking"` // how hits were ranked: "bm25"
+	Groups      []QueryGroup  `json:"groups"`
+	Definitions []QuerySymbol `json:"definitions"` // types, constants and files found outside any group
+	Processes   []string      `json:"processes"`
+	Total       int           `json:"total_hits"`
+	Truncated   bool          `json:"truncated"`
+	Note        string        `json:"note,omitempty"`
+}
+
+// Query searches the index: BM25 hits are grouped by file, callables
+// forming the groups and other hits (types, constants, files) listed as
+// definitions. Groups are ordered by their best hit.
+func Query(ctx context.Context, r *store.Reader, g *memgraph.Graph, text string, opt QueryOptions) (*QueryResult, error) {
+	if opt.Limit <= 0 {
+		opt.Limit = 5
+	}
+	if opt.MaxSymbols <= 0 {
+		opt.MaxSymbols = 10
+	}
+	hits, err := search.BM25(ctx, r, g, text, max(200, opt.Limit*opt.MaxSymbols*4))
+	if err != nil {
+		return nil, err
+	}
+	res := &QueryResult{Query: text, Ranking: "bm25", Groups: []QueryGroup{}, Definitions: []QuerySymbol{},
+		Processes: []string{}, Total: len(hits),
+		Note: "ranked by BM25 over names, signatures, docs and content; vector search is not configured"}
+	byFile := map[string]*QueryGroup{}
+	var order []string
+	for _, h := range hits {
+		nd := &g.Nodes[h.Node]
+		qs := QuerySymbol{SymbolInfo: Info(g, h.Node), Score: math.Round(h.Score*1000) / 1000}
+		if opt.IncludeContent && nd.Kind.IsSymbol() {
+			if c, d, err := r.NodeText(ctx, int64(h.Node)+1); err == nil {
+				qs.Content, qs.Doc = c, d
+			}
+		}
+		if !nd.Kind.IsCallable() {
+			if len(res.Definitions) < opt.MaxSymbols*2 {
+				res.Definitions = append(res.Definitions, qs)
+			} else {
+				res.Truncated = true
+			}
+			continue
+		}
+		grp := byFile[nd.FilePath]
+		if grp == nil {
+			mod, _ := ModuleOf(g, h.Node)
+			grp = &QueryGroup{File: nd.FilePath, Module: mod, Score: qs.Score}
+			byFile[nd.FilePath] = grp
+			order = append(order, nd.FilePath)
+		}
+		if len(grp.Symbols) < opt.MaxSymbols {
+			grp.Symbols = append(grp.Symbols, qs)
+		} else {
+			res.Truncated = true
+		}
+	}
+	for _, f := range order {
+		res.Groups = append(res.Groups, *byFile[f])
+	}
+	sort.SliceStable(res.Groups, func(i, j int) bool { return res.Groups[i].Score > res.Groups[j].Score })
+	if len(res.Groups) > opt.Limit {
+		res.Groups, res.Truncated = res.Groups[:opt.Limit], true
+	}
+	return res, nil
+}

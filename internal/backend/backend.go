@@ -1,0 +1,214 @@
+// Package backend is the query plane: it knows the indexed repositories (the
+// registry), resolves which one a call means, opens each index lazily and
+// keeps it fresh, and dispatches tool calls to the analyses. Transports (MCP
+// stdio, HTTP, the CLI) only translate requests into CallTool and results
+// back.
+package backend
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sort"
+	"sync"
+	"time"
+
+	"gitnexus.dev/gitnexus/internal/registry"
+)
+
+// Options configure a Backend.
+type Options struct {
+	// IdleTimeout releases a repository's in-memory graph after this long
+	// without calls; 0 means DefaultIdleTimeout, negative never.
+	IdleTimeout time.Duration
+	// Cwd is the working directory of the serving process: when it is
+	// inside exactly one indexed repository, calls without a repo use it.
+	Cwd string
+}
+
+// DefaultIdleTimeout is the default of --idle-timeout.
+const DefaultIdleTimeout = 10 * time.Minute
+
+// Backend serves tool calls for every indexed repository. It is safe for
+// concurrent use.
+type Backend struct {
+	opts Options
+
+	mu      sync.Mutex
+	repos   []RepoHandle // from the registry, sorted by id
+	handles map[string]*handle
+
+	stop chan struct{}
+	done chan struct{}
+}
+
+// RepoHandle describes an indexed repository, straight from the registry.
+type RepoHandle struct {
+	ID          string         `json:"id"`
+	Name        string         `json:"name"`
+	RepoPath    string         `json:"repoPath"`
+	StoragePath string         `json:"storagePath"`
+	IndexedAt   time.Time      `json:"indexedAt"`
+	LastCommit  string         `json:"lastCommit,omitempty"`
+	Stats       registry.Stats `json:"stats"`
+}
+
+// CodebaseContext is the light summary of a repository an agent sees before
+// any index is opened.
+type CodebaseContext struct {
+	ProjectName string `json:"projectName"`
+	Files       int    `json:"files"`
+	Functions   int    `json:"functions"`
+	Communities int    `json:"communities"`
+	Processes   int    `json:"processes"`
+}
+
+// Context returns the repository's light summary.
+func (r RepoHandle) Context() CodebaseContext {
+	return CodebaseContext{ProjectName: r.Name, Files: r.Stats.Files, Functions: r.Stats.Functions,
+		Communities: r.Stats.Communities, Processes: r.Stats.Processes}
+}
+
+// New reads the registry and returns a Backend. It opens no index.
+func New(opts Options) (*Backend, error) {
+	if opts.IdleTimeout == 0 {
+		opts.IdleTimeout = DefaultIdleTimeout
+	}
+	if opts.Cwd == "" {
+		opts.Cwd, _ = os.Getwd()
+	}
+	b := &Backend{opts: opts, handles: map[string]*handle{}, stop: make(chan struct{}), done: make(chan struct{})}
+	if err := b.refresh(); err != nil {
+		return nil, err
+	}
+	go b.janitor()
+	return b, nil
+}
+
+// Close releases every open index.
+func (b *Backend) Close() {
+	select {
+	case <-b.stop:
+		return
+	default:
+	}
+	close(b.stop)
+	<-b.done
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for id, h := range b.handles {
+		h.close()
+		delete(b.handles, id)
+	}
+}
+
+// refresh re-reads the registry. Handles of repositories that left it are
+// released once their calls finish.
+func (b *Backend) refresh() error {
+	entries, err := registry.List()
+	if err != nil {
+		return err
+	}
+	repos := make([]RepoHandle, 0, len(entries))
+	for _, e := range entries {
+		repos = append(repos, RepoHandle{ID: e.ID, Name: e.Name, RepoPath: e.Path, StoragePath: e.StoragePath,
+			IndexedAt: e.IndexedAt, LastCommit: e.LastCommit, Stats: e.Stats})
+	}
+	sort.Slice(repos, func(i, j int) bool { return repos[i].ID < repos[j].ID })
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.repos = repos
+	known := map[string]bool{}
+	for _, r := range repos {
+		known[r.ID] = true
+	}
+	for id, h := range b.handles {
+		if !known[id] {
+			h.close()
+			delete(b.handles, id)
+		}
+	}
+	return nil
+}
+
+// Repos returns the registered repositories, sorted by id.
+func (b *Backend) Repos() []RepoHandle {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]RepoHandle(nil), b.repos...)
+}
+
+// Resolve finds the repository a call means (registry.Resolve's rules). On
+// a miss it re-reads the registry once, so a repository indexed after the
+// server started is found without a restart.
+func (b *Backend) Resolve(ref string) (RepoHandle, error) {
+	r, err := b.resolveOnce(ref)
+	if err == nil {
+		return r, nil
+	}
+	if rerr := b.refresh(); rerr != nil {
+		return RepoHandle{}, fmt.Errorf("%w (and re-reading the registry failed: %v)", err, rerr)
+	}
+	return b.resolveOnce(ref)
+}
+
+func (b *Backend) resolveOnce(ref string) (RepoHandle, error) {
+	repos := b.Repos()
+	entries := make([]registry.Entry, len(repos))
+	for i, r := range repos {
+		entries[i] = registry.Entry{ID: r.ID, Name: r.Name, Path: r.RepoPath}
+	}
+	e, err := registry.Resolve(entries, ref, b.opts.Cwd, "repo")
+	if err != nil {
+		return RepoHandle{}, err
+	}
+	for _, r := range repos {
+		if r.ID == e.ID {
+			return r, nil
+		}
+	}
+	return RepoHandle{}, fmt.Errorf("repository %q vanished from the registry", e.ID)
+}
+
+// janitor releases graphs idle for longer than the idle timeout.
+func (b *Backend) janitor() {
+	defer close(b.done)
+	if b.opts.IdleTimeout < 0 {
+		<-b.stop
+		return
+	}
+	period := b.opts.IdleTimeout / 4
+	if period > time.Minute {
+		period = time.Minute
+	}
+	if period < 10*time.Millisecond {
+		period = 10 * time.Millisecond
+	}
+	t := time.NewTicker(period)
+	defer t.Stop()
+	for {
+		select {
+		case <-b.stop:
+			return
+		case now := <-t.C:
+			b.mu.Lock()
+			for _, h := range b.handles {
+				h.releaseIfIdle(now, b.opts.IdleTimeout)
+			}
+			b.mu.Unlock()
+		}
+	}
+}
+
+// repo opens (or reuses) the index of a repository for one call; release
+// must be called when the call is done.
+func (b *Backend) repo(ctx context.Context, r RepoHandle) (*Snapshot, func(), error) {
+	b.mu.Lock()
+	h, ok := b.handles[r.ID]
+	if !ok {
+		h = &handle{repo: r}
+		b.handles[r.ID] = h
+	}
+	b.mu.Unlock()
+	return h.acquire(ctx)
+}

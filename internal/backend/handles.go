@@ -1,0 +1,188 @@
+package backend
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"time"
+
+	"gitnexus.dev/gitnexus/internal/analysis"
+	"gitnexus.dev/gitnexus/internal/memgraph"
+	"gitnexus.dev/gitnexus/internal/store"
+)
+
+// Snapshot is one generation of a repository's index, open for reading: the
+// database and its in-memory graph. Calls hold a reference while they run;
+// a re-index installs a new Snapshot for later calls and the old one closes
+// when its last call finishes, so no call fails because the index changed
+// under it.
+type Snapshot struct {
+	Repo   RepoHandle
+	Reader *store.Reader
+	Graph  *memgraph.Graph
+	Meta   store.Meta
+
+	key  fileKey
+	refs int
+
+	overviewOnce sync.Once
+	overviewRes  analysis.OverviewResult
+}
+
+// overview computes the repository overview once per snapshot: it walks
+// the whole graph, and the graph does not change while the snapshot lives.
+func (s *Snapshot) overview() analysis.OverviewResult {
+	s.overviewOnce.Do(func() { s.overviewRes = analysis.Overview(s.Graph, 10) })
+	return s.overviewRes
+}
+
+// fileKey identifies the database file: a rewrite installs a new file by
+// rename, which changes the inode.
+type fileKey struct {
+	ino   uint64
+	size  int64
+	mtime time.Time
+}
+
+func statKey(path string) (fileKey, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fileKey{}, err
+	}
+	k := fileKey{size: fi.Size(), mtime: fi.ModTime()}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		k.ino = st.Ino
+	}
+	return k, nil
+}
+
+// handle is the open state of one repository.
+type handle struct {
+	repo RepoHandle
+
+	mu      sync.Mutex
+	cur     *Snapshot
+	lastUse time.Time
+	// loadMu makes concurrent first calls (or calls after a re-index)
+	// wait for one load instead of each loading the graph.
+	loadMu sync.Mutex
+}
+
+func (h *handle) dbPath() string { return filepath.Join(h.repo.StoragePath, store.DBName) }
+
+// acquire returns the current snapshot with a reference taken, loading or
+// reloading it when the database file changed.
+func (h *handle) acquire(ctx context.Context) (*Snapshot, func(), error) {
+	for attempt := 0; attempt < 2; attempt++ {
+		key, err := statKey(h.dbPath())
+		if err != nil {
+			if os.IsNotExist(err) {
+				return nil, nil, fmt.Errorf("repository %q has no index at %s: run `gitnexus analyze %s`", h.repo.ID, h.repo.StoragePath, h.repo.RepoPath)
+			}
+			return nil, nil, err
+		}
+		if s := h.take(key); s != nil {
+			return s, func() { h.release(s) }, nil
+		}
+		h.loadMu.Lock()
+		if s := h.take(key); s != nil { // loaded by another call meanwhile
+			h.loadMu.Unlock()
+			return s, func() { h.release(s) }, nil
+		}
+		s, err := load(ctx, h.repo, h.dbPath())
+		h.loadMu.Unlock()
+		if err != nil {
+			return nil, nil, err
+		}
+		if s.key != key && attempt == 0 {
+			// Re-indexed while loading: install what was loaded, then
+			// look again.
+			h.install(s)
+			continue
+		}
+		h.install(s)
+		if s := h.take(s.key); s != nil {
+			return s, func() { h.release(s) }, nil
+		}
+	}
+	return nil, nil, fmt.Errorf("the index of %q keeps changing; try again when `gitnexus analyze` has finished", h.repo.ID)
+}
+
+// take references the current snapshot if it is the file with key.
+func (h *handle) take(key fileKey) *Snapshot {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.cur == nil || h.cur.key != key {
+		return nil
+	}
+	h.cur.refs++
+	h.lastUse = time.Now()
+	return h.cur
+}
+
+func (h *handle) install(s *Snapshot) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	old := h.cur
+	h.cur = s
+	h.lastUse = time.Now()
+	if old != nil && old.refs == 0 {
+		old.Reader.Close()
+	}
+}
+
+func (h *handle) release(s *Snapshot) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	s.refs--
+	if s.refs == 0 && s != h.cur {
+		s.Reader.Close()
+	}
+}
+
+// releaseIfIdle drops the current snapshot when no call used it for idle.
+func (h *handle) releaseIfIdle(now time.Time, idle time.Duration) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.cur != nil && h.cur.refs == 0 && now.Sub(h.lastUse) >= idle {
+		h.cur.Reader.Close()
+		h.cur = nil
+	}
+}
+
+// loaded reports whether the repository's graph is in memory.
+func (h *handle) loaded() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.cur != nil
+}
+
+func (h *handle) close() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.cur != nil && h.cur.refs == 0 {
+		h.cur.Reader.Close()
+	}
+	h.cur = nil
+}
+
+// load opens the database and builds the in-memory graph.
+func load(ctx context.Context, repo RepoHandle, path string) (*Snapshot, error) {
+	key, err := statKey(path)
+	if err != nil {
+		return nil, err
+	}
+	r, err := store.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("repository %q: %w", repo.ID, err)
+	}
+	g, err := memgraph.Load(ctx, r)
+	if err != nil {
+		r.Close()
+		return nil, fmt.Errorf("load the graph of %q: %w", repo.ID, err)
+	}
+	return &Snapshot{Repo: repo, Reader: r, Graph: g, Meta: r.Meta(), key: key}, nil
+}

@@ -1,0 +1,345 @@
+package backend
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"gitnexus.dev/gitnexus/internal/analysis"
+	"gitnexus.dev/gitnexus/internal/format"
+	"gitnexus.dev/gitnexus/internal/graph"
+	"gitnexus.dev/gitnexus/internal/ingest"
+	"gitnexus.dev/gitnexus/internal/memgraph"
+)
+
+// The one table of tools. Descriptions say when to use a tool and what to do
+// after it; parameters carry their bounds.
+
+var repoParam = Param{Name: "repo", Type: TypeString, Description: "Repository id, name, path, or a unique part of a name. " +
+	"May be omitted when one repository is indexed or the server runs inside one."}
+
+func toolTable() []*Tool {
+	return []*Tool{
+		{
+			Name: "list_repos", Title: "List indexed repositories", ReadOnly: true,
+			Description: "List the indexed repositories with their path, when they were indexed, the commit, and counts. " +
+				"Use first when several repositories may be indexed. Paged with limit and offset.",
+			Params: []Param{
+				{Name: "limit", Type: TypeInteger, Description: "Repositories per page.", Default: 50, Min: num(1), Max: num(500)},
+				{Name: "offset", Type: TypeInteger, Description: "Repositories to skip.", Default: 0, Min: num(0)},
+			},
+			run: runListRepos,
+		},
+		{
+			Name: "query", Title: "Search the code graph", ReadOnly: true, Aliases: []string{"search"},
+			Description: "Search symbols and files by meaning-bearing words (names split on case, signatures, docs, code). " +
+				"Results are grouped by file, with types and constants as definitions. Use to find where a concept lives; " +
+				"then call context on a symbol.",
+			Params: []Param{
+				{Name: "query", Type: TypeString, Description: "Words to search for, e.g. \"parse config file\".", Required: true, Aliases: []string{"search_query"}},
+				{Name: "limit", Type: TypeInteger, Description: "Groups to return.", Default: 5, Min: num(1), Max: num(100)},
+				{Name: "max_symbols", Type: TypeInteger, Description: "Symbols per group.", Default: 10, Min: num(1), Max: num(200)},
+				{Name: "include_content", Type: TypeBoolean, Description: "Include each symbol's source.", Default: false},
+				repoParam,
+			},
+			run: runQuery,
+		},
+		{
+			Name: "context", Title: "360-degree view of a symbol", ReadOnly: true, Aliases: []string{"explore"},
+			Description: "Show one symbol: where it is, its signature and doc, and everything linked to it grouped by relation " +
+				"(called by / calls, imported by, extended by / extends, implemented by / implements, methods, properties, " +
+				"references) with file:line. A name shared by several symbols returns status \"ambiguous\" with ranked " +
+				"candidates; pass uid (or file_path / kind) to pick one. Use before changing a symbol; then impact.",
+			Params: []Param{
+				{Name: "name", Type: TypeString, Description: "Symbol name: a simple name, Type.method, a qualified name, or a file path.", Aliases: []string{"symbol", "symbol_name"}},
+				{Name: "uid", Type: TypeString, Description: "Exact symbol id from an earlier result (no ambiguity).", Aliases: []string{"symbol_uid"}},
+				{Name: "file_path", Type: TypeString, Description: "File (or path suffix) the symbol is in.", Aliases: []string{"file"}},
+				{Name: "kind", Type: TypeString, Description: "Kind: Function, Method, Class, Interface, Struct, ..."},
+				{Name: "include_content", Type: TypeBoolean, Description: "Include the symbol's source.", Default: false},
+				repoParam,
+			},
+			run: runContext,
+		},
+		{
+			Name: "impact", Title: "Blast radius of a change", ReadOnly: true,
+			Description: "What is affected if a symbol changes: nodes reached breadth first (upstream = who depends on it, " +
+				"downstream = what it depends on), grouped by depth (1 = will break, 2 = likely affected, 3 = may need " +
+				"testing), with the edge and confidence that reached each, the modules hit, and a risk level " +
+				"(LOW/MEDIUM/HIGH/CRITICAL). Each depth lists up to limit items from offset; the answer says when more exist.",
+			Params: []Param{
+				{Name: "target", Type: TypeString, Description: "Symbol name (as for context) or file path.", Aliases: []string{"name", "symbol"}},
+				{Name: "target_uid", Type: TypeString, Description: "Exact symbol id.", Aliases: []string{"uid"}},
+				{Name: "file_path", Type: TypeString, Description: "File (or path suffix) to disambiguate target.", Aliases: []string{"file"}},
+				{Name: "kind", Type: TypeString, Description: "Kind to disambiguate target."},
+				{Name: "direction", Type: TypeString, Description: "upstream (dependents) or downstream (dependencies).", Default: "upstream", Enum: []string{"upstream", "downstream"}},
+				{Name: "maxDepth", Type: TypeInteger, Description: "Levels to follow.", Default: analysis.DefaultImpactDepth, Min: num(1), Max: num(analysis.MaxImpactDepth), Aliases: []string{"max_depth", "depth"}},
+				{Name: "relationTypes", Type: TypeArray, Description: "Edge types to follow (default CALLS, IMPORTS, EXTENDS, IMPLEMENTS).", Aliases: []string{"relation_types"}},
+				{Name: "includeTests", Type: TypeBoolean, Description: "Follow and list test code.", Default: false, Aliases: []string{"include_tests"}},
+				{Name: "minConfidence", Type: TypeNumber, Description: "Ignore edges below this confidence.", Default: 0.0, Min: num(0), Max: num(1), Aliases: []string{"min_confidence"}},
+				{Name: "limit", Type: TypeInteger, Description: "Items listed per depth.", Default: analysis.DefaultImpactLimit, Min: num(1), Max: num(1000)},
+				{Name: "offset", Type: TypeInteger, Description: "Items skipped per depth (paging).", Default: 0, Min: num(0)},
+				{Name: "summaryOnly", Type: TypeBoolean, Description: "Counts and risk only, no item lists.", Default: false, Aliases: []string{"summary_only"}},
+				repoParam,
+			},
+			run: runImpact,
+		},
+		{
+			Name: "detect_changes", Title: "Symbols a diff touches", ReadOnly: true,
+			Description: "Run git diff, map the changed lines onto the indexed symbols, and list the changed symbols, their " +
+				"callers two levels up, the modules hit and a risk level. Use before committing.",
+			Params: []Param{
+				{Name: "scope", Type: TypeString, Description: "unstaged (working tree vs index), staged (index vs HEAD), all (working tree vs HEAD, untracked files too) or compare (working tree vs base_ref).", Default: "unstaged", Enum: []string{"unstaged", "staged", "all", "compare"}},
+				{Name: "base_ref", Type: TypeString, Description: "Branch, tag or commit for scope compare."},
+				{Name: "limit", Type: TypeInteger, Description: "Symbols listed.", Default: analysis.DefaultImpactLimit, Min: num(1), Max: num(1000)},
+				repoParam,
+			},
+			run: runDetectChanges,
+		},
+		{
+			Name: "rename", Title: "Rename a symbol everywhere the graph knows", ReadOnly: false,
+			Description: "Rename a symbol: edits at its definition and at every reference site the graph resolved (tag graph), " +
+				"plus whole-identifier text matches elsewhere (tag text_search; other symbols of the same name are left " +
+				"alone). A dry run by default; with dry_run false the graph edits are applied (and the text matches too with " +
+				"include_text_matches), changing only those positions. Refuses names that are not identifiers or that " +
+				"collide in the symbol's scope. Run detect_changes and analyze afterwards.",
+			Params: []Param{
+				{Name: "symbol_name", Type: TypeString, Description: "Current name.", Aliases: []string{"name"}},
+				{Name: "symbol_uid", Type: TypeString, Description: "Exact symbol id.", Aliases: []string{"uid"}},
+				{Name: "new_name", Type: TypeString, Description: "The new name.", Required: true},
+				{Name: "file_path", Type: TypeString, Description: "File (or path suffix) to disambiguate.", Aliases: []string{"file"}},
+				{Name: "dry_run", Type: TypeBoolean, Description: "Only plan the edits.", Default: true},
+				{Name: "include_text_matches", Type: TypeBoolean, Description: "Also apply the text_search edits.", Default: false},
+				repoParam,
+			},
+			run: runRename,
+		},
+		{
+			Name: "overview", Title: "Repository overview", ReadOnly: true,
+			Description: "Summarise a repository: node and edge counts, languages, the biggest modules and the likeliest " +
+				"entry points. Use to orient in an unfamiliar codebase.",
+			Params: []Param{repoParam},
+			run:    runOverview,
+		},
+	}
+}
+
+// withRepo resolves the repository and runs fn on its snapshot.
+func (b *Backend) withRepo(ctx context.Context, ref string, fn func(s *Snapshot) (*Result, error)) (*Result, error) {
+	r, err := b.Resolve(ref)
+	if err != nil {
+		return nil, err
+	}
+	s, release, err := b.repo(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	return fn(s)
+}
+
+func runListRepos(_ context.Context, b *Backend, a *Args) (*Result, error) {
+	if err := b.refresh(); err != nil {
+		return nil, err
+	}
+	repos := b.Repos()
+	limit, offset := a.Int("limit"), a.Int("offset")
+	total := len(repos)
+	lo := min(offset, total)
+	hi := min(lo+limit, total)
+	page := repos[lo:hi]
+	type pagination struct {
+		Total      int  `json:"total"`
+		Limit      int  `json:"limit"`
+		Offset     int  `json:"offset"`
+		Returned   int  `json:"returned"`
+		HasMore    bool `json:"hasMore"`
+		NextOffset int  `json:"nextOffset,omitempty"`
+	}
+	p := pagination{Total: total, Limit: limit, Offset: offset, Returned: len(page), HasMore: hi < total}
+	if p.HasMore {
+		p.NextOffset = hi
+	}
+	rows := make([][]string, 0, len(page))
+	for _, r := range page {
+		commit := r.LastCommit
+		if len(commit) > 10 {
+			commit = commit[:10]
+		}
+		rows = append(rows, []string{r.ID, r.RepoPath, r.IndexedAt.UTC().Format("2006-01-02 15:04"), commit,
+			fmt.Sprint(r.Stats.Files), fmt.Sprint(r.Stats.Functions)})
+	}
+	text := fmt.Sprintf("%d indexed repositor%s.\n\n", total, plural(total, "y", "ies"))
+	if total == 0 {
+		text = "No indexed repositories. Run: gitnexus analyze\n"
+	} else {
+		text += format.Table([]string{"id", "path", "indexed", "commit", "files", "functions"}, rows)
+	}
+	hint := "read gitnexus://repo/{id}/context, or call overview with repo set."
+	if p.HasMore {
+		hint = fmt.Sprintf("more repositories: call list_repos with offset %d.", p.NextOffset)
+	}
+	if page == nil {
+		page = []RepoHandle{}
+	}
+	return &Result{Data: map[string]any{"repos": page, "pagination": p}, Text: text, Hint: hint}, nil
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func runQuery(ctx context.Context, b *Backend, a *Args) (*Result, error) {
+	q := strings.TrimSpace(a.String("query"))
+	if q == "" {
+		return nil, &ArgError{Param: "query", Msg: "is empty"}
+	}
+	return b.withRepo(ctx, a.String("repo"), func(s *Snapshot) (*Result, error) {
+		res, err := analysis.Query(ctx, s.Reader, s.Graph, q, analysis.QueryOptions{Limit: a.Int("limit"),
+			MaxSymbols: a.Int("max_symbols"), IncludeContent: a.Bool("include_content")})
+		if err != nil {
+			return nil, err
+		}
+		hint := "call context on a symbol for its callers and callees."
+		if res.Total == 0 {
+			hint = "try other words, or a symbol's name with context."
+		}
+		return &Result{Data: res, Text: format.Query(res), Hint: hint}, nil
+	})
+}
+
+// lookup finds the symbol a call names, or answers with candidates.
+func lookup(s *Snapshot, uid, name, file, kind string) (memgraph.NodeID, *Result, error) {
+	if uid == "" && name == "" {
+		return 0, nil, &ArgError{Param: "name", Msg: "give a name or a uid"}
+	}
+	l := analysis.FindSymbol(s.Graph, analysis.SymbolRef{UID: uid, Name: name, FilePath: file, Kind: kind})
+	switch l.Status {
+	case "found":
+		return l.Node, nil, nil
+	case "ambiguous":
+		return 0, &Result{Data: map[string]any{"status": "ambiguous", "candidates": l.Candidates, "totalCandidates": l.TotalCandidates},
+			Text: format.Candidates(name, l.Candidates, l.TotalCandidates), Hint: "call again with uid set to one of the candidates."}, nil
+	}
+	what := name
+	if uid != "" {
+		what = uid
+	}
+	filters := ""
+	if file != "" || kind != "" {
+		filters = fmt.Sprintf(" (with file_path %q, kind %q)", file, kind)
+	}
+	return 0, nil, &NotFoundError{What: fmt.Sprintf("no symbol %q%s in %s: try query to search by words, or run `gitnexus analyze` if the code is new", what, filters, s.Repo.ID)}
+}
+
+// NotFoundError is a symbol, file or commit that does not exist.
+type NotFoundError struct{ What string }
+
+func (e *NotFoundError) Error() string { return e.What }
+
+func runContext(ctx context.Context, b *Backend, a *Args) (*Result, error) {
+	return b.withRepo(ctx, a.String("repo"), func(s *Snapshot) (*Result, error) {
+		n, amb, err := lookup(s, a.String("uid"), a.String("name"), a.String("file_path"), a.String("kind"))
+		if err != nil || amb != nil {
+			return amb, err
+		}
+		res := analysis.Context(s.Graph, n, analysis.ContextOptions{})
+		content, doc, err := s.Reader.NodeText(ctx, int64(n)+1)
+		if err == nil {
+			res.Symbol.Doc = doc
+			if a.Bool("include_content") {
+				res.Symbol.Content = content
+			}
+		}
+		return &Result{Data: res, Text: format.Context(&res),
+			Hint: fmt.Sprintf("call impact with target_uid %q before changing it.", res.Symbol.UID)}, nil
+	})
+}
+
+func runImpact(ctx context.Context, b *Backend, a *Args) (*Result, error) {
+	var types []graph.EdgeType
+	for _, t := range a.Strings("relationTypes") {
+		et := graph.ParseEdgeType(strings.ToUpper(strings.TrimSpace(t)))
+		if et == graph.EdgeInvalid {
+			return nil, &ArgError{Param: "relationTypes", Msg: fmt.Sprintf("unknown edge type %q (types: %s)", t, strings.Join(ingest.EdgeOrder(), ", "))}
+		}
+		types = append(types, et)
+	}
+	return b.withRepo(ctx, a.String("repo"), func(s *Snapshot) (*Result, error) {
+		n, amb, err := lookup(s, a.String("target_uid"), a.String("target"), a.String("file_path"), a.String("kind"))
+		if err != nil || amb != nil {
+			return amb, err
+		}
+		start := []memgraph.NodeID{n}
+		if s.Graph.Nodes[n].Kind == graph.KindFile {
+			start = append(start, s.Graph.InFile(s.Graph.Nodes[n].FilePath)...)
+		}
+		res := analysis.Impact(s.Graph, start, analysis.ImpactOptions{
+			Upstream: a.String("direction") != "downstream", MaxDepth: a.Int("maxDepth"), Types: types,
+			IncludeTests: a.Bool("includeTests"), MinConfidence: float32(a.Float("minConfidence")),
+			Limit: a.Int("limit"), Offset: a.Int("offset"), SummaryOnly: a.Bool("summaryOnly"),
+		})
+		info := analysis.Info(s.Graph, n)
+		res.Target = &info
+		hint := "call context on a depth-1 item to see how it uses the target."
+		if res.Truncated {
+			hint = fmt.Sprintf("more items: call impact again with offset %d.", res.NextOffset)
+		}
+		return &Result{Data: res, Text: format.Impact(&res), Hint: hint}, nil
+	})
+}
+
+func runDetectChanges(ctx context.Context, b *Backend, a *Args) (*Result, error) {
+	return b.withRepo(ctx, a.String("repo"), func(s *Snapshot) (*Result, error) {
+		res, err := analysis.DetectChanges(ctx, s.Graph, s.Repo.RepoPath, analysis.ChangesOptions{
+			Scope: a.String("scope"), BaseRef: a.String("base_ref"), Limit: a.Int("limit")})
+		if err != nil {
+			return nil, err
+		}
+		hint := "call impact on a changed symbol with a high number of callers."
+		if res.Summary.ChangedCount == 0 {
+			hint = "nothing indexed changed; after new code, run `gitnexus analyze`."
+		}
+		return &Result{Data: res, Text: format.Changes(res), Hint: hint}, nil
+	})
+}
+
+func runRename(ctx context.Context, b *Backend, a *Args) (*Result, error) {
+	if a.String("symbol_name") == "" && a.String("symbol_uid") == "" {
+		return nil, &ArgError{Param: "symbol_name", Msg: "give symbol_name or symbol_uid"}
+	}
+	return b.withRepo(ctx, a.String("repo"), func(s *Snapshot) (*Result, error) {
+		n, amb, err := lookup(s, a.String("symbol_uid"), a.String("symbol_name"), a.String("file_path"), "")
+		if err != nil || amb != nil {
+			return amb, err
+		}
+		files, err := ingest.ListFiles(ctx, s.Repo.RepoPath)
+		if err != nil {
+			return nil, fmt.Errorf("list the files of %s: %w", s.Repo.ID, err)
+		}
+		res, err := analysis.Rename(ctx, s.Graph, s.Repo.RepoPath, n, files, analysis.RenameOptions{
+			NewName: a.String("new_name"), DryRun: a.Bool("dry_run"), IncludeTextMatches: a.Bool("include_text_matches")})
+		if err != nil {
+			if errors.Is(err, analysis.ErrInvalidName) {
+				return nil, &ArgError{Param: "new_name", Msg: err.Error()}
+			}
+			return nil, err
+		}
+		hint := "review the edits, then call rename with dry_run false."
+		if !res.DryRun {
+			hint = "run `gitnexus analyze` to update the index, then detect_changes."
+		}
+		return &Result{Data: res, Text: format.Rename(res), Hint: hint}, nil
+	})
+}
+
+func runOverview(ctx context.Context, b *Backend, a *Args) (*Result, error) {
+	return b.withRepo(ctx, a.String("repo"), func(s *Snapshot) (*Result, error) {
+		res := s.overview()
+		return &Result{Data: res, Text: format.Overview(s.Repo.ID, &res),
+			Hint: "call query with words for a concept, or context on an entry point."}, nil
+	})
+}

@@ -1,0 +1,90 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+
+	"gitnexus.dev/gitnexus/internal/backend"
+	"gitnexus.dev/gitnexus/internal/mcpserver"
+)
+
+type mcpOptions struct {
+	io          *IO
+	idleTimeout time.Duration
+	verbose     bool
+}
+
+func newMCPCmd(stdio *IO) *cobra.Command {
+	o := &mcpOptions{io: stdio}
+	cmd := &cobra.Command{
+		Use:   "mcp",
+		Short: "Serve the indexed repositories to AI agents over MCP (stdio)",
+		Long: `Serve every indexed repository over the Model Context Protocol on stdin and stdout: the tools
+list_repos, query, context, impact, detect_changes, rename and overview, the resources
+gitnexus://repos and gitnexus://repo/{name}/context, and the prompts detect_impact and
+generate_map. Stdout carries only the protocol; diagnostics go to stderr.
+
+The server starts from the registry alone; a repository's graph is loaded by the first call
+that needs it, released after --idle-timeout without calls, and reloaded when the repository is
+re-indexed. It stops at the end of stdin or on a signal.`,
+		Example: `  gitnexus mcp
+  # in an MCP client's configuration:
+  {"mcpServers": {"gitnexus": {"command": "gitnexus", "args": ["mcp"]}}}`,
+		Args: argsRange(0, 0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runMCP(cmd.Context(), o)
+		},
+	}
+	f := cmd.Flags()
+	f.DurationVar(&o.idleTimeout, "idle-timeout", backend.DefaultIdleTimeout, "release a repository's graph after this long without calls (0 keeps graphs loaded)")
+	f.BoolVarP(&o.verbose, "verbose", "v", false, "log protocol activity to stderr")
+	return cmd
+}
+
+func runMCP(ctx context.Context, o *mcpOptions) error {
+	if o.idleTimeout < 0 {
+		return usageError{fmt.Errorf("--idle-timeout must not be negative")}
+	}
+	cwd, err := o.io.Getwd()
+	if err != nil {
+		return err
+	}
+	idle := o.idleTimeout
+	if idle == 0 {
+		idle = -1 // the backend's "never"
+	}
+	b, err := backend.New(backend.Options{IdleTimeout: idle, Cwd: cwd})
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	level := slog.LevelWarn
+	if o.verbose {
+		level = slog.LevelDebug
+	}
+	logger := slog.New(slog.NewTextHandler(o.io.ErrOut, &slog.HandlerOptions{Level: level}))
+	srv := mcpserver.New(b, Version(), logger)
+	in, out := o.io.In, o.io.Out
+	t := &mcpserver.DrainingTransport{Transport: &mcp.IOTransport{Reader: nopReadCloser{in}, Writer: nopWriteCloser{out}}}
+	err = srv.Run(ctx, t)
+	switch {
+	case err == nil, errors.Is(err, io.EOF), ctx.Err() != nil:
+		return nil // the client went away, or a signal: a clean stop
+	}
+	return err
+}
+
+type nopReadCloser struct{ io.Reader }
+
+func (nopReadCloser) Close() error { return nil }
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }

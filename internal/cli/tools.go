@@ -1,0 +1,188 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode"
+
+	"github.com/spf13/cobra"
+
+	"gitnexus.dev/gitnexus/internal/backend"
+)
+
+// The agent tools as commands: each command is built from the backend's tool
+// table, so flags, defaults and bounds are the MCP tool's own, and the
+// command prints the same markdown (or, with --json, the same structured
+// result) an agent receives.
+
+// toolCommand says how one tool becomes a command: its name, the
+// parameters taken as positional arguments, and usage examples.
+type toolCommand struct {
+	tool       string
+	use        string
+	positional []string
+	example    string
+}
+
+var toolCommands = []toolCommand{
+	{tool: "query", use: "query <words>...", positional: []string{"query"},
+		example: "  gitnexus query \"parse config file\"\n  gitnexus query retry backoff --limit 10 --json"},
+	{tool: "context", use: "context [<symbol>]", positional: []string{"name"},
+		example: "  gitnexus context Server.Serve\n  gitnexus context ParseConfig --file-path internal/config --include-content\n  gitnexus context --uid 'Function:cmd/main.go:main'"},
+	{tool: "impact", use: "impact [<symbol>]", positional: []string{"target"},
+		example: "  gitnexus impact Server.Serve\n  gitnexus impact ParseConfig --direction downstream --max-depth 2 --json"},
+	{tool: "detect_changes", use: "detect-changes", example: "  gitnexus detect-changes\n  gitnexus detect-changes --scope compare --base-ref main"},
+	{tool: "rename", use: "rename [<symbol> <new-name>]", positional: []string{"symbol_name", "new_name"},
+		example: "  gitnexus rename ParseConfig LoadConfig            # plan only\n  gitnexus rename ParseConfig LoadConfig --dry-run=false"},
+	{tool: "overview", use: "overview", example: "  gitnexus overview\n  gitnexus overview --repo myapp --json"},
+}
+
+// flagName turns a parameter name (max_symbols, maxDepth) into a flag name
+// (max-symbols, max-depth).
+func flagName(param string) string {
+	var b strings.Builder
+	for i, r := range param {
+		switch {
+		case r == '_':
+			b.WriteByte('-')
+		case unicode.IsUpper(r):
+			if i > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(unicode.ToLower(r))
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func newToolCmds(stdio *IO) []*cobra.Command {
+	var out []*cobra.Command
+	for _, tc := range toolCommands {
+		out = append(out, newToolCmd(stdio, tc))
+	}
+	return out
+}
+
+func newToolCmd(stdio *IO, tc toolCommand) *cobra.Command {
+	t, ok := backend.LookupTool(tc.tool)
+	if !ok {
+		panic("no tool " + tc.tool)
+	}
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:     tc.use,
+		Short:   t.Title,
+		Long:    t.Description + "\n\nThe same tool an agent calls over MCP as " + t.Name + "; flags are its parameters.",
+		Example: tc.example,
+		Args:    argsRange(0, len(tc.positional)),
+	}
+	if tc.tool == "query" {
+		cmd.Args = argsRange(1, 1<<20) // the words of the query
+	}
+	f := cmd.Flags()
+	isPositional := map[string]bool{}
+	for _, p := range tc.positional {
+		isPositional[p] = true
+	}
+	// values of the flags, read back only when the user set them, so that
+	// the tool's own defaults apply otherwise.
+	get := map[string]func() any{}
+	for i := range t.Params {
+		p := &t.Params[i]
+		name := flagName(p.Name)
+		usage := p.Description
+		switch p.Type {
+		case backend.TypeString:
+			def, _ := p.Default.(string)
+			v := f.String(name, def, usage)
+			get[name] = func() any { return *v }
+		case backend.TypeInteger:
+			def, _ := p.Default.(int)
+			v := f.Int(name, def, usage)
+			get[name] = func() any { return *v }
+		case backend.TypeNumber:
+			def, _ := p.Default.(float64)
+			v := f.Float64(name, def, usage)
+			get[name] = func() any { return *v }
+		case backend.TypeBoolean:
+			def, _ := p.Default.(bool)
+			v := f.Bool(name, def, usage)
+			get[name] = func() any { return *v }
+		case backend.TypeArray:
+			v := f.StringSlice(name, nil, usage+" (comma-separated)")
+			get[name] = func() any {
+				out := make([]any, len(*v))
+				for i, s := range *v {
+					out[i] = s
+				}
+				return out
+			}
+		case backend.TypeObject:
+			v := f.String(name, "", usage+" (a JSON object)")
+			get[name] = func() any {
+				var m map[string]any
+				if err := json.Unmarshal([]byte(*v), &m); err != nil {
+					return *v // the backend reports the type error
+				}
+				return m
+			}
+		}
+	}
+	f.BoolVar(&asJSON, "json", false, "print the structured result as JSON")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		callArgs := map[string]any{}
+		for i := range t.Params {
+			name := flagName(t.Params[i].Name)
+			if f.Changed(name) {
+				callArgs[t.Params[i].Name] = get[name]()
+			}
+		}
+		if tc.tool == "query" && len(args) > 0 {
+			args = []string{strings.Join(args, " ")}
+		}
+		{
+			for i, a := range args {
+				p := tc.positional[i]
+				if f.Changed(flagName(p)) {
+					return usageError{fmt.Errorf("%s given both as an argument and as --%s", p, flagName(p))}
+				}
+				callArgs[p] = a
+			}
+		}
+		return runTool(cmd.Context(), stdio, t.Name, callArgs, asJSON)
+	}
+	return cmd
+}
+
+// runTool calls one tool through a backend started for this command.
+func runTool(ctx context.Context, stdio *IO, name string, args map[string]any, asJSON bool) error {
+	cwd, err := stdio.Getwd()
+	if err != nil {
+		return err
+	}
+	b, err := backend.New(backend.Options{Cwd: cwd, IdleTimeout: -1})
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	res, err := b.CallTool(ctx, name, args)
+	if err != nil {
+		var ae *backend.ArgError
+		if errors.As(err, &ae) {
+			return usageError{fmt.Errorf("--%s: %s", flagName(ae.Param), ae.Msg)}
+		}
+		return err
+	}
+	if asJSON {
+		enc := json.NewEncoder(stdio.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res.Data)
+	}
+	_, err = fmt.Fprint(stdio.Out, res.Markdown())
+	return err
+}

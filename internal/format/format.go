@@ -1,0 +1,361 @@
+// Package format turns tool results into short markdown for a language
+// model: a headline sentence, tables with file:line references (1-based),
+// and what was cut. It only renders; it computes nothing.
+package format
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"gitnexus.dev/gitnexus/internal/analysis"
+)
+
+// Table renders a markdown table; cells have their pipes and newlines
+// escaped.
+func Table(headers []string, rows [][]string) string {
+	var b strings.Builder
+	b.WriteString("| " + strings.Join(headers, " | ") + " |\n|")
+	for range headers {
+		b.WriteString("---|")
+	}
+	b.WriteString("\n")
+	for _, r := range rows {
+		cells := make([]string, len(r))
+		for i, c := range r {
+			cells[i] = cell(c)
+		}
+		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+	}
+	return b.String()
+}
+
+func cell(s string) string {
+	s = strings.ReplaceAll(s, "|", `\|`)
+	s = strings.ReplaceAll(s, "\n", " ")
+	if len(s) > 160 {
+		s = s[:157] + "..."
+	}
+	return s
+}
+
+// Loc is a file:line reference.
+func Loc(file string, line int) string {
+	if line <= 0 {
+		return file
+	}
+	return fmt.Sprintf("%s:%d", file, line)
+}
+
+// Candidates renders the choices of an ambiguous name.
+func Candidates(name string, cands []analysis.Candidate, total int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%q is ambiguous: %d symbols have that name. Pass `uid` (or narrow with `file_path` / `kind`):\n\n", name, total)
+	rows := make([][]string, 0, len(cands))
+	for _, c := range cands {
+		rows = append(rows, []string{c.UID, c.Kind, Loc(c.FilePath, c.StartLine), fmt.Sprintf("%.2f", c.Score)})
+	}
+	b.WriteString(Table([]string{"uid", "kind", "location", "score"}, rows))
+	if total > len(cands) {
+		fmt.Fprintf(&b, "\n%d more not shown.\n", total-len(cands))
+	}
+	return b.String()
+}
+
+// Symbol renders a symbol's headline: kind, qualified name, location and
+// signature.
+func Symbol(s *analysis.SymbolInfo) string {
+	line := fmt.Sprintf("%s `%s` at %s", s.Kind, s.QualifiedName, Loc(s.FilePath, s.StartLine))
+	if s.Signature != "" {
+		line += "\n\n```\n" + s.Signature + "\n```"
+	}
+	return line
+}
+
+// Context renders a symbol's relations by type and direction.
+func Context(r *analysis.ContextResult) string {
+	var b strings.Builder
+	b.WriteString(Symbol(r.Symbol) + "\n")
+	if r.Module != "" {
+		fmt.Fprintf(&b, "\nModule: %s\n", r.Module)
+	}
+	if r.Symbol.Doc != "" {
+		fmt.Fprintf(&b, "\n%s\n", r.Symbol.Doc)
+	}
+	section := func(title string, groups map[string]analysis.RelationGroup, incoming bool) {
+		keys := make([]string, 0, len(groups))
+		for k := range groups {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			grp := groups[k]
+			label := relationLabel(k, incoming)
+			fmt.Fprintf(&b, "\n### %s %s (%d)\n\n", title, label, grp.Total)
+			rows := make([][]string, 0, len(grp.Items))
+			for _, it := range grp.Items {
+				site := ""
+				switch {
+				case len(it.SiteLines) > 1:
+					site = joinInts(it.SiteLines, 5)
+				case it.SiteLine > 0:
+					site = fmt.Sprint(it.SiteLine)
+				}
+				name := it.Name
+				if it.Test {
+					name += " (test)"
+				}
+				rows = append(rows, []string{name, it.Kind, Loc(it.FilePath, it.StartLine), site, fmt.Sprintf("%s %.2f", it.Reason, it.Confidence)})
+			}
+			b.WriteString(Table([]string{"name", "kind", "location", "site lines", "reason"}, rows))
+			if grp.Truncated {
+				fmt.Fprintf(&b, "\n%d more not shown.\n", grp.Total-len(grp.Items))
+			}
+		}
+	}
+	section("Incoming:", r.Incoming, true)
+	section("Outgoing:", r.Outgoing, false)
+	if r.Symbol.Content != "" {
+		fmt.Fprintf(&b, "\n### Source\n\n```%s\n%s\n```\n", r.Symbol.Language, strings.TrimRight(r.Symbol.Content, "\n"))
+	}
+	return b.String()
+}
+
+// relationLabel names a group from the symbol's point of view.
+func relationLabel(key string, incoming bool) string {
+	in := map[string]string{"calls": "called by", "imports": "imported by", "extends": "extended by",
+		"implements": "implemented by", "has_method": "method of", "has_property": "property of",
+		"references": "referenced by", "defines": "defined in", "contains": "contained in"}
+	out := map[string]string{"calls": "calls", "imports": "imports", "extends": "extends",
+		"implements": "implements", "has_method": "methods", "has_property": "properties",
+		"references": "references", "defines": "defines", "contains": "contains"}
+	m := out
+	if incoming {
+		m = in
+	}
+	if l, ok := m[key]; ok {
+		return l
+	}
+	return key
+}
+
+// Impact renders affected symbols by depth with the risk.
+func Impact(r *analysis.ImpactResult) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Impact of changing %s `%s` (%s): risk **%s**. %d direct, %d in total within %d levels, in %d module(s).\n",
+		r.Target.Kind, r.Target.QualifiedName, Loc(r.Target.FilePath, r.Target.StartLine), r.Risk,
+		r.Summary.Direct, r.Summary.Total, r.MaxDepth, r.Summary.Modules)
+	if !r.Exhaustive {
+		b.WriteString("\nThe walk stopped at its size limit: the counts are lower bounds.\n")
+	}
+	labels := map[string]string{"1": "WILL BREAK (direct)", "2": "LIKELY AFFECTED", "3": "MAY NEED TESTING"}
+	for d := 1; d <= r.MaxDepth; d++ {
+		key := fmt.Sprint(d)
+		items, ok := r.ByDepth[key]
+		if !ok && r.ByDepthCounts[key] == 0 {
+			continue
+		}
+		label := labels[key]
+		if label == "" {
+			label = "transitive"
+		}
+		fmt.Fprintf(&b, "\n### Depth %s: %s (%d)\n\n", key, label, r.ByDepthCounts[key])
+		if len(items) == 0 {
+			continue
+		}
+		rows := make([][]string, 0, len(items))
+		for _, it := range items {
+			rows = append(rows, []string{it.Name, it.Kind, Loc(it.FilePath, it.StartLine), it.Via, fmt.Sprintf("%.2f", it.Confidence)})
+		}
+		b.WriteString(Table([]string{"name", "kind", "location", "via", "confidence"}, rows))
+	}
+	if len(r.AffectedModules) > 0 {
+		b.WriteString("\n### Modules\n\n")
+		rows := [][]string{}
+		for i, m := range r.AffectedModules {
+			if i == 15 {
+				rows = append(rows, []string{fmt.Sprintf("… %d more", len(r.AffectedModules)-i), "", ""})
+				break
+			}
+			rows = append(rows, []string{m.Name, fmt.Sprint(m.Hits), yes(m.Direct)})
+		}
+		b.WriteString(Table([]string{"module", "affected", "direct"}, rows))
+	}
+	if r.Truncated {
+		fmt.Fprintf(&b, "\nSome depths list only part of their items: ask again with offset %d.\n", r.NextOffset)
+	}
+	return b.String()
+}
+
+func yes(b bool) string {
+	if b {
+		return "yes"
+	}
+	return ""
+}
+
+// Changes renders what a diff touches.
+func Changes(r *analysis.ChangesResult) string {
+	var b strings.Builder
+	scope := r.Scope
+	if r.BaseRef != "" {
+		scope += " against " + r.BaseRef
+	}
+	fmt.Fprintf(&b, "Changes (%s): %d file(s), %d symbol(s) changed, %d caller(s) affected within 2 levels; risk **%s**.\n",
+		scope, r.Summary.Files, r.Summary.ChangedCount, r.Summary.AffectedCount, r.Risk)
+	if len(r.ChangedSymbols) > 0 {
+		b.WriteString("\n### Changed symbols\n\n")
+		rows := [][]string{}
+		for _, s := range r.ChangedSymbols {
+			rows = append(rows, []string{s.QualifiedName, s.Kind, Loc(s.FilePath, s.StartLine), s.Change, fmt.Sprint(s.Lines)})
+		}
+		b.WriteString(Table([]string{"symbol", "kind", "location", "change", "lines"}, rows))
+	}
+	if len(r.Affected) > 0 {
+		b.WriteString("\n### Affected callers\n\n")
+		rows := [][]string{}
+		for _, it := range r.Affected {
+			rows = append(rows, []string{it.Name, it.Kind, Loc(it.FilePath, it.StartLine), fmt.Sprint(it.Depth), it.Via})
+		}
+		b.WriteString(Table([]string{"name", "kind", "location", "depth", "via"}, rows))
+	}
+	if len(r.Unmapped) > 0 {
+		fmt.Fprintf(&b, "\nChanged lines outside any indexed symbol: %s\n", strings.Join(first(r.Unmapped, 10), ", "))
+	}
+	if r.Truncated {
+		b.WriteString("\nThe lists are cut at the limit.\n")
+	}
+	return b.String()
+}
+
+func first(xs []string, n int) []string {
+	if len(xs) > n {
+		return append(xs[:n:n], fmt.Sprintf("and %d more", len(xs)-n))
+	}
+	return xs
+}
+
+// Rename renders a rename plan or its application.
+func Rename(r *analysis.RenameResult) string {
+	var b strings.Builder
+	verb := "Planned (dry run)"
+	if r.Status == "applied" {
+		verb = fmt.Sprintf("Applied %d edit(s) in %d file(s)", r.Applied, len(r.FilesChanged))
+	}
+	fmt.Fprintf(&b, "%s: rename %s `%s` (%s) to `%s`: %d graph edit(s), %d text match(es).\n",
+		verb, r.Symbol.Kind, r.Symbol.QualifiedName, Loc(r.Symbol.FilePath, r.Symbol.StartLine), r.NewName, r.GraphEdits, r.TextEdits)
+	for _, w := range r.Warnings {
+		fmt.Fprintf(&b, "\nWarning: %s\n", w)
+	}
+	if len(r.Edits) > 0 {
+		b.WriteString("\n")
+		rows := [][]string{}
+		for i, e := range r.Edits {
+			if i == 60 {
+				rows = append(rows, []string{fmt.Sprintf("… %d more", len(r.Edits)-i), "", ""})
+				break
+			}
+			rows = append(rows, []string{fmt.Sprintf("%s:%d:%d", e.File, e.Line, e.Column), e.Tag, e.Context})
+		}
+		b.WriteString(Table([]string{"position", "tag", "line"}, rows))
+	}
+	if r.TextTruncated {
+		b.WriteString("\nText matches were cut at the limit.\n")
+	}
+	return b.String()
+}
+
+// Query renders search hits by group.
+func Query(r *analysis.QueryResult) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Search %q: %d hit(s) (%s).\n", r.Query, r.Total, r.Ranking)
+	for _, g := range r.Groups {
+		fmt.Fprintf(&b, "\n### %s (%s)\n\n", g.File, g.Module)
+		rows := [][]string{}
+		for _, s := range g.Symbols {
+			rows = append(rows, []string{s.QualifiedName, s.Kind, Loc(s.FilePath, s.StartLine), s.Signature})
+		}
+		b.WriteString(Table([]string{"symbol", "kind", "location", "signature"}, rows))
+		for _, s := range g.Symbols {
+			if s.Content != "" {
+				fmt.Fprintf(&b, "\n`%s`:\n```%s\n%s\n```\n", s.QualifiedName, s.Language, strings.TrimRight(s.Content, "\n"))
+			}
+		}
+	}
+	if len(r.Definitions) > 0 {
+		b.WriteString("\n### Definitions\n\n")
+		rows := [][]string{}
+		for _, s := range r.Definitions {
+			rows = append(rows, []string{s.QualifiedName, s.Kind, Loc(s.FilePath, s.StartLine)})
+		}
+		b.WriteString(Table([]string{"name", "kind", "location"}, rows))
+	}
+	if r.Truncated {
+		b.WriteString("\nMore hits were cut: raise limit or max_symbols.\n")
+	}
+	return b.String()
+}
+
+// Overview renders a repository summary.
+func Overview(name string, r *analysis.OverviewResult) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Repository %s: %d nodes, %d edges.\n\n", name, r.Nodes, r.Edges)
+	b.WriteString(Table([]string{"kind", "count"}, counts(r.NodesByKind)))
+	b.WriteString("\n")
+	b.WriteString(Table([]string{"edge type", "count"}, counts(r.EdgesByType)))
+	if len(r.Languages) > 0 {
+		b.WriteString("\n")
+		b.WriteString(Table([]string{"language", "files"}, counts(r.Languages)))
+	}
+	if len(r.Modules) > 0 {
+		b.WriteString("\n### Biggest modules\n\n")
+		rows := [][]string{}
+		for _, m := range r.Modules {
+			rows = append(rows, []string{m.Name, fmt.Sprint(m.Files), fmt.Sprint(m.Symbols)})
+		}
+		b.WriteString(Table([]string{"module", "files", "symbols"}, rows))
+	}
+	if len(r.EntryPoints) > 0 {
+		b.WriteString("\n### Likely entry points (uncalled, reaching the most code)\n\n")
+		rows := [][]string{}
+		for _, e := range r.EntryPoints {
+			rows = append(rows, []string{e.QualifiedName, e.Kind, Loc(e.FilePath, e.StartLine), fmt.Sprint(e.Reach)})
+		}
+		b.WriteString(Table([]string{"symbol", "kind", "location", "reach (3 calls)"}, rows))
+	}
+	return b.String()
+}
+
+func counts(m map[string]int) [][]string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if m[keys[i]] != m[keys[j]] {
+			return m[keys[i]] > m[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	rows := make([][]string, 0, len(keys))
+	for _, k := range keys {
+		rows = append(rows, []string{k, fmt.Sprint(m[k])})
+	}
+	return rows
+}
+
+// joinInts lists up to max numbers separated by commas, then "…".
+func joinInts(xs []int32, max int) string {
+	var b strings.Builder
+	for i, x := range xs {
+		if i == max {
+			fmt.Fprintf(&b, ", … (%d)", len(xs))
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprint(&b, x)
+	}
+	return b.String()
+}

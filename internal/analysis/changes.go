@@ -6,10 +6,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/memgraph"
@@ -19,11 +22,16 @@ import (
 type ChangesOptions struct {
 	// Scope is unstaged (the working tree against the index), staged (the
 	// index against HEAD), all (the working tree against HEAD, untracked
-	// files included) or compare (the working tree against BaseRef).
+	// files included) or compare (the working tree against BaseRef,
+	// untracked files included).
 	Scope   string
 	BaseRef string
 	// Limit bounds the changed symbols and the affected symbols listed.
 	Limit int
+	// IndexedAt is when the index was built. A file modified after it is
+	// located in the index by the diff's old side (the index saw the file
+	// before the change); a file unchanged since, by the new side.
+	IndexedAt time.Time
 }
 
 // Change scopes.
@@ -42,7 +50,11 @@ type ChangedFile struct {
 	Ranges  [][2]int `json:"ranges"` // changed line ranges, 1-based, inclusive (new side; old side for deletions)
 	Unknown bool     `json:"notIndexed,omitempty"`
 	Lines   int      `json:"changedLines"`
+	hunks   []hunk
 }
+
+// hunk is one "@@ -oldStart,oldCount +newStart,newCount @@" of a diff.
+type hunk struct{ oldStart, oldCount, newStart, newCount int }
 
 // ChangedSymbol is a symbol whose lines a diff touches.
 type ChangedSymbol struct {
@@ -120,12 +132,13 @@ func DetectChanges(ctx context.Context, g *memgraph.Graph, repo string, opt Chan
 		return nil, err
 	}
 	files := parseDiff(out)
-	if opt.Scope == ScopeUnstaged || opt.Scope == ScopeAll {
+	if opt.Scope != ScopeStaged { // the working tree holds the untracked files
 		untracked, err := git(ctx, repo, "ls-files", "-o", "--exclude-standard", "-z")
 		if err == nil {
 			for _, p := range bytes.Split(untracked, []byte{0}) {
 				if len(p) > 0 {
-					files = append(files, ChangedFile{Path: string(p), Status: "added", Ranges: [][2]int{{1, 1 << 30}}})
+					files = append(files, ChangedFile{Path: string(p), Status: "added", Ranges: [][2]int{{1, 1 << 30}},
+						hunks: []hunk{{0, 0, 1, 1 << 30}}})
 				}
 			}
 		}
@@ -138,10 +151,16 @@ func DetectChanges(ctx context.Context, g *memgraph.Graph, repo string, opt Chan
 		if strings.HasPrefix(f.Path, ".gitnexus/") {
 			continue
 		}
-		syms, lines := mapRanges(g, f)
-		if _, ok := g.Lookup(graph.FileID(f.Path)); !ok && f.Status != "deleted" {
+		// A new file has no old side; a deleted one no new side.
+		oldSide := f.Status == "deleted" || (f.Status != "added" && modifiedSince(repo, f.Path, opt.IndexedAt))
+		indexedPath := f.Path
+		if oldSide && f.OldPath != "" {
+			indexedPath = f.OldPath
+		}
+		if _, ok := g.Lookup(graph.FileID(indexedPath)); !ok {
 			f.Unknown = true
 		}
+		syms, lines, outside := mapHunks(g, indexedPath, f.hunks, oldSide)
 		f.Lines = 0
 		for _, r := range f.Ranges {
 			if r[1] < 1<<29 {
@@ -154,19 +173,21 @@ func DetectChanges(ctx context.Context, g *memgraph.Graph, repo string, opt Chan
 			}
 			seen[s] = true
 			change := "modified"
-			if f.Status == "deleted" {
-				change = "deleted"
+			switch f.Status {
+			case "deleted", "added":
+				change = f.Status
 			}
 			res.ChangedSymbols = append(res.ChangedSymbols, ChangedSymbol{SymbolInfo: Info(g, s), Change: change, Lines: lines[s]})
 			start = append(start, s)
 		}
-		for _, r := range f.Ranges {
-			if !covered(g, syms, r) && !f.Unknown && f.Status != "deleted" {
+		if f.Unknown {
+			if f.Status != "deleted" {
+				res.Unmapped = append(res.Unmapped, f.Path+" (not in the index: run `gitnexus analyze`)")
+			}
+		} else {
+			for _, r := range outside {
 				res.Unmapped = append(res.Unmapped, fmt.Sprintf("%s:%s", f.Path, rangeText(r)))
 			}
-		}
-		if f.Unknown {
-			res.Unmapped = append(res.Unmapped, f.Path+" (not in the index: run `gitnexus analyze`)")
 		}
 		res.Files = append(res.Files, f)
 	}
@@ -256,6 +277,7 @@ func parseDiff(out []byte) []ChangedFile {
 			if !ok {
 				continue
 			}
+			cur.hunks = append(cur.hunks, hunk{oldStart, oldCount, newStart, newCount})
 			switch {
 			case cur.Status == "deleted":
 				if oldCount > 0 {
@@ -300,29 +322,81 @@ func parseHunk(line string) (oldStart, oldCount, newStart, newCount int, ok bool
 	return oldStart, oldCount, newStart, newCount, ok1 && ok2
 }
 
-// mapRanges returns the innermost symbols of the file that the ranges
-// touch, with the number of changed lines in each.
-func mapRanges(g *memgraph.Graph, f ChangedFile) ([]memgraph.NodeID, map[memgraph.NodeID]int) {
+// modifiedSince reports whether the working-tree file changed after t (a
+// file that no longer exists did).
+func modifiedSince(repo, rel string, t time.Time) bool {
+	fi, err := os.Stat(filepath.Join(repo, filepath.FromSlash(rel)))
+	if err != nil {
+		return true
+	}
+	return t.IsZero() || fi.ModTime().After(t)
+}
+
+// mapHunks locates a file's hunks among its indexed symbols, in the
+// coordinates of the side the index saw (old or new). A changed line
+// belongs to the innermost symbol spanning it; lines inserted (or removed)
+// between two lines of a symbol belong to it; lines inserted between
+// symbols belong to none. It returns the symbols with their changed line
+// counts, and the changed ranges (new side) outside every symbol.
+func mapHunks(g *memgraph.Graph, path string, hunks []hunk, oldSide bool) ([]memgraph.NodeID, map[memgraph.NodeID]int, [][2]int) {
 	lines := map[memgraph.NodeID]int{}
 	var out []memgraph.NodeID
-	nodes := g.InFile(f.Path)
-	for _, r := range f.Ranges {
+	var outside [][2]int
+	nodes := g.InFile(path)
+	touch := func(n memgraph.NodeID, count int) {
+		if _, ok := lines[n]; !ok {
+			out = append(out, n)
+		}
+		lines[n] += count
+	}
+	for _, h := range hunks {
+		start, count, otherCount := h.newStart, h.newCount, h.oldCount
+		if oldSide {
+			start, count, otherCount = h.oldStart, h.oldCount, h.newCount
+		}
+		newRange := [2]int{h.newStart, h.newStart + max(h.newCount, 1) - 1}
+		if count == 0 {
+			// Nothing changed on this side: lines were inserted (or
+			// removed) after line start. Inside a symbol when the symbol
+			// goes on past start.
+			if n, ok := innermostSpanning(g, nodes, start, start+1); ok {
+				touch(n, otherCount)
+			} else if h.newCount > 0 {
+				outside = append(outside, newRange)
+			}
+			continue
+		}
+		r := [2]int{start, start + count - 1}
+		hit := false
 		for _, n := range nodes {
 			nd := &g.Nodes[n]
-			if !nd.Kind.IsSymbol() || int(nd.EndLine) < r[0] || int(nd.StartLine) > r[1] {
+			if !nd.Kind.IsSymbol() || int(nd.EndLine) < r[0] || int(nd.StartLine) > r[1] || hasInnerTouched(g, nodes, n, r) {
 				continue
 			}
-			if hasInnerTouched(g, nodes, n, r) {
-				continue
-			}
-			if _, ok := lines[n]; !ok {
-				out = append(out, n)
-			}
+			hit = true
 			lo, hi := max(r[0], int(nd.StartLine)), min(r[1], int(nd.EndLine))
-			lines[n] += hi - lo + 1
+			touch(n, hi-lo+1)
+		}
+		if !hit && h.newCount > 0 {
+			outside = append(outside, newRange)
 		}
 	}
-	return out, lines
+	return out, lines, outside
+}
+
+// innermostSpanning is the smallest symbol holding both lines a and b.
+func innermostSpanning(g *memgraph.Graph, nodes []memgraph.NodeID, a, b int) (memgraph.NodeID, bool) {
+	best, found := memgraph.NodeID(0), false
+	for _, n := range nodes {
+		nd := &g.Nodes[n]
+		if !nd.Kind.IsSymbol() || int(nd.StartLine) > a || int(nd.EndLine) < b {
+			continue
+		}
+		if !found || nd.EndLine-nd.StartLine < g.Nodes[best].EndLine-g.Nodes[best].StartLine {
+			best, found = n, true
+		}
+	}
+	return best, found
 }
 
 // hasInnerTouched reports whether a symbol nested in n also overlaps r and
@@ -341,16 +415,6 @@ func hasInnerTouched(g *memgraph.Graph, nodes []memgraph.NodeID, n memgraph.Node
 			continue
 		}
 		if int(in.StartLine) <= lo && int(in.EndLine) >= hi {
-			return true
-		}
-	}
-	return false
-}
-
-func covered(g *memgraph.Graph, syms []memgraph.NodeID, r [2]int) bool {
-	for _, s := range syms {
-		nd := &g.Nodes[s]
-		if int(nd.StartLine) <= r[1] && int(nd.EndLine) >= r[0] {
 			return true
 		}
 	}

@@ -74,6 +74,8 @@ type ImpactResult struct {
 	// again with Offset = NextOffset. Exhaustive false: the walk stopped at
 	// MaxImpactVisit nodes, so the counts are lower bounds.
 	Truncated  bool `json:"truncated"`
+	Offset     int  `json:"offset"`
+	Limit      int  `json:"limit"`
 	NextOffset int  `json:"nextOffset,omitempty"`
 	Exhaustive bool `json:"exhaustive"`
 }
@@ -126,6 +128,7 @@ func Impact(g *memgraph.Graph, start []memgraph.NodeID, opt ImpactOptions) Impac
 		dir = "upstream"
 	}
 	res := ImpactResult{Status: "found", Direction: dir, MaxDepth: opt.MaxDepth, ByDepthCounts: map[string]int{},
+		Offset: opt.Offset, Limit: opt.Limit,
 		AffectedModules: []ModuleImpact{}, AffectedProcesses: []string{}, Exhaustive: true}
 	visited := map[memgraph.NodeID]bool{}
 	for _, s := range start {

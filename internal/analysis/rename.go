@@ -37,6 +37,11 @@ type RenameOptions struct {
 const (
 	TagGraph      = "graph"
 	TagTextSearch = "text_search"
+	// TagReview marks occurrences on a line where the graph knows a
+	// reference to the symbol and one to another symbol of the same name
+	// (u.save(); o.save()): sites are known by line, not column, so these
+	// are listed for an edit by hand and never applied.
+	TagReview = "review"
 )
 
 // Edit is one replacement of the old name at a position.
@@ -48,6 +53,7 @@ type Edit struct {
 	New     string `json:"new"`
 	Tag     string `json:"tag"`
 	Context string `json:"context"`
+	Applied bool   `json:"applied,omitempty"`
 	offset  int
 }
 
@@ -61,12 +67,15 @@ type RenameResult struct {
 	DryRun          bool        `json:"dry_run"`
 	Edits           []Edit      `json:"edits"`
 	GraphEdits      int         `json:"graph_edits"`
+	ReviewEdits     int         `json:"review_edits,omitempty"`
 	TextEdits       int         `json:"text_search_edits"`
 	TextTruncated   bool        `json:"text_search_truncated,omitempty"`
 	Applied         int         `json:"applied"`
 	FilesChanged    []string    `json:"files_changed"`
 	Warnings        []string    `json:"warnings,omitempty"`
 }
+
+var tagOrder = map[string]int{TagGraph: 0, TagReview: 1, TagTextSearch: 2}
 
 // DefaultMaxTextMatches bounds the text_search edits a rename lists.
 const DefaultMaxTextMatches = 500
@@ -126,14 +135,20 @@ func Rename(ctx context.Context, g *memgraph.Graph, root string, target memgraph
 		}
 	}
 	// Reference sites the graph resolved to the symbol.
+	homonymLines := homonymSites(g, src, target, old)
 	for _, d := range defs {
 		for _, e := range g.In(d) {
 			from := &g.Nodes[e.To]
 			switch e.Type {
 			case graph.EdgeCalls, graph.EdgeReferences:
 				for _, line := range g.Lines(e) {
-					for _, ed := range src.onLine(from.FilePath, int(line), old, ident) {
-						ed.New, ed.Tag = opt.NewName, TagGraph
+					eds := src.onLine(from.FilePath, int(line), old, ident)
+					tag := TagGraph
+					if len(eds) > 1 && homonymLines[fmt.Sprintf("%s:%d", from.FilePath, line)] {
+						tag = TagReview
+					}
+					for _, ed := range eds {
+						ed.New, ed.Tag = opt.NewName, tag
 						add(ed)
 					}
 				}
@@ -148,13 +163,21 @@ func Rename(ctx context.Context, g *memgraph.Graph, root string, target memgraph
 			}
 		}
 	}
-	res.GraphEdits = len(res.Edits)
+	for _, e := range res.Edits {
+		if e.Tag == TagGraph {
+			res.GraphEdits++
+		} else {
+			res.ReviewEdits++
+		}
+	}
+	if res.ReviewEdits > 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("%d position(s) tagged review share a line with a same-named other symbol's reference; they are not applied: edit them by hand", res.ReviewEdits))
+	}
 	if w := related(g, target); w != "" {
 		res.Warnings = append(res.Warnings, w)
 	}
 
 	// Text matches elsewhere, minus positions of homonyms.
-	homonymLines := homonymSites(g, target, old)
 	for _, f := range files {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -175,7 +198,7 @@ func Rename(ctx context.Context, g *memgraph.Graph, root string, target memgraph
 	sort.SliceStable(res.Edits, func(i, j int) bool {
 		a, b := res.Edits[i], res.Edits[j]
 		if a.Tag != b.Tag {
-			return a.Tag == TagGraph
+			return tagOrder[a.Tag] < tagOrder[b.Tag]
 		}
 		if a.File != b.File {
 			return a.File < b.File
@@ -189,9 +212,10 @@ func Rename(ctx context.Context, g *memgraph.Graph, root string, target memgraph
 		return res, nil
 	}
 	var apply []Edit
-	for _, e := range res.Edits {
-		if e.Tag == TagGraph || opt.IncludeTextMatches {
-			apply = append(apply, e)
+	for i := range res.Edits {
+		if e := &res.Edits[i]; e.Tag == TagGraph || (opt.IncludeTextMatches && e.Tag == TagTextSearch) {
+			e.Applied = true
+			apply = append(apply, *e)
 		}
 	}
 	changed, err := applyEdits(root, apply)
@@ -336,7 +360,7 @@ func sameHierarchy(g *memgraph.Graph, a, b memgraph.NodeID) bool {
 
 // homonymSites are the file:line positions of other symbols with the same
 // name: their declarations and the sites resolved to them.
-func homonymSites(g *memgraph.Graph, target memgraph.NodeID, name string) map[string]bool {
+func homonymSites(g *memgraph.Graph, src *sources, target memgraph.NodeID, name string) map[string]bool {
 	out := map[string]bool{}
 	for _, n := range g.ByName(name) {
 		if n == target || !g.Nodes[n].Kind.IsSymbol() {
@@ -344,13 +368,33 @@ func homonymSites(g *memgraph.Graph, target memgraph.NodeID, name string) map[st
 		}
 		nd := &g.Nodes[n]
 		out[fmt.Sprintf("%s:%d", nd.FilePath, nd.StartLine)] = true
+		// The comments, annotations and decorators just above the
+		// homonym's declaration are about it.
+		lines := src.lines(nd.FilePath)
+		for l := int(nd.StartLine) - 1; l >= 1 && l <= len(lines) && isPreamble(lines[l-1]); l-- {
+			out[fmt.Sprintf("%s:%d", nd.FilePath, l)] = true
+		}
 		for _, e := range g.In(n) {
-			if (e.Type == graph.EdgeCalls || e.Type == graph.EdgeReferences) && e.Line > 0 {
-				out[fmt.Sprintf("%s:%d", g.Nodes[e.To].FilePath, e.Line)] = true
+			if e.Type == graph.EdgeCalls || e.Type == graph.EdgeReferences {
+				for _, l := range g.Lines(e) {
+					out[fmt.Sprintf("%s:%d", g.Nodes[e.To].FilePath, l)] = true
+				}
 			}
 		}
 	}
 	return out
+}
+
+// isPreamble reports whether a line is a comment, an annotation or a
+// decorator: what may stand between a declaration and its doc.
+func isPreamble(line []byte) bool {
+	t := bytes.TrimSpace(line)
+	for _, p := range []string{"//", "#", "/*", "*", "@"} {
+		if bytes.HasPrefix(t, []byte(p)) {
+			return true
+		}
+	}
+	return false
 }
 
 // identChars reports the characters identifiers may contain.

@@ -36,6 +36,7 @@ type Backend struct {
 
 	mu      sync.Mutex
 	repos   []RepoHandle // from the registry, sorted by id
+	regKey  fileKey      // the registry file as last read
 	handles map[string]*handle
 
 	stop chan struct{}
@@ -105,6 +106,7 @@ func (b *Backend) Close() {
 // refresh re-reads the registry. Handles of repositories that left it are
 // released once their calls finish.
 func (b *Backend) refresh() error {
+	key := b.registryKey()
 	entries, err := registry.List()
 	if err != nil {
 		return err
@@ -118,6 +120,7 @@ func (b *Backend) refresh() error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.repos = repos
+	b.regKey = key
 	known := map[string]bool{}
 	for _, r := range repos {
 		known[r.ID] = true
@@ -131,16 +134,42 @@ func (b *Backend) refresh() error {
 	return nil
 }
 
+// registryKey identifies the registry file's current version (zero when
+// it does not exist).
+func (b *Backend) registryKey() fileKey {
+	p, err := registry.File()
+	if err != nil {
+		return fileKey{}
+	}
+	k, _ := statKey(p)
+	return k
+}
+
+// refreshIfChanged re-reads the registry when the file changed since it
+// was read (every change replaces it by rename): a repository indexed or
+// removed while the server runs is seen by the next call.
+func (b *Backend) refreshIfChanged() error {
+	k := b.registryKey()
+	b.mu.Lock()
+	same := k == b.regKey
+	b.mu.Unlock()
+	if same {
+		return nil
+	}
+	return b.refresh()
+}
+
 // Repos returns the registered repositories, sorted by id.
 func (b *Backend) Repos() []RepoHandle {
+	_ = b.refreshIfChanged() // on error, what was read last
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return append([]RepoHandle(nil), b.repos...)
 }
 
-// Resolve finds the repository a call means (registry.Resolve's rules). On
-// a miss it re-reads the registry once, so a repository indexed after the
-// server started is found without a restart.
+// Resolve finds the repository a call means (registry.Resolve's rules)
+// among the registered repositories, re-reading the registry first when it
+// changed, and once more on a miss.
 func (b *Backend) Resolve(ref string) (RepoHandle, error) {
 	r, err := b.resolveOnce(ref)
 	if err == nil {

@@ -245,6 +245,10 @@ func convert(p *Param, v any) (any, error) {
 		}
 		return nil, bad("a boolean")
 	case TypeInteger, TypeNumber:
+		numberWord := "a number"
+		if p.Type == TypeInteger {
+			numberWord = "an integer"
+		}
 		var f float64
 		switch n := v.(type) {
 		case float64:
@@ -256,11 +260,11 @@ func convert(p *Param, v any) (any, error) {
 		case json.Number:
 			x, err := n.Float64()
 			if err != nil {
-				return nil, bad("a number")
+				return nil, bad(numberWord)
 			}
 			f = x
 		default:
-			return nil, bad("a number")
+			return nil, bad(numberWord)
 		}
 		if math.IsNaN(f) || math.IsInf(f, 0) {
 			return nil, bad("a finite number")

@@ -100,14 +100,16 @@ func toolTable() []*Tool {
 			Name: "rename", Title: "Rename a symbol everywhere the graph knows", ReadOnly: false,
 			Description: "Rename a symbol: edits at its definition and at every reference site the graph resolved (tag graph), " +
 				"plus whole-identifier text matches elsewhere (tag text_search; other symbols of the same name are left " +
-				"alone). A dry run by default; with dry_run false the graph edits are applied (and the text matches too with " +
-				"include_text_matches), changing only those positions. Refuses names that are not identifiers or that " +
+				"alone). A line that holds both this symbol's reference and a same-named other symbol's is tagged review and " +
+				"never applied. A dry run by default; with dry_run false the graph edits are applied (and the text matches too " +
+				"with include_text_matches), changing only those positions. Refuses names that are not identifiers or that " +
 				"collide in the symbol's scope. Run detect_changes and analyze afterwards.",
 			Params: []Param{
 				{Name: "symbol_name", Type: TypeString, Description: "Current name.", Aliases: []string{"name"}},
 				{Name: "symbol_uid", Type: TypeString, Description: "Exact symbol id.", Aliases: []string{"uid"}},
 				{Name: "new_name", Type: TypeString, Description: "The new name.", Required: true},
 				{Name: "file_path", Type: TypeString, Description: "File (or path suffix) to disambiguate.", Aliases: []string{"file"}},
+				{Name: "kind", Type: TypeString, Description: "Kind to disambiguate: Function, Method, Class, ..."},
 				{Name: "dry_run", Type: TypeBoolean, Description: "Only plan the edits.", Default: true},
 				{Name: "include_text_matches", Type: TypeBoolean, Description: "Also apply the text_search edits.", Default: false},
 				repoParam,
@@ -212,9 +214,12 @@ func runQuery(ctx context.Context, b *Backend, a *Args) (*Result, error) {
 }
 
 // lookup finds the symbol a call names, or answers with candidates.
-func lookup(s *Snapshot, uid, name, file, kind string) (memgraph.NodeID, *Result, error) {
+// lookup finds the symbol a call names by the parameters uidParam or
+// nameParam, narrowed by file_path and kind.
+func lookup(s *Snapshot, a *Args, uidParam, nameParam string) (memgraph.NodeID, *Result, error) {
+	uid, name, file, kind := a.String(uidParam), a.String(nameParam), a.String("file_path"), a.String("kind")
 	if uid == "" && name == "" {
-		return 0, nil, &ArgError{Param: "name", Msg: "give a name or a uid"}
+		return 0, nil, &ArgError{Param: nameParam, Msg: fmt.Sprintf("give %s (a symbol name) or %s (an exact id)", nameParam, uidParam)}
 	}
 	l := analysis.FindSymbol(s.Graph, analysis.SymbolRef{UID: uid, Name: name, FilePath: file, Kind: kind})
 	switch l.Status {
@@ -242,7 +247,7 @@ func (e *NotFoundError) Error() string { return e.What }
 
 func runContext(ctx context.Context, b *Backend, a *Args) (*Result, error) {
 	return b.withRepo(ctx, a.String("repo"), func(s *Snapshot) (*Result, error) {
-		n, amb, err := lookup(s, a.String("uid"), a.String("name"), a.String("file_path"), a.String("kind"))
+		n, amb, err := lookup(s, a, "uid", "name")
 		if err != nil || amb != nil {
 			return amb, err
 		}
@@ -269,7 +274,7 @@ func runImpact(ctx context.Context, b *Backend, a *Args) (*Result, error) {
 		types = append(types, et)
 	}
 	return b.withRepo(ctx, a.String("repo"), func(s *Snapshot) (*Result, error) {
-		n, amb, err := lookup(s, a.String("target_uid"), a.String("target"), a.String("file_path"), a.String("kind"))
+		n, amb, err := lookup(s, a, "target_uid", "target")
 		if err != nil || amb != nil {
 			return amb, err
 		}
@@ -295,7 +300,7 @@ func runImpact(ctx context.Context, b *Backend, a *Args) (*Result, error) {
 func runDetectChanges(ctx context.Context, b *Backend, a *Args) (*Result, error) {
 	return b.withRepo(ctx, a.String("repo"), func(s *Snapshot) (*Result, error) {
 		res, err := analysis.DetectChanges(ctx, s.Graph, s.Repo.RepoPath, analysis.ChangesOptions{
-			Scope: a.String("scope"), BaseRef: a.String("base_ref"), Limit: a.Int("limit")})
+			Scope: a.String("scope"), BaseRef: a.String("base_ref"), Limit: a.Int("limit"), IndexedAt: s.Meta.IndexedAt})
 		if err != nil {
 			return nil, err
 		}
@@ -312,7 +317,7 @@ func runRename(ctx context.Context, b *Backend, a *Args) (*Result, error) {
 		return nil, &ArgError{Param: "symbol_name", Msg: "give symbol_name or symbol_uid"}
 	}
 	return b.withRepo(ctx, a.String("repo"), func(s *Snapshot) (*Result, error) {
-		n, amb, err := lookup(s, a.String("symbol_uid"), a.String("symbol_name"), a.String("file_path"), "")
+		n, amb, err := lookup(s, a, "symbol_uid", "symbol_name")
 		if err != nil || amb != nil {
 			return amb, err
 		}

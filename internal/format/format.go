@@ -101,7 +101,7 @@ func Context(r *analysis.ContextResult) string {
 				case it.SiteLine > 0:
 					site = fmt.Sprint(it.SiteLine)
 				}
-				name := it.Name
+				name := InFile(it.UID, it.Kind, it.FilePath, it.Name)
 				if it.Test {
 					name += " (test)"
 				}
@@ -149,6 +149,9 @@ func Impact(r *analysis.ImpactResult) string {
 		b.WriteString("\nThe walk stopped at its size limit: the counts are lower bounds.\n")
 	}
 	labels := map[string]string{"1": "WILL BREAK (direct)", "2": "LIKELY AFFECTED", "3": "MAY NEED TESTING"}
+	if r.Direction == "downstream" {
+		labels = map[string]string{"1": "direct dependencies", "2": "their dependencies", "3": "deeper dependencies"}
+	}
 	for d := 1; d <= r.MaxDepth; d++ {
 		key := fmt.Sprint(d)
 		items, ok := r.ByDepth[key]
@@ -161,11 +164,17 @@ func Impact(r *analysis.ImpactResult) string {
 		}
 		fmt.Fprintf(&b, "\n### Depth %s: %s (%d)\n\n", key, label, r.ByDepthCounts[key])
 		if len(items) == 0 {
+			if r.ByDepthCounts[key] > 0 && r.ByDepth != nil {
+				fmt.Fprintf(&b, "None from offset %d.\n", r.Offset)
+			}
 			continue
+		}
+		if len(items) < r.ByDepthCounts[key] {
+			fmt.Fprintf(&b, "Items %d–%d of %d:\n\n", r.Offset+1, r.Offset+len(items), r.ByDepthCounts[key])
 		}
 		rows := make([][]string, 0, len(items))
 		for _, it := range items {
-			rows = append(rows, []string{it.Name, it.Kind, Loc(it.FilePath, it.StartLine), it.Via, fmt.Sprintf("%.2f", it.Confidence)})
+			rows = append(rows, []string{InFile(it.UID, it.Kind, it.FilePath, it.Name), it.Kind, Loc(it.FilePath, it.StartLine), it.Via, fmt.Sprintf("%.2f", it.Confidence)})
 		}
 		b.WriteString(Table([]string{"name", "kind", "location", "via", "confidence"}, rows))
 	}
@@ -215,7 +224,7 @@ func Changes(r *analysis.ChangesResult) string {
 		b.WriteString("\n### Affected callers\n\n")
 		rows := [][]string{}
 		for _, it := range r.Affected {
-			rows = append(rows, []string{it.Name, it.Kind, Loc(it.FilePath, it.StartLine), fmt.Sprint(it.Depth), it.Via})
+			rows = append(rows, []string{InFile(it.UID, it.Kind, it.FilePath, it.Name), it.Kind, Loc(it.FilePath, it.StartLine), fmt.Sprint(it.Depth), it.Via})
 		}
 		b.WriteString(Table([]string{"name", "kind", "location", "depth", "via"}, rows))
 	}
@@ -252,12 +261,24 @@ func Rename(r *analysis.RenameResult) string {
 		rows := [][]string{}
 		for i, e := range r.Edits {
 			if i == 60 {
-				rows = append(rows, []string{fmt.Sprintf("… %d more", len(r.Edits)-i), "", ""})
+				row := []string{fmt.Sprintf("… %d more", len(r.Edits)-i), "", ""}
+				if r.Status == "applied" {
+					row = append(row, "")
+				}
+				rows = append(rows, row)
 				break
 			}
-			rows = append(rows, []string{fmt.Sprintf("%s:%d:%d", e.File, e.Line, e.Column), e.Tag, e.Context})
+			row := []string{fmt.Sprintf("%s:%d:%d", e.File, e.Line, e.Column), e.Tag, e.Context}
+			if r.Status == "applied" {
+				row = append(row, yes(e.Applied))
+			}
+			rows = append(rows, row)
 		}
-		b.WriteString(Table([]string{"position", "tag", "line"}, rows))
+		header := []string{"position", "tag", "line"}
+		if r.Status == "applied" {
+			header = append(header, "applied")
+		}
+		b.WriteString(Table(header, rows))
 	}
 	if r.TextTruncated {
 		b.WriteString("\nText matches were cut at the limit.\n")
@@ -358,4 +379,14 @@ func joinInts(xs []int32, max int) string {
 		fmt.Fprint(&b, x)
 	}
 	return b.String()
+}
+
+// InFile is a symbol's name as written in its file (Service.Place for a
+// method), read off its id "<Kind>:<path>:<name in file>"; the location
+// column gives the file. Other nodes keep their name.
+func InFile(uid, kind, file, name string) string {
+	if rest, ok := strings.CutPrefix(uid, kind+":"+file+":"); ok && rest != "" {
+		return rest
+	}
+	return name
 }

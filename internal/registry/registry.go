@@ -61,6 +61,9 @@ func Home() (string, error) {
 	return filepath.Join(home, ".gitnexus"), nil
 }
 
+// File returns the path of the registry file.
+func File() (string, error) { return path() }
+
 func path() (string, error) {
 	h, err := Home()
 	if err != nil {

@@ -241,3 +241,28 @@ func (b *Backend) repo(ctx context.Context, r RepoHandle) (*Snapshot, func(), er
 	b.mu.Unlock()
 	return h.acquire(ctx)
 }
+
+// loaded reports whether the repository's graph is in memory.
+func (b *Backend) loaded(id string) bool {
+	b.mu.Lock()
+	h := b.handles[id]
+	b.mu.Unlock()
+	return h != nil && h.loaded()
+}
+
+// loads counts the graphs loaded so far, over all repositories.
+func (b *Backend) loads() int {
+	b.mu.Lock()
+	hs := make([]*handle, 0, len(b.handles))
+	for _, h := range b.handles {
+		hs = append(hs, h)
+	}
+	b.mu.Unlock()
+	n := 0
+	for _, h := range hs {
+		h.loadMu.Lock()
+		n += h.loads
+		h.loadMu.Unlock()
+	}
+	return n
+}

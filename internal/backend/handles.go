@@ -69,6 +69,7 @@ type handle struct {
 	// loadMu makes concurrent first calls (or calls after a re-index)
 	// wait for one load instead of each loading the graph.
 	loadMu sync.Mutex
+	loads  int // graphs loaded, under loadMu
 }
 
 func (h *handle) dbPath() string { return filepath.Join(h.repo.StoragePath, store.DBName) }
@@ -93,6 +94,9 @@ func (h *handle) acquire(ctx context.Context) (*Snapshot, func(), error) {
 			return s, func() { h.release(s) }, nil
 		}
 		s, err := load(ctx, h.repo, h.dbPath())
+		if err == nil {
+			h.loads++
+		}
 		h.loadMu.Unlock()
 		if err != nil {
 			return nil, nil, err

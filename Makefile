@@ -33,10 +33,13 @@ fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
 # The whole suite: formatting, vet, unit and fixture tests, end-to-end tests
-# that drive the built binary, and the race detector on concurrent packages.
-test: fmt-check vet
+# that drive the built binary, the race detector on concurrent packages, and
+# an independent MCP client (the MCP Inspector's CLI, installed from
+# test/inspector/package-lock.json) against the built server.
+test: fmt-check vet build
 	$(GO) test -tags $(TAGS) -count=1 ./...
-	$(GO) test -tags $(TAGS) -count=1 -race ./internal/ingest/ ./internal/memgraph/ ./internal/registry/ ./internal/store/
+	$(GO) test -tags $(TAGS) -count=1 -race ./internal/ingest/ ./internal/memgraph/ ./internal/registry/ ./internal/store/ ./internal/backend/
+	test/inspector/check.sh $(BIN)
 
 bench:
 	$(GO) test -tags $(TAGS) -run '^$$' -bench . -benchmem ./internal/memgraph/

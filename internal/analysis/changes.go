@@ -315,7 +315,9 @@ func parseHunk(line string) (oldStart, oldCount, newStart, newCount int, ok bool
 		}
 		a, err1 := strconv.Atoi(start)
 		b, err2 := strconv.Atoi(count)
-		return a, b, err1 == nil && err2 == nil
+		// Lines are counted in int32 elsewhere: anything outside is not a
+		// diff git wrote.
+		return a, b, err1 == nil && err2 == nil && a >= 0 && b >= 0 && a < 1<<30 && b < 1<<30
 	}
 	oldStart, oldCount, ok1 := parse(fields[1])
 	newStart, newCount, ok2 := parse(fields[2])

@@ -68,38 +68,46 @@ func Context(g *memgraph.Graph, n memgraph.NodeID, opt ContextOptions) ContextRe
 }
 
 func group(g *memgraph.Graph, edges []memgraph.Edge, per int) map[string]RelationGroup {
-	byType := map[string][]Relation{}
-	for _, e := range edges {
-		other := &g.Nodes[e.To]
-		rel := Relation{UID: other.ID, Name: other.Name, Kind: other.Kind.String(), FilePath: other.FilePath,
-			StartLine: int(other.StartLine), SiteLine: int(e.Line), Confidence: e.Confidence,
-			Reason: string(g.Reason(e)), Test: IsTestPath(other.FilePath)}
-		if lines := g.Lines(e); len(lines) > 1 {
-			rel.SiteLines = lines
-		}
-		k := RelationKey(e.Type)
-		byType[k] = append(byType[k], rel)
+	facts := factsOf(g)
+	// Sort positions into edges by type, then order; only the listed
+	// relations are built.
+	byType := map[graph.EdgeType][]int{}
+	for i, e := range edges {
+		byType[e.Type] = append(byType[e.Type], i)
 	}
 	out := map[string]RelationGroup{}
-	for k, rels := range byType {
-		sort.SliceStable(rels, func(i, j int) bool {
-			a, b := rels[i], rels[j]
-			if a.Test != b.Test {
-				return !a.Test
+	for t, idx := range byType {
+		sort.SliceStable(idx, func(i, j int) bool {
+			a, b := edges[idx[i]], edges[idx[j]]
+			if ta, tb := facts.isTest(a.To), facts.isTest(b.To); ta != tb {
+				return !ta
 			}
 			if a.Confidence != b.Confidence {
 				return a.Confidence > b.Confidence
 			}
-			if a.FilePath != b.FilePath {
-				return a.FilePath < b.FilePath
+			na, nb := &g.Nodes[a.To], &g.Nodes[b.To]
+			if na.FilePath != nb.FilePath {
+				return na.FilePath < nb.FilePath
 			}
-			return a.StartLine < b.StartLine
+			return na.StartLine < nb.StartLine
 		})
-		grp := RelationGroup{Total: len(rels), Items: rels}
-		if len(rels) > per {
-			grp.Items, grp.Truncated = rels[:per], true
+		grp := RelationGroup{Total: len(idx)}
+		if len(idx) > per {
+			idx, grp.Truncated = idx[:per], true
 		}
-		out[k] = grp
+		grp.Items = make([]Relation, 0, len(idx))
+		for _, i := range idx {
+			e := edges[i]
+			other := &g.Nodes[e.To]
+			rel := Relation{UID: other.ID, Name: other.Name, Kind: other.Kind.String(), FilePath: other.FilePath,
+				StartLine: int(other.StartLine), SiteLine: int(e.Line), Confidence: e.Confidence,
+				Reason: string(g.Reason(e)), Test: facts.isTest(e.To)}
+			if lines := g.Lines(e); len(lines) > 1 {
+				rel.SiteLines = lines
+			}
+			grp.Items = append(grp.Items, rel)
+		}
+		out[RelationKey(t)] = grp
 	}
 	return out
 }

@@ -130,16 +130,24 @@ func Impact(g *memgraph.Graph, start []memgraph.NodeID, opt ImpactOptions) Impac
 	res := ImpactResult{Status: "found", Direction: dir, MaxDepth: opt.MaxDepth, ByDepthCounts: map[string]int{},
 		Offset: opt.Offset, Limit: opt.Limit,
 		AffectedModules: []ModuleImpact{}, AffectedProcesses: []string{}, Exhaustive: true}
-	visited := map[memgraph.NodeID]bool{}
-	for _, s := range start {
-		visited[s] = true
+	// The walk keeps small records; only the items a page lists become
+	// ImpactItems. Module and test status are computed once per file.
+	type hit struct {
+		node, from memgraph.NodeID
+		edge       memgraph.Edge
+		depth      int
 	}
-	levels := [][]ImpactItem{}
+	facts := factsOf(g)
+	visited := newNodeSet(g.Len())
+	for _, s := range start {
+		visited.add(s)
+	}
+	var levels [][]hit
 	frontier := append([]memgraph.NodeID(nil), start...)
 	count := 0
 walk:
 	for depth := 1; depth <= opt.MaxDepth && len(frontier) > 0; depth++ {
-		var level []ImpactItem
+		var level []hit
 		var next []memgraph.NodeID
 		for _, n := range frontier {
 			edges := g.Out(n)
@@ -147,19 +155,14 @@ walk:
 				edges = g.In(n)
 			}
 			for _, e := range edges {
-				if !follow[e.Type] || e.Confidence < opt.MinConfidence || visited[e.To] {
+				if !follow[e.Type] || e.Confidence < opt.MinConfidence {
 					continue
 				}
-				other := &g.Nodes[e.To]
-				test := IsTestPath(other.FilePath)
-				if test && !opt.IncludeTests {
+				if visited.has(e.To) || (!opt.IncludeTests && facts.isTest(e.To)) {
 					continue
 				}
-				visited[e.To] = true
-				level = append(level, ImpactItem{Relation: Relation{UID: other.ID, Name: other.Name,
-					Kind: other.Kind.String(), FilePath: other.FilePath, StartLine: int(other.StartLine),
-					SiteLine: int(e.Line), Confidence: e.Confidence, Reason: string(g.Reason(e)), Test: test},
-					Depth: depth, Via: e.Type.String(), From: g.Nodes[n].ID})
+				visited.add(e.To)
+				level = append(level, hit{node: e.To, from: n, edge: e, depth: depth})
 				next = append(next, e.To)
 				if count++; count >= MaxImpactVisit {
 					res.Exhaustive = false
@@ -176,16 +179,15 @@ walk:
 	}
 	modules := map[string]*ModuleImpact{}
 	for _, level := range levels {
-		for _, it := range level {
-			n, _ := g.Lookup(it.UID)
-			name, _ := ModuleOf(g, n)
+		for _, h := range level {
+			name := facts.moduleOf(h.node)
 			m := modules[name]
 			if m == nil {
 				m = &ModuleImpact{Name: name}
 				modules[name] = m
 			}
 			m.Hits++
-			if it.Depth == 1 {
+			if h.depth == 1 {
 				m.Direct = true
 			}
 		}
@@ -216,19 +218,34 @@ walk:
 		if opt.SummaryOnly {
 			continue
 		}
-		sort.SliceStable(level, func(a, b int) bool {
-			x, y := level[a], level[b]
-			if x.Confidence != y.Confidence {
-				return x.Confidence > y.Confidence
+		// Most confident first, then by file and line: the order of
+		// the pages.
+		sort.Slice(level, func(a, b int) bool {
+			x, y := &level[a], &level[b]
+			if x.edge.Confidence != y.edge.Confidence {
+				return x.edge.Confidence > y.edge.Confidence
 			}
-			if x.FilePath != y.FilePath {
-				return x.FilePath < y.FilePath
+			nx, ny := &g.Nodes[x.node], &g.Nodes[y.node]
+			if nx.FilePath != ny.FilePath {
+				return nx.FilePath < ny.FilePath
 			}
-			return x.StartLine < y.StartLine
+			if nx.StartLine != ny.StartLine {
+				return nx.StartLine < ny.StartLine
+			}
+			return x.node < y.node
 		})
 		lo := min(opt.Offset, len(level))
 		hi := min(lo+opt.Limit, len(level))
-		res.ByDepth[depth] = level[lo:hi]
+		items := make([]ImpactItem, 0, hi-lo)
+		for _, h := range level[lo:hi] {
+			other := &g.Nodes[h.node]
+			items = append(items, ImpactItem{Relation: Relation{UID: other.ID, Name: other.Name,
+				Kind: other.Kind.String(), FilePath: other.FilePath, StartLine: int(other.StartLine),
+				SiteLine: int(h.edge.Line), Confidence: h.edge.Confidence, Reason: string(g.Reason(h.edge)),
+				Test: facts.isTest(h.node)},
+				Depth: h.depth, Via: h.edge.Type.String(), From: g.Nodes[h.from].ID})
+		}
+		res.ByDepth[depth] = items
 		if hi < len(level) {
 			res.Truncated = true
 			res.NextOffset = opt.Offset + opt.Limit

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"sync"
 
 	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/store"
@@ -65,6 +66,26 @@ type Graph struct {
 	byName map[string][]NodeID
 	byKind map[graph.NodeKind][]NodeID
 	byFile map[string][]NodeID // sorted by start line
+
+	memoMu sync.Mutex
+	memo   map[any]any
+}
+
+// Memo returns the value stored under key, building it with build the first
+// time: derived data (per-node tables an analysis needs) lives exactly as
+// long as the graph. build runs once per key even under concurrent calls.
+func (g *Graph) Memo(key any, build func() any) any {
+	g.memoMu.Lock()
+	defer g.memoMu.Unlock()
+	if v, ok := g.memo[key]; ok {
+		return v
+	}
+	if g.memo == nil {
+		g.memo = map[any]any{}
+	}
+	v := build()
+	g.memo[key] = v
+	return v
 }
 
 // Lines returns every line where the edge's relationship is written,

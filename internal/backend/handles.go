@@ -94,20 +94,18 @@ func (h *handle) acquire(ctx context.Context) (*Snapshot, func(), error) {
 			return s, func() { h.release(s) }, nil
 		}
 		s, err := load(ctx, h.repo, h.dbPath())
-		if err == nil {
-			h.loads++
-		}
-		h.loadMu.Unlock()
 		if err != nil {
+			h.loadMu.Unlock()
 			return nil, nil, err
 		}
-		if s.key != key && attempt == 0 {
-			// Re-indexed while loading: install what was loaded, then
-			// look again.
-			h.install(s)
-			continue
-		}
+		h.loads++
+		// Installed before loadMu is released, so that a call waiting
+		// for the load finds it instead of loading again.
 		h.install(s)
+		h.loadMu.Unlock()
+		if s.key != key && attempt == 0 {
+			continue // re-indexed while loading: look again
+		}
 		if s := h.take(s.key); s != nil {
 			return s, func() { h.release(s) }, nil
 		}

@@ -1,0 +1,633 @@
+package cypher
+
+import (
+	"fmt"
+	"strings"
+
+	"gitnexus.dev/gitnexus/internal/graph"
+	"gitnexus.dev/gitnexus/internal/memgraph"
+)
+
+// ---- Start / Argument ----
+
+// argumentNode yields one row: a copy of the outer row, or an all-null row
+// at the top of a plan.
+type argumentNode struct{ top bool }
+
+func (n *argumentNode) inputs() []planNode { return nil }
+func (n *argumentNode) describe() string {
+	if n.top {
+		return "Start"
+	}
+	return "Argument"
+}
+
+func (n *argumentNode) open(ec *execCtx, arg []Value) iterator {
+	row := ec.newRow()
+	copy(row, arg)
+	return &onceIter{row: row}
+}
+
+type onceIter struct {
+	row  []Value
+	done bool
+}
+
+func (it *onceIter) next(*execCtx) ([]Value, error) {
+	if it.done {
+		return nil, nil
+	}
+	it.done = true
+	return it.row, nil
+}
+
+// ---- NodeScan: bind a pattern node from an index or a label ----
+
+type scanKind uint8
+
+const (
+	scanAll scanKind = iota
+	scanLabel
+	scanID
+	scanName
+	scanFile
+)
+
+type nodeScanNode struct {
+	input   planNode
+	slot    int
+	name    string
+	kinds   kindSet
+	how     scanKind
+	key     *cexpr // scanID, scanName, scanFile: the value looked up
+	keyList bool   // key is a list: look each element up (IN)
+	est     int    // estimated candidates, for EXPLAIN
+	labels  string // the labels as written, for EXPLAIN
+}
+
+func (n *nodeScanNode) inputs() []planNode { return []planNode{n.input} }
+
+func (n *nodeScanNode) describe() string {
+	node := "(" + quoteName(n.name) + n.labels + ")"
+	op := map[scanKind]string{scanAll: "AllNodesScan", scanLabel: "NodeByLabelScan", scanID: "NodeByIdSeek",
+		scanName: "NodeByNameSeek", scanFile: "NodeByFileSeek"}[n.how]
+	prop := map[scanKind]string{scanID: "id", scanName: "name", scanFile: "filePath"}[n.how]
+	s := op + " " + node
+	if n.key != nil {
+		cmp := " = "
+		if n.keyList {
+			cmp = " IN "
+		}
+		s += " " + quoteName(n.name) + "." + prop + cmp + n.key.String()
+	}
+	return s + fmt.Sprintf(" (est. %d)", n.est)
+}
+
+func (n *nodeScanNode) open(ec *execCtx, arg []Value) iterator {
+	return &nodeScanIter{n: n, in: n.input.open(ec, arg)}
+}
+
+type nodeScanIter struct {
+	n        *nodeScanNode
+	in       iterator
+	row      []Value
+	segs     [][]memgraph.NodeID // candidate lists still to visit
+	pos      int
+	all      bool
+	allNext  int
+	haveRow  bool
+}
+
+func (it *nodeScanIter) next(ec *execCtx) ([]Value, error) {
+	g := ec.g
+	for {
+		if !it.haveRow {
+			in, err := it.in.next(ec)
+			if in == nil || err != nil {
+				return nil, err
+			}
+			if it.row == nil {
+				it.row = ec.newRow()
+			}
+			copy(it.row, in)
+			if err := it.candidates(ec); err != nil {
+				return nil, err
+			}
+			it.haveRow = true
+		}
+		var cand memgraph.NodeID
+		switch {
+		case it.all:
+			if it.allNext >= g.Len() {
+				it.haveRow = false
+				continue
+			}
+			cand = memgraph.NodeID(it.allNext)
+			it.allNext++
+		default:
+			for len(it.segs) > 0 && it.pos >= len(it.segs[0]) {
+				it.segs, it.pos = it.segs[1:], 0
+			}
+			if len(it.segs) == 0 {
+				it.haveRow = false
+				continue
+			}
+			cand = it.segs[0][it.pos]
+			it.pos++
+		}
+		if err := ec.tick(); err != nil {
+			return nil, err
+		}
+		if it.n.kinds != allKinds && !it.n.kinds.has(g.Nodes[cand].Kind) {
+			continue
+		}
+		it.row[it.n.slot] = NodeValue(cand)
+		return it.row, nil
+	}
+}
+
+// candidates sets up the candidate lists for the current input row.
+func (it *nodeScanIter) candidates(ec *execCtx) error {
+	n, g := it.n, ec.g
+	it.segs, it.pos, it.all, it.allNext = it.segs[:0], 0, false, 0
+	switch n.how {
+	case scanAll:
+		it.all = true
+		return nil
+	case scanLabel:
+		for _, k := range graph.AllKinds() {
+			if n.kinds.has(k) {
+				it.segs = append(it.segs, g.ByKind(k))
+			}
+		}
+		return nil
+	}
+	key, err := n.key.eval(ec, it.row)
+	if err != nil {
+		return err
+	}
+	keys := []Value{key}
+	if n.keyList {
+		if key.kind != KindList {
+			if key.kind == KindNull {
+				return nil
+			}
+			return typeErr(n.key.src.exprPos(), "IN expects a list, got %s", typeName(key))
+		}
+		keys = dedupeStrings(key.List())
+	}
+	for _, k := range keys {
+		if k.kind != KindString {
+			continue // no node has a non-string id, name or path
+		}
+		switch n.how {
+		case scanID:
+			if id, ok := g.Lookup(k.s); ok {
+				it.segs = append(it.segs, []memgraph.NodeID{id})
+			}
+		case scanName:
+			it.segs = append(it.segs, g.ByName(k.s))
+		case scanFile:
+			it.segs = append(it.segs, g.InFile(k.s))
+		}
+	}
+	return nil
+}
+
+// dedupeStrings keeps the first of equal strings (other values are
+// dropped by the caller).
+func dedupeStrings(l []Value) []Value {
+	seen := map[string]bool{}
+	var out []Value
+	for _, v := range l {
+		if v.kind == KindString && !seen[v.s] {
+			seen[v.s] = true
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// ---- Expand: follow one relationship from a bound node ----
+
+type expandNode struct {
+	input     planNode
+	from      int
+	rel       int
+	to        int
+	dir       Direction // relative to from: DirOut follows outgoing edges
+	types     edgeSet
+	toKinds   kindSet
+	into      bool  // to is bound already: only edges reaching it
+	relBound  bool  // rel is bound already: only that relationship
+	uniq      []int // relationship slots of the same MATCH it must differ from
+	uniqLists []int // variable-length relationship lists of the same MATCH
+	text      string
+}
+
+func (n *expandNode) inputs() []planNode { return []planNode{n.input} }
+func (n *expandNode) describe() string {
+	op := "Expand"
+	if n.into {
+		op = "ExpandInto"
+	}
+	return op + " " + n.text
+}
+
+func (n *expandNode) open(ec *execCtx, arg []Value) iterator {
+	return &expandIter{n: n, in: n.input.open(ec, arg)}
+}
+
+type expandIter struct {
+	n       *expandNode
+	in      iterator
+	row     []Value
+	from    memgraph.NodeID
+	edges   []memgraph.Edge
+	pos     int
+	phase   int // 0: outgoing (or incoming for DirIn), 1: incoming of DirBoth
+	haveRow bool
+}
+
+// boundNode reads a node from a slot: ok is false for null, an error for
+// anything but a node.
+func boundNode(v Value, name string) (memgraph.NodeID, bool, error) {
+	switch v.kind {
+	case KindNode:
+		return v.Node(), true, nil
+	case KindNull:
+		return 0, false, nil
+	}
+	return 0, false, &runtimeError{kind: TypeError, msg: fmt.Sprintf("%s is used as a node in a pattern but holds a %s", name, typeName(v))}
+}
+
+func (it *expandIter) next(ec *execCtx) ([]Value, error) {
+	n, g := it.n, ec.g
+	for {
+		if !it.haveRow {
+			in, err := it.in.next(ec)
+			if in == nil || err != nil {
+				return nil, err
+			}
+			from, ok, err := boundNode(in[n.from], "a variable")
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				continue
+			}
+			if it.row == nil {
+				it.row = ec.newRow()
+			}
+			copy(it.row, in)
+			it.from, it.pos, it.phase, it.haveRow = from, 0, 0, true
+			if n.dir == DirIn {
+				it.edges = g.In(from)
+			} else {
+				it.edges = g.Out(from)
+			}
+		}
+		if it.pos >= len(it.edges) {
+			if n.dir == DirBoth && it.phase == 0 {
+				it.phase, it.pos, it.edges = 1, 0, g.In(it.from)
+				continue
+			}
+			it.haveRow = false
+			continue
+		}
+		e := it.edges[it.pos]
+		it.pos++
+		if err := ec.tick(); err != nil {
+			return nil, err
+		}
+		if !n.types.has(e.Type) {
+			continue
+		}
+		incoming := n.dir == DirIn || it.phase == 1
+		if incoming && n.dir == DirBoth && e.To == it.from {
+			continue // a self-loop is matched once, in the outgoing pass
+		}
+		if n.toKinds != allKinds && !n.toKinds.has(g.Nodes[e.To].Kind) {
+			continue
+		}
+		if n.into && (it.row[n.to].kind != KindNode || it.row[n.to].Node() != e.To) {
+			continue
+		}
+		var rel Value
+		if incoming {
+			rel = relValue(g, e.To, it.from, e)
+		} else {
+			rel = relValue(g, it.from, e.To, e)
+		}
+		if n.relBound && (it.row[n.rel].kind != KindRel || it.row[n.rel].relKey() != rel.relKey()) {
+			continue
+		}
+		if !relUnique(it.row, rel, n.uniq, n.uniqLists) {
+			continue
+		}
+		it.row[n.rel] = rel
+		it.row[n.to] = NodeValue(e.To)
+		return it.row, nil
+	}
+}
+
+// relUnique reports whether rel differs from the relationships already
+// bound by the same MATCH (Cypher matches each relationship once per
+// pattern).
+func relUnique(row []Value, rel Value, uniq, lists []int) bool {
+	k := rel.relKey()
+	for _, s := range uniq {
+		if row[s].kind == KindRel && row[s].relKey() == k {
+			return false
+		}
+	}
+	for _, s := range lists {
+		for _, r := range row[s].List() {
+			if r.relKey() == k {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// ---- VarExpand: follow min..max relationships, depth first ----
+
+type varExpandNode struct {
+	expandNode
+	min, max int
+	reverse  bool // expanding right to left: store the list in pattern order
+	needList bool // the relationship list is read (variable, path, uniqueness)
+}
+
+func (n *varExpandNode) describe() string {
+	op := "VarLengthExpand"
+	if n.into {
+		op = "VarLengthExpandInto"
+	}
+	return op + " " + n.text
+}
+
+func (n *varExpandNode) open(ec *execCtx, arg []Value) iterator {
+	return &varExpandIter{n: n, in: n.input.open(ec, arg)}
+}
+
+type dfsFrame struct {
+	node  memgraph.NodeID
+	edges []memgraph.Edge
+	pos   int
+	phase int
+	via   bool // reached through a relationship on the path (not the root)
+}
+
+type varExpandIter struct {
+	n       *varExpandNode
+	in      iterator
+	row     []Value
+	stack   []dfsFrame
+	path    []Value
+	from    memgraph.NodeID
+	pending bool // the zero-length match of the current row is still due
+}
+
+func (it *varExpandIter) frame(ec *execCtx, node memgraph.NodeID, via bool) dfsFrame {
+	f := dfsFrame{node: node, via: via}
+	if it.n.dir == DirIn {
+		f.edges = ec.g.In(node)
+	} else {
+		f.edges = ec.g.Out(node)
+	}
+	return f
+}
+
+func (it *varExpandIter) next(ec *execCtx) ([]Value, error) {
+	n, g := it.n, ec.g
+	for {
+		if len(it.stack) == 0 && !it.pending {
+			in, err := it.in.next(ec)
+			if in == nil || err != nil {
+				return nil, err
+			}
+			from, ok, err := boundNode(in[n.from], "a variable")
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				continue
+			}
+			if it.row == nil {
+				it.row = ec.newRow()
+			}
+			copy(it.row, in)
+			it.from = from
+			it.path = it.path[:0]
+			it.pending = n.min == 0
+			if n.max > 0 {
+				it.stack = append(it.stack[:0], it.frame(ec, from, false))
+			}
+		}
+		if it.pending {
+			it.pending = false
+			if it.accept(g, it.from) {
+				return it.emit(it.from), nil
+			}
+			continue
+		}
+		top := &it.stack[len(it.stack)-1]
+		if top.pos >= len(top.edges) {
+			if n.dir == DirBoth && top.phase == 0 {
+				top.phase, top.pos, top.edges = 1, 0, g.In(top.node)
+				continue
+			}
+			if top.via {
+				it.path = it.path[:len(it.path)-1]
+			}
+			it.stack = it.stack[:len(it.stack)-1]
+			continue
+		}
+		e := top.edges[top.pos]
+		top.pos++
+		if err := ec.tick(); err != nil {
+			return nil, err
+		}
+		if !n.types.has(e.Type) {
+			continue
+		}
+		incoming := n.dir == DirIn || top.phase == 1
+		if incoming && n.dir == DirBoth && e.To == top.node {
+			continue
+		}
+		var rel Value
+		if incoming {
+			rel = relValue(g, e.To, top.node, e)
+		} else {
+			rel = relValue(g, top.node, e.To, e)
+		}
+		if !it.unique(rel) {
+			continue
+		}
+		it.path = append(it.path, rel)
+		depth := len(it.path)
+		var out []Value
+		if depth >= n.min && it.accept(g, e.To) {
+			out = it.emit(e.To)
+		}
+		if depth < n.max {
+			it.stack = append(it.stack, it.frame(ec, e.To, true))
+		} else {
+			it.path = it.path[:depth-1]
+		}
+		if out != nil {
+			return out, nil
+		}
+	}
+}
+
+func (it *varExpandIter) unique(rel Value) bool {
+	k := rel.relKey()
+	for _, r := range it.path {
+		if r.relKey() == k {
+			return false
+		}
+	}
+	return relUnique(it.row, rel, it.n.uniq, it.n.uniqLists)
+}
+
+func (it *varExpandIter) accept(g *memgraph.Graph, to memgraph.NodeID) bool {
+	n := it.n
+	if n.toKinds != allKinds && !n.toKinds.has(g.Nodes[to].Kind) {
+		return false
+	}
+	if n.into && (it.row[n.to].kind != KindNode || it.row[n.to].Node() != to) {
+		return false
+	}
+	return true
+}
+
+func (it *varExpandIter) emit(to memgraph.NodeID) []Value {
+	n := it.n
+	if n.needList {
+		l := make([]Value, len(it.path))
+		if n.reverse {
+			for i, r := range it.path {
+				l[len(l)-1-i] = r
+			}
+		} else {
+			copy(l, it.path)
+		}
+		it.row[n.rel] = ListValue(l)
+	}
+	it.row[n.to] = NodeValue(to)
+	return it.row
+}
+
+// ---- Optional: OPTIONAL MATCH ----
+
+type optionalNode struct {
+	input     planNode
+	inner     planNode // runs once per input row, from an Argument
+	nullSlots []int
+	names     []string
+}
+
+func (n *optionalNode) inputs() []planNode { return []planNode{n.inner, n.input} }
+func (n *optionalNode) describe() string {
+	return "Optional (when the first input matches nothing: " + strings.Join(n.names, ", ") + " = null)"
+}
+
+func (n *optionalNode) open(ec *execCtx, arg []Value) iterator {
+	return &optionalIter{n: n, in: n.input.open(ec, arg)}
+}
+
+type optionalIter struct {
+	n       *optionalNode
+	in      iterator
+	inner   iterator
+	outer   []Value
+	matched bool
+	row     []Value
+}
+
+func (it *optionalIter) next(ec *execCtx) ([]Value, error) {
+	for {
+		if it.inner != nil {
+			r, err := it.inner.next(ec)
+			if err != nil {
+				return nil, err
+			}
+			if r != nil {
+				it.matched = true
+				return r, nil
+			}
+			it.inner = nil
+			if !it.matched {
+				if it.row == nil {
+					it.row = ec.newRow()
+				}
+				copy(it.row, it.outer)
+				for _, s := range it.n.nullSlots {
+					it.row[s] = Null
+				}
+				return it.row, nil
+			}
+		}
+		outer, err := it.in.next(ec)
+		if outer == nil || err != nil {
+			return nil, err
+		}
+		it.outer = outer
+		it.matched = false
+		it.inner = it.n.inner.open(ec, outer)
+	}
+}
+
+// ---- Filter ----
+
+type filterNode struct {
+	input planNode
+	pred  *cexpr
+}
+
+func (n *filterNode) inputs() []planNode { return []planNode{n.input} }
+func (n *filterNode) describe() string   { return "Filter " + n.pred.String() }
+
+func (n *filterNode) open(ec *execCtx, arg []Value) iterator {
+	return &filterIter{n: n, in: n.input.open(ec, arg)}
+}
+
+type filterIter struct {
+	n  *filterNode
+	in iterator
+}
+
+func (it *filterIter) next(ec *execCtx) ([]Value, error) {
+	for {
+		row, err := it.in.next(ec)
+		if row == nil || err != nil {
+			return nil, err
+		}
+		ok, err := truth(ec, it.n.pred, row)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			return row, nil
+		}
+	}
+}
+
+// truth evaluates a predicate: true keeps the row; false and null drop
+// it; anything else is a type error.
+func truth(ec *execCtx, pred *cexpr, row []Value) (bool, error) {
+	v, err := pred.eval(ec, row)
+	if err != nil {
+		return false, err
+	}
+	switch v.kind {
+	case KindBool:
+		return v.i != 0, nil
+	case KindNull:
+		return false, nil
+	}
+	return false, typeErr(pred.src.exprPos(), "WHERE expects a boolean, got %s: %s", typeName(v), pred.String())
+}

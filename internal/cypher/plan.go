@@ -1,0 +1,91 @@
+package cypher
+
+import (
+	"fmt"
+	"strings"
+)
+
+// A plan is a tree of immutable nodes. Each node opens an iterator that
+// pulls rows from its input's iterator; the leaves are Start (one empty
+// row) and Argument (the row of an enclosing operator: OPTIONAL MATCH and
+// pattern predicates run their plan once per outer row). A row is a slice
+// of values indexed by slot; the resolver gives every variable, hidden
+// pattern element and projected column its own slot, so an operator only
+// writes the slots it binds and passes the rest through.
+
+// planNode is one operator of a plan.
+type planNode interface {
+	// open starts the operator for one run; arg is the outer row for
+	// plans run per row (nil at the top).
+	open(ec *execCtx, arg []Value) iterator
+	// inputs lists the operators this one reads, for printing.
+	inputs() []planNode
+	// describe is the one-line text of the operator in EXPLAIN output.
+	describe() string
+}
+
+// iterator yields rows; a nil row ends the stream. The row is owned by the
+// iterator and valid until the next call; operators that keep rows copy
+// them.
+type iterator interface {
+	next(ec *execCtx) ([]Value, error)
+}
+
+// cexpr is a compiled expression: its source (for printing), the function
+// that evaluates it against a row, and the slots it reads (for predicate
+// push-down).
+type cexpr struct {
+	src   Expr
+	eval  func(ec *execCtx, row []Value) (Value, error)
+	slots []int
+}
+
+func (e *cexpr) String() string { return exprString(e.src) }
+
+// planString prints a plan, one operator per line, inputs indented below.
+func planString(root planNode) string {
+	var b strings.Builder
+	var walk func(n planNode, depth int)
+	walk = func(n planNode, depth int) {
+		b.WriteString(strings.Repeat("  ", depth))
+		b.WriteString(n.describe())
+		b.WriteByte('\n')
+		for _, in := range n.inputs() {
+			walk(in, depth+1)
+		}
+	}
+	walk(root, 0)
+	return b.String()
+}
+
+// joinExprs prints compiled expressions separated by commas.
+func joinExprs(es []*cexpr) string {
+	parts := make([]string, len(es))
+	for i, e := range es {
+		parts[i] = e.String()
+	}
+	return strings.Join(parts, ", ")
+}
+
+// projItem is `slot <- expr` with the name the slot is known by.
+type projItem struct {
+	slot int
+	name string
+	expr *cexpr
+}
+
+func (it projItem) String() string {
+	text := it.expr.String()
+	if text == quoteName(it.name) || text == it.name {
+		return text
+	}
+	return fmt.Sprintf("%s AS %s", text, quoteName(it.name))
+}
+
+func joinItems(items []projItem) string {
+	parts := make([]string, len(items))
+	for i, it := range items {
+		parts[i] = it.String()
+	}
+	return strings.Join(parts, ", ")
+}

@@ -88,14 +88,14 @@ func (n *nodeScanNode) open(ec *execCtx, arg []Value) iterator {
 }
 
 type nodeScanIter struct {
-	n        *nodeScanNode
-	in       iterator
-	row      []Value
-	segs     [][]memgraph.NodeID // candidate lists still to visit
-	pos      int
-	all      bool
-	allNext  int
-	haveRow  bool
+	n       *nodeScanNode
+	in      iterator
+	row     []Value
+	segs    [][]memgraph.NodeID // candidate lists still to visit
+	pos     int
+	all     bool
+	allNext int
+	haveRow bool
 }
 
 func (it *nodeScanIter) next(ec *execCtx) ([]Value, error) {

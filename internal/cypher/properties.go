@@ -56,7 +56,9 @@ var NodeProperties = []NodeProperty{
 			return StringValue(pr.g.Nodes[n].QualifiedName), nil
 		}},
 	{Name: "filePath", Type: "STRING", Doc: "repository-relative, `/`-separated; the directory for folders and packages",
-		get: func(pr *propReader, n memgraph.NodeID) (Value, error) { return StringValue(pr.g.Nodes[n].FilePath), nil }},
+		get: func(pr *propReader, n memgraph.NodeID) (Value, error) {
+			return StringValue(pr.g.Nodes[n].FilePath), nil
+		}},
 	{Name: "startLine", Type: "INTEGER", Doc: "first line, 1-based; 0 for folders and packages",
 		get: func(pr *propReader, n memgraph.NodeID) (Value, error) {
 			return IntValue(int64(pr.g.Nodes[n].StartLine)), nil
@@ -80,7 +82,9 @@ var NodeProperties = []NodeProperty{
 	{Name: "isExported", Type: "BOOLEAN", Doc: "visible outside its package or module",
 		get: func(pr *propReader, n memgraph.NodeID) (Value, error) { return BoolValue(pr.g.Nodes[n].Exported), nil }},
 	{Name: "language", Type: "STRING", Doc: "`go`, `python`, `typescript`, `javascript`, `java`; empty for folders and files in no supported language",
-		get: func(pr *propReader, n memgraph.NodeID) (Value, error) { return StringValue(pr.g.Nodes[n].Language), nil }},
+		get: func(pr *propReader, n memgraph.NodeID) (Value, error) {
+			return StringValue(pr.g.Nodes[n].Language), nil
+		}},
 	{Name: "content", Type: "STRING", Doc: "the symbol's source, at most 4 KiB (cut at a line end)", Lazy: true,
 		get: func(pr *propReader, n memgraph.NodeID) (Value, error) {
 			t, err := pr.text(n)

@@ -128,9 +128,20 @@ func (c *compiler) singleQuery(q *SingleQuery) (planNode, []string) {
 
 // constInt evaluates SKIP and LIMIT: constant non-negative integers.
 func (c *compiler) constInt(e Expr, what string) (int64, bool) {
+	var variable Expr
+	walkExpr(e, func(x Expr) bool {
+		if _, ok := x.(*Variable); ok && variable == nil {
+			variable = x
+		}
+		return true
+	})
+	if variable != nil {
+		c.errorf(variable.exprPos(), SemanticError, "%s must be a constant or a parameter, not an expression over variables", what)
+		return 0, false
+	}
+	before := len(c.diags.diags)
 	ce := c.expr(e, newScope(nil))
-	if len(ce.slots) > 0 {
-		c.errorf(e.exprPos(), SemanticError, "%s must be a constant or a parameter", what)
+	if len(c.diags.diags) > before {
 		return 0, false
 	}
 	v, err := c.constEval(ce)

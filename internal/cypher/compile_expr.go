@@ -277,7 +277,7 @@ func propertyOf(ec *execCtx, v Value, name string, pos Pos) (Value, error) {
 		x, _ := v.Map().Get(name)
 		return x, nil
 	}
-	return Null, typeErr(pos, "cannot read property `%s` of a %s", name, typeName(v))
+	return Null, typeErr(pos, "cannot read property `%s` of a value of type %s", name, typeName(v))
 }
 
 func (c *compiler) slice(e *SliceExpr, sc *scope) *cexpr {

@@ -213,6 +213,8 @@ func dedupeStrings(l []Value) []Value {
 type expandNode struct {
 	input     planNode
 	from      int
+	fromName  string
+	fromPos   Pos
 	rel       int
 	to        int
 	dir       Direction // relative to from: DirOut follows outgoing edges
@@ -249,16 +251,16 @@ type expandIter struct {
 	haveRow bool
 }
 
-// boundNode reads a node from a slot: ok is false for null, an error for
-// anything but a node.
-func boundNode(v Value, name string) (memgraph.NodeID, bool, error) {
+// boundNode reads the node an expansion starts from: ok is false for null,
+// an error for anything but a node.
+func (n *expandNode) boundNode(v Value) (memgraph.NodeID, bool, error) {
 	switch v.kind {
 	case KindNode:
 		return v.Node(), true, nil
 	case KindNull:
 		return 0, false, nil
 	}
-	return 0, false, &runtimeError{kind: TypeError, msg: fmt.Sprintf("%s is used as a node in a pattern but holds a %s", name, typeName(v))}
+	return 0, false, typeErr(n.fromPos, "`%s` is used as a node in a pattern but holds a value of type %s", n.fromName, typeName(v))
 }
 
 func (it *expandIter) next(ec *execCtx) ([]Value, error) {
@@ -269,7 +271,7 @@ func (it *expandIter) next(ec *execCtx) ([]Value, error) {
 			if in == nil || err != nil {
 				return nil, err
 			}
-			from, ok, err := boundNode(in[n.from], "a variable")
+			from, ok, err := n.boundNode(in[n.from])
 			if err != nil {
 				return nil, err
 			}
@@ -408,7 +410,7 @@ func (it *varExpandIter) next(ec *execCtx) ([]Value, error) {
 			if in == nil || err != nil {
 				return nil, err
 			}
-			from, ok, err := boundNode(in[n.from], "a variable")
+			from, ok, err := n.boundNode(in[n.from])
 			if err != nil {
 				return nil, err
 			}

@@ -122,13 +122,17 @@ func (p *parser) attempt(f func()) (ok bool) {
 	return true
 }
 
-// recoverClause catches a bailout and skips to the next clause.
-func (p *parser) recoverClause() {
+// recoverClause catches a bailout and skips to the next clause: the next
+// clause keyword outside brackets after the failed clause's first token.
+func (p *parser) recoverClause(start int) {
 	if r := recover(); r != nil {
 		if _, ok := r.(bailout); !ok {
 			panic(r)
 		}
 		p.depth = 0
+		if p.i == start {
+			p.advance()
+		}
 		p.syncToClause()
 	}
 }
@@ -158,25 +162,42 @@ func (p *parser) atClauseKeyword() bool {
 	return false
 }
 
+// syncToClause skips to the next clause keyword or ';'. A keyword right
+// after an opening bracket, a comma or a dot is taken for a misused name,
+// not for the start of a clause.
 func (p *parser) syncToClause() {
-	// Always move forward at least one token so that recovery progresses.
-	start := p.i
-	depth := 0
 	for !p.at(tEOF) {
-		if p.i > start && depth <= 0 && p.atClauseKeyword() {
+		if p.at(tSemi) {
 			return
 		}
+		if p.atClauseKeyword() && p.i > 0 {
+			switch p.toks[p.i-1].kind {
+			case tLParen, tLBracket, tLBrace, tComma, tDot, tColon, tPipe:
+			default:
+				return
+			}
+		}
+		p.advance()
+	}
+}
+
+// skipGroup skips a bracketed group at the current token, if there is one.
+func (p *parser) skipGroup() {
+	if !p.at(tLParen) && !p.at(tLBrace) && !p.at(tLBracket) {
+		return
+	}
+	depth := 0
+	for !p.at(tEOF) {
 		switch p.tok().kind {
 		case tLParen, tLBracket, tLBrace:
 			depth++
 		case tRParen, tRBracket, tRBrace:
 			depth--
-		case tSemi:
-			if depth <= 0 && p.i > start {
-				return
-			}
 		}
 		p.advance()
+		if depth == 0 {
+			return
+		}
 	}
 }
 
@@ -229,7 +250,7 @@ func (p *parser) singleQuery() *SingleQuery {
 const readOnlyHelp = "the code graph is read-only. Supported: MATCH, OPTIONAL MATCH, WHERE, WITH, UNWIND, RETURN, ORDER BY, SKIP, LIMIT, UNION, EXISTS { }, COUNT { }; see `gitnexus cypher --help`"
 
 func (p *parser) clause() (c Clause) {
-	defer p.recoverClause()
+	defer p.recoverClause(p.i)
 	t := p.tok()
 	switch {
 	case isKw(t, "MATCH"):
@@ -252,6 +273,11 @@ func (p *parser) clause() (c Clause) {
 		p.fail("%s must follow RETURN or WITH", strings.ToUpper(t.text))
 	}
 	if kw := unsupportedClause(p); kw != "" {
+		p.advance()
+		if kw == "DETACH DELETE" || kw == "LOAD CSV" {
+			p.advance()
+		}
+		p.skipGroup() // CALL { ... }, FOREACH ( ... )
 		p.failAt(t.pos, UnsupportedError, "%s is not supported: %s", kw, readOnlyHelp)
 	}
 	p.expected("a clause (MATCH, OPTIONAL MATCH, UNWIND, WITH or RETURN)")
@@ -401,7 +427,10 @@ var reservedWords = map[string]bool{
 
 func (p *parser) variableName(what string) string {
 	t := p.tok()
-	if t.kind != tIdent || (!t.quoted && reservedWords[strings.ToUpper(t.text)]) {
+	if t.kind == tIdent && !t.quoted && reservedWords[strings.ToUpper(t.text)] {
+		p.fail("expected %s, found the reserved word '%s' (quote it as `%s` to use it as a name)", what, t.text, t.text)
+	}
+	if t.kind != tIdent {
 		p.expected(what)
 	}
 	p.advance()

@@ -27,6 +27,7 @@ import (
 // nested loop over the parts).
 
 type patNode struct {
+	pos    Pos
 	name   string
 	slot   int
 	kinds  kindSet
@@ -116,7 +117,7 @@ func (c *compiler) matchSpec(parts []*PatternPart, where Expr, sc *scope) *match
 			n = byName[np.Var]
 		}
 		if n == nil {
-			n = &patNode{name: np.Var, kinds: allKinds, order: len(spec.nodes)}
+			n = &patNode{pos: np.Pos, name: np.Var, kinds: allKinds, order: len(spec.nodes)}
 			if b, _ := sc.lookup(np.Var); np.Var != "" && b != nil {
 				if b.typ != vtAny && b.typ != vtNode {
 					c.errorf(np.Pos, SemanticError, "`%s` is a %s, not a node", np.Var, typeWord(b.typ))

@@ -217,7 +217,7 @@ func (c *compiler) expand(plan planNode, r *patRel, from *patNode, bound map[int
 			dir = DirOut
 		}
 	}
-	e := expandNode{input: plan, from: from.slot, rel: r.slot, to: to.slot, dir: dir, types: r.types,
+	e := expandNode{input: plan, from: from.slot, fromName: from.name, fromPos: from.pos, rel: r.slot, to: to.slot, dir: dir, types: r.types,
 		toKinds: to.kinds, into: bound[to.slot], relBound: r.bound,
 		uniq: append([]int(nil), uniq...), uniqLists: append([]int(nil), uniqLists...)}
 	e.text = expandText(from, r, to, dir)

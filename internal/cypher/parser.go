@@ -300,7 +300,7 @@ func unsupportedClause(p *parser) string {
 		return "LOAD CSV"
 	case "CALL":
 		if p.peek(1).kind == tLBrace {
-			return "CALL { } subqueries"
+			return "CALL { }"
 		}
 		return "CALL (procedures)"
 	}

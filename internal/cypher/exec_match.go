@@ -534,7 +534,7 @@ type optionalNode struct {
 
 func (n *optionalNode) inputs() []planNode { return []planNode{n.inner, n.input} }
 func (n *optionalNode) describe() string {
-	return "Optional (when the first input matches nothing: " + strings.Join(n.names, ", ") + " = null)"
+	return "Optional: per row of the second input, the first; when it finds nothing, " + strings.Join(quoteNames(n.names), ", ") + " = null"
 }
 
 func (n *optionalNode) open(ec *execCtx, arg []Value) iterator {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"gitnexus.dev/gitnexus/internal/memgraph"
 )
@@ -161,7 +162,7 @@ func (c *compiler) constEval(ce *cexpr) (Value, error) {
 	if len(c.diags.diags) > 0 {
 		return Null, nil // the query will not run; do not evaluate broken expressions
 	}
-	ec := &execCtx{g: c.g, props: &propReader{g: c.g}, maxHeld: DefaultMaxHeld, width: len(c.slotNames)}
-	ec.ctx = backgroundCtx
+	ec := &execCtx{ctx: backgroundCtx, g: c.g, props: &propReader{ctx: backgroundCtx, g: c.g}, maxHeld: DefaultMaxHeld,
+		width: len(c.slotNames), deadline: time.Now().Add(DefaultTimeout), timeout: DefaultTimeout}
 	return ce.eval(ec, make([]Value, len(c.slotNames)))
 }

@@ -33,7 +33,7 @@ type Options struct {
 	MaxRows int
 	// Timeout caps the running time (DefaultTimeout when 0).
 	Timeout time.Duration
-	// MaxHeld caps rows and values kept in memory by ORDER BY, DISTINCT,
+	// MaxHeld caps the values kept in memory by ORDER BY, DISTINCT,
 	// aggregation and list functions (DefaultMaxHeld when 0).
 	MaxHeld int
 }
@@ -68,28 +68,8 @@ type Stats struct {
 // stopped the query (errors.Is ErrTimeLimit or ErrMemoryLimit).
 func (e *Engine) Query(ctx context.Context, query string, opt Options) (*Result, error) {
 	start := time.Now()
-	params := map[string]Value{}
-	for k, v := range opt.Params {
-		pv, err := FromGo(v)
-		if err != nil {
-			return nil, fmt.Errorf("parameter $%s: %w", k, err)
-		}
-		params[k] = pv
-	}
-	if opt.MaxRows <= 0 {
-		opt.MaxRows = DefaultMaxRows
-	}
-	if opt.Timeout <= 0 {
-		opt.Timeout = DefaultTimeout
-	}
-	if opt.MaxHeld <= 0 {
-		opt.MaxHeld = DefaultMaxHeld
-	}
-	stmt, err := Parse(query)
-	if err != nil {
-		return nil, err
-	}
-	plan, err := compile(query, stmt, e.g, params)
+	opt = opt.withDefaults()
+	plan, err := e.prepare(query, opt.Params)
 	if err != nil {
 		return nil, err
 	}
@@ -133,13 +113,43 @@ func (e *Engine) Query(ctx context.Context, query string, opt Options) (*Result,
 	return res, nil
 }
 
+func (o Options) withDefaults() Options {
+	if o.MaxRows <= 0 {
+		o.MaxRows = DefaultMaxRows
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.MaxHeld <= 0 {
+		o.MaxHeld = DefaultMaxHeld
+	}
+	return o
+}
+
+// prepare parses and plans a query with its parameters.
+func (e *Engine) prepare(query string, params map[string]any) (*compiled, error) {
+	values := map[string]Value{}
+	for k, v := range params {
+		pv, err := FromGo(v)
+		if err != nil {
+			return nil, fmt.Errorf("parameter $%s: %w", k, err)
+		}
+		values[k] = pv
+	}
+	stmt, err := Parse(query)
+	if err != nil {
+		return nil, err
+	}
+	return compile(query, stmt, e.g, values)
+}
+
 // Explain returns the plan of a query without running it.
 func (e *Engine) Explain(query string, params map[string]any) (string, error) {
-	res, err := e.Query(context.Background(), "EXPLAIN "+query, Options{Params: params})
+	plan, err := e.prepare(query, params)
 	if err != nil {
 		return "", err
 	}
-	return res.Plan, nil
+	return planString(plan.root), nil
 }
 
 func splitLines(s string) []string {

@@ -80,7 +80,7 @@ func (it *aggregateIter) fill(ec *execCtx) error {
 		ec.keyBuf = key
 		gi, ok := index[string(key)]
 		if !ok {
-			if err := ec.hold(1, "aggregation groups"); err != nil {
+			if err := ec.hold(1+len(n.keys)+len(n.aggs), "aggregation groups"); err != nil {
 				return err
 			}
 			gi = len(it.groups)

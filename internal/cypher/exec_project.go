@@ -147,7 +147,7 @@ func (it *distinctIter) next(ec *execCtx) ([]Value, error) {
 		if _, dup := it.seen[string(key)]; dup {
 			continue
 		}
-		if err := ec.hold(1, "DISTINCT"); err != nil {
+		if err := ec.hold(len(it.n.slots), "DISTINCT"); err != nil {
 			return nil, err
 		}
 		it.seen[string(key)] = struct{}{}
@@ -305,7 +305,7 @@ func (it *unionIter) next(ec *execCtx) ([]Value, error) {
 			if _, dup := it.seen[string(key)]; dup {
 				continue
 			}
-			if err := ec.hold(1, "UNION"); err != nil {
+			if err := ec.hold(len(row), "UNION"); err != nil {
 				return nil, err
 			}
 			it.seen[string(key)] = struct{}{}

@@ -114,7 +114,7 @@ func (it *sortIter) fill(ec *execCtx) error {
 			heap.Fix(h, 0)
 			continue
 		}
-		if err := ec.hold(1, "ORDER BY"); err != nil {
+		if err := ec.hold(len(row)+len(n.keys), "ORDER BY"); err != nil {
 			return err
 		}
 		e.row = slices.Clone(row)

@@ -28,9 +28,23 @@ type fixture struct {
 }
 
 var (
-	fixturesMu sync.Mutex
-	fixtures   = map[string]*fixture{}
+	fixturesMu  sync.Mutex
+	fixtures    = map[string]*fixture{}
+	fixtureDirs []string
+	readers     []*store.Reader
 )
+
+// TestMain removes the fixtures' indexes after the tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for _, r := range readers {
+		r.Close()
+	}
+	for _, d := range fixtureDirs {
+		os.RemoveAll(d)
+	}
+	os.Exit(code)
+}
 
 // loadFixture returns a named fixture: testdata/graphs/<name>.graph (a
 // graph written by hand) or, for "repo:<name>", testdata/repos/<name>.txt
@@ -63,6 +77,7 @@ func loadFixture(t testing.TB, name string) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
+	fixtureDirs = append(fixtureDirs, dir)
 	if _, err := store.Write(context.Background(), dir, g, store.Meta{}); err != nil {
 		t.Fatal(err)
 	}
@@ -70,6 +85,7 @@ func loadFixture(t testing.TB, name string) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
+	readers = append(readers, r)
 	mg, err := memgraph.Load(context.Background(), r)
 	if err != nil {
 		t.Fatal(err)

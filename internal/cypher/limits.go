@@ -20,9 +20,11 @@ const (
 	DefaultMaxRows = 1000
 	// DefaultTimeout is the default time limit of a query.
 	DefaultTimeout = 10 * time.Second
-	// DefaultMaxHeld is the default cap on rows and values held in memory
-	// by ORDER BY, DISTINCT, aggregation and list-building functions.
-	DefaultMaxHeld = 1_000_000
+	// DefaultMaxHeld is the default cap on values held in memory by ORDER
+	// BY (a row counts its width), DISTINCT, aggregation groups, collect()
+	// and list-building functions: at about 56 bytes a value, some 100-200
+	// MiB at most.
+	DefaultMaxHeld = 2_000_000
 	// MaxVarLength caps variable-length relationships: `*` and `*2..` mean
 	// at most this many hops (memgraph's traversal cap).
 	MaxVarLength = memgraph.MaxDepth
@@ -84,12 +86,12 @@ func (ec *execCtx) timeoutError() error {
 		cause: ErrTimeLimit}
 }
 
-// hold accounts for n more rows or values kept in memory.
+// hold accounts for n more values kept in memory.
 func (ec *execCtx) hold(n int, what string) error {
 	ec.held += n
 	if ec.held > ec.maxHeld {
 		return &Error{Diags: []Diagnostic{{Kind: LimitError, Msg: fmt.Sprintf(
-			"the query would hold more than %d rows or values in memory (in %s): "+
+			"the query would hold more than %d values in memory (in %s): "+
 				"add LIMIT after ORDER BY (only the top rows are kept), aggregate with count() instead of collect(), "+
 				"or narrow the MATCH", ec.maxHeld, what)}},
 			cause: ErrMemoryLimit}

@@ -20,7 +20,29 @@ type parser struct {
 	diags *diagList
 	depth int
 	quiet int // > 0 while trying an alternative: errors abort silently
+	// memo remembers the outcome of each tentative parse by kind and
+	// position, so that nested alternatives are tried once each (without
+	// it, nested brackets that fail late cost 2^depth).
+	memo map[memoKey]memoEntry
 }
+
+type memoKey struct {
+	kind uint8
+	pos  int
+}
+
+type memoEntry struct {
+	ok   bool
+	end  int
+	node any
+}
+
+// Kinds of tentative parses.
+const (
+	tryPattern uint8 = iota
+	tryListComp
+	tryPatternComp
+)
 
 // bailout unwinds the parser to the nearest recovery point.
 type bailout struct{}
@@ -120,6 +142,25 @@ func (p *parser) attempt(f func()) (ok bool) {
 	}()
 	f()
 	return true
+}
+
+// tentative runs f as a tentative parse of the given kind at the current
+// position, once: later calls at the same position reuse the outcome.
+func (p *parser) tentative(kind uint8, f func() any) (any, bool) {
+	key := memoKey{kind, p.i}
+	if m, ok := p.memo[key]; ok {
+		if m.ok {
+			p.i = m.end
+		}
+		return m.node, m.ok
+	}
+	var node any
+	ok := p.attempt(func() { node = f() })
+	if p.memo == nil {
+		p.memo = map[memoKey]memoEntry{}
+	}
+	p.memo[key] = memoEntry{ok: ok, end: p.i, node: node}
+	return node, ok
 }
 
 // recoverClause catches a bailout and skips to the next clause: the next

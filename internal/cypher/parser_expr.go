@@ -333,13 +333,14 @@ func (p *parser) call() Expr {
 // node pattern joined to at least one relationship, else as a
 // parenthesised expression.
 func (p *parser) parenOrPattern() Expr {
-	var part *PatternPart
-	if p.attempt(func() {
-		part = p.patternPart()
+	if part, ok := p.tentative(tryPattern, func() any {
+		part := p.patternPart()
 		if len(part.Rels) == 0 {
 			p.fail("not a pattern")
 		}
-	}) {
+		return part
+	}); ok {
+		part := part.(*PatternPart)
 		return &PatternExpr{Pos: part.Pos, Part: part}
 	}
 	p.enter()
@@ -358,10 +359,9 @@ func (p *parser) bracketExpr() Expr {
 	start := p.tok().pos
 	// [v IN list WHERE pred | proj]
 	if p.peek(1).kind == tIdent && isKw(p.peek(2), "IN") {
-		var lc *ListComp
-		if p.attempt(func() {
+		if lc, ok := p.tentative(tryListComp, func() any {
 			p.advance()
-			lc = &ListComp{Pos: start, VarPos: p.tok().pos}
+			lc := &ListComp{Pos: start, VarPos: p.tok().pos}
 			lc.Var = p.variableName("a variable")
 			p.advance() // IN
 			lc.List = p.expr()
@@ -372,16 +372,16 @@ func (p *parser) bracketExpr() Expr {
 				lc.Proj = p.expr()
 			}
 			p.expect(tRBracket, "']'")
-		}) {
 			return lc
+		}); ok {
+			return lc.(*ListComp)
 		}
 	}
 	// [(a)-->(b) WHERE pred | proj], [p = (a)-->(b) | proj]
 	if p.peek(1).kind == tLParen || (p.peek(1).kind == tIdent && p.peek(2).kind == tEq && p.peek(3).kind == tLParen) {
-		var pc *PatternComp
-		if p.attempt(func() {
+		if pc, ok := p.tentative(tryPatternComp, func() any {
 			p.advance()
-			pc = &PatternComp{Pos: start}
+			pc := &PatternComp{Pos: start}
 			pc.Part = p.patternPart()
 			if len(pc.Part.Rels) == 0 {
 				p.fail("not a pattern")
@@ -392,8 +392,9 @@ func (p *parser) bracketExpr() Expr {
 			p.expect(tPipe, "'|'")
 			pc.Proj = p.expr()
 			p.expect(tRBracket, "']'")
-		}) {
 			return pc
+		}); ok {
+			return pc.(*PatternComp)
 		}
 	}
 	p.advance()

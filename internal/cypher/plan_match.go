@@ -209,6 +209,13 @@ func (c *compiler) matchSpec(parts []*PatternPart, where Expr, sc *scope) *match
 			r.needList = true
 		}
 	}
+	// A node bound before the pattern and joined by no relationship must
+	// still be a node (not null from an OPTIONAL MATCH).
+	for _, n := range spec.nodes {
+		if n.bound && !n.joined(spec.rels) {
+			spec.conj = append(spec.conj, &conjunct{e: isNodeCheck(n)})
+		}
+	}
 	// Predicates: labels of bound nodes, property maps, WHERE.
 	spec.conj = append(spec.conj, labelChecks...)
 	for _, pm := range props {
@@ -231,6 +238,32 @@ func (c *compiler) matchSpec(parts []*PatternPart, where Expr, sc *scope) *match
 		spec.conj = append(spec.conj, c.conjunct(w, sc, spec))
 	}
 	return spec
+}
+
+// joined reports whether a relationship of the pattern touches n.
+func (n *patNode) joined(rels []*patRel) bool {
+	for _, r := range rels {
+		if r.left == n || r.right == n {
+			return true
+		}
+	}
+	return false
+}
+
+// isNodeCheck keeps rows where the bound variable of n holds a node: null
+// matches no node pattern; anything else is a type error.
+func isNodeCheck(n *patNode) *cexpr {
+	src := &IsNullExpr{Pos: n.pos, X: &Variable{Pos: n.pos, Name: n.name}, Not: true}
+	slot := n.slot
+	return &cexpr{src: src, slots: []int{slot}, eval: func(_ *execCtx, row []Value) (Value, error) {
+		switch row[slot].kind {
+		case KindNode:
+			return BoolValue(true), nil
+		case KindNull:
+			return BoolValue(false), nil
+		}
+		return Null, typeErr(n.pos, "`%s` is used as a node in a pattern but holds a value of type %s", n.name, typeName(row[slot]))
+	}}
 }
 
 func typeWord(t varType) string {

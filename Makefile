@@ -37,9 +37,12 @@ fmt-check:
 test: fmt-check vet
 	$(GO) test -tags $(TAGS) -count=1 ./...
 	$(GO) test -tags $(TAGS) -count=1 -race ./internal/ingest/ ./internal/memgraph/ ./internal/registry/ ./internal/store/
+	$(GO) test -tags $(TAGS) -count=1 -race -run 'TestConcurrentQueries' ./internal/cypher/
 
+# GITNEXUS_BENCH_REPO=<indexed repository> runs them on that index; the
+# Cypher benchmarks are skipped without it (bench/cypher/RESULTS.md).
 bench:
-	$(GO) test -tags $(TAGS) -run '^$$' -bench . -benchmem ./internal/memgraph/
+	$(GO) test -tags $(TAGS) -run '^$$' -bench . -benchmem ./internal/memgraph/ ./internal/cypher/
 
 clean:
 	rm -rf bin

@@ -3,14 +3,17 @@
 //
 // A query goes through four stages, each in its own files:
 //
-//	lex, parse   lexer.go, parser*.go → ast.go      syntax, with line:column errors
-//	resolve      resolve*.go, compile*.go           scopes, variables → row slots,
-//	                                                expressions → evaluation functions
-//	plan         plan*.go, rewrite.go               start from the most selective pattern
-//	                                                element, push predicates down;
-//	                                                immutable plan nodes that print
-//	execute      exec*.go                           pull-based iterators with row,
-//	                                                memory and time limits
+//	lex, parse   lexer.go, parser*.go → ast.go   syntax, with line:column
+//	                                             errors and a caret
+//	resolve      compile*.go, scope.go           scopes, variables → row
+//	                                             slots, expressions → functions
+//	rewrite,     plan_match.go, plan_pattern.go  property maps and WHERE into
+//	plan                                         predicates and index seeks;
+//	                                             the most selective start;
+//	                                             predicates pushed down;
+//	                                             immutable plan nodes (plan.go)
+//	execute      exec*.go, limits.go             pull-based iterators under
+//	                                             row, time and memory limits
 //
 // The graph as Cypher sees it (labels, properties, the CodeRelation
 // relationship type) is described by the tables in properties.go and

@@ -423,10 +423,11 @@ func (it *varExpandIter) next(ec *execCtx) ([]Value, error) {
 			copy(it.row, in)
 			it.from = from
 			it.path = it.path[:0]
-			it.pending = n.min == 0
-			if n.max > 0 {
+			it.pending = n.min == 0 && n.max >= 0
+			if n.max > 0 && n.min <= n.max {
 				it.stack = append(it.stack[:0], it.frame(ec, from, false))
 			}
+			continue // nothing to do (an empty range) fetches the next row
 		}
 		if it.pending {
 			it.pending = false

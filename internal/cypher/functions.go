@@ -199,7 +199,7 @@ func init() {
 			if a[2].i < 0 {
 				return Null, argErr(pos, "substring() length must not be negative, got %d", a[2].i)
 			}
-			if start+a[2].i < end {
+			if a[2].i < end-start {
 				end = start + a[2].i
 			}
 		}

@@ -24,6 +24,24 @@ type compiler struct {
 	// restrict is set while compiling expressions that may only use
 	// projected columns (after aggregation or DISTINCT).
 	restrict *restriction
+	// subs collects the plans of patterns compiled inside expressions;
+	// top hands them to the operator that evaluates the expression.
+	subs    []planNode
+	lastSub planNode
+}
+
+// top compiles an expression evaluated directly by an operator, and
+// attaches the plans of the patterns inside it.
+func (c *compiler) top(f func() *cexpr) *cexpr {
+	start := len(c.subs)
+	e := f()
+	if len(c.subs) > start {
+		cp := *e
+		cp.sub = append([]planNode(nil), c.subs[start:]...)
+		c.subs = c.subs[:start]
+		return &cp
+	}
+	return e
 }
 
 // compiled is a planned statement.
@@ -107,7 +125,7 @@ func (c *compiler) singleQuery(q *SingleQuery) (planNode, []string) {
 		case *MatchClause:
 			plan = c.matchClause(plan, cl, sc)
 		case *UnwindClause:
-			e := c.expr(cl.Expr, sc)
+			e := c.top(func() *cexpr { return c.expr(cl.Expr, sc) })
 			if b, _ := sc.lookup(cl.Var); b != nil {
 				c.errorf(cl.VarPos, SemanticError, "variable `%s` is already defined", cl.Var)
 			}
@@ -140,8 +158,9 @@ func (c *compiler) constInt(e Expr, what string) (int64, bool) {
 		c.errorf(variable.exprPos(), SemanticError, "%s must be a constant or a parameter, not an expression over variables", what)
 		return 0, false
 	}
-	before := len(c.diags.diags)
+	before, n0 := len(c.diags.diags), len(c.subs)
 	ce := c.expr(e, newScope(nil))
+	c.subs = c.subs[:n0]
 	if len(c.diags.diags) > before {
 		return 0, false
 	}

@@ -25,6 +25,7 @@ const (
 // the row being evaluated (variables of the enclosing scope are bound);
 // variables it introduces are local to it.
 func (c *compiler) subquery(src Expr, parts []*PatternPart, where Expr, sc *scope, kind subKind) *cexpr {
+	defer c.addSub(len(c.subs))()
 	inner := newScope(sc)
 	if kind == subPaths && parts[0].PathVar == "" {
 		p := *parts[0]
@@ -33,6 +34,10 @@ func (c *compiler) subquery(src Expr, parts []*PatternPart, where Expr, sc *scop
 	}
 	spec := c.matchSpec(parts, where, inner)
 	plan := c.planMatch(&argumentNode{}, spec)
+	c.lastSub = plan
+	if kind == subExists {
+		markDistinctEnds(plan) // whether a row exists, not how many
+	}
 	reads := subqueryReads(spec)
 	var pathSlot int
 	if kind == subPaths {
@@ -74,6 +79,15 @@ func (c *compiler) subquery(src Expr, parts []*PatternPart, where Expr, sc *scop
 	}}
 }
 
+// addSub records the plan of a pattern compiled in an expression: the
+// plans of patterns nested in it are already attached to its own
+// operators, so only it is kept.
+func (c *compiler) addSub(start int) func() {
+	return func() {
+		c.subs = append(c.subs[:start], c.lastSub)
+	}
+}
+
 // subqueryReads lists the slots of the enclosing scope a pattern reads.
 func subqueryReads(spec *matchSpec) []int {
 	var sets [][]int
@@ -94,9 +108,11 @@ func subqueryReads(spec *matchSpec) []int {
 }
 
 func (c *compiler) patternComp(e *PatternComp, sc *scope) *cexpr {
+	defer c.addSub(len(c.subs))()
 	inner := newScope(sc)
 	spec := c.matchSpec([]*PatternPart{e.Part}, e.Where, inner)
 	plan := c.planMatch(&argumentNode{}, spec)
+	c.lastSub = plan
 	proj := c.expr(e.Proj, inner)
 	reads := withoutSlots(unionSlots(subqueryReads(spec), proj.slots), spec.newSlots...)
 	return &cexpr{src: e, slots: reads, eval: func(ec *execCtx, row []Value) (Value, error) {

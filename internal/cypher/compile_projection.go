@@ -56,6 +56,9 @@ func (c *compiler) projection(input planNode, pr *Projection, sc *scope, where E
 			hasAgg = true
 		}
 	}
+	if duplicatesIgnored(items, pr.Distinct, hasAgg) {
+		markDistinctEnds(input)
+	}
 	newSc := newScope(nil)
 	slots := make([]int, len(items))
 	plan := input
@@ -71,7 +74,7 @@ func (c *compiler) projection(input planNode, pr *Projection, sc *scope, where E
 					continue
 				}
 			}
-			e := c.expr(it.Expr, sc)
+			e := c.top(func() *cexpr { return c.expr(it.Expr, sc) })
 			slots[i] = c.newSlot(it.Name())
 			newSc.declare(&binding{name: it.Name(), slot: slots[i], typ: exprType(it.Expr, sc)})
 			proj = append(proj, projItem{slot: slots[i], name: it.Name(), expr: e})
@@ -111,7 +114,7 @@ func (c *compiler) projection(input planNode, pr *Projection, sc *scope, where E
 		keys := make([]sortKey, len(pr.Order))
 		for i, o := range pr.Order {
 			c.restrict = restrictOrder
-			keys[i] = sortKey{expr: c.expr(o.Expr, orderSc), desc: o.Desc}
+			keys[i] = sortKey{expr: c.top(func() *cexpr { return c.expr(o.Expr, orderSc) }), desc: o.Desc}
 			c.restrict = nil
 		}
 		top := int64(-1)
@@ -127,12 +130,30 @@ func (c *compiler) projection(input planNode, pr *Projection, sc *scope, where E
 		plan = &limitNode{input: plan, n: limit}
 	}
 	if where != nil {
-		plan = &filterNode{input: plan, pred: c.predicate(where, newSc)}
+		plan = &filterNode{input: plan, pred: c.top(func() *cexpr { return c.predicate(where, newSc) })}
 	}
 	if isReturn {
 		plan = &resultsNode{input: plan, slots: slots, columns: columns}
 	}
 	return plan, newSc, columns
+}
+
+// duplicatesIgnored reports whether a projection gives the same rows when
+// its input rows come more than once: DISTINCT without aggregates, or
+// aggregates that are all DISTINCT, min or max.
+func duplicatesIgnored(items []*ProjItem, distinct, hasAgg bool) bool {
+	if !hasAgg {
+		return distinct
+	}
+	for _, it := range items {
+		for _, call := range findAggregates(it.Expr) {
+			fn := strings.ToLower(call.Name)
+			if !call.Distinct && fn != "min" && fn != "max" {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // itemRestriction lets ORDER BY after DISTINCT or aggregation use the
@@ -158,7 +179,7 @@ func (c *compiler) aggregation(input planNode, items []*ProjItem, slots []int, s
 		if len(findAggregates(it.Expr)) > 0 {
 			continue
 		}
-		e := c.expr(it.Expr, sc)
+		e := c.top(func() *cexpr { return c.expr(it.Expr, sc) })
 		slots[i] = c.newSlot(it.Name())
 		node.keys = append(node.keys, projItem{slot: slots[i], name: it.Name(), expr: e})
 		r.items[exprString(it.Expr)] = slots[i]
@@ -193,7 +214,7 @@ func (c *compiler) aggregation(input planNode, items []*ProjItem, slots []int, s
 				for _, inner := range findAggregates(call.Args[0]) {
 					c.errorf(inner.Pos, SemanticError, "aggregate %s() cannot be nested inside %s()", inner.Name, call.Name)
 				}
-				a.arg = c.expr(call.Args[0], sc)
+				a.arg = c.top(func() *cexpr { return c.expr(call.Args[0], sc) })
 			}
 			r.aggs[call] = a.slot
 			node.aggs = append(node.aggs, a)
@@ -202,7 +223,7 @@ func (c *compiler) aggregation(input planNode, items []*ProjItem, slots []int, s
 			slots[i] = r.aggs[call]
 		} else {
 			c.restrict = r
-			e := c.expr(it.Expr, sc)
+			e := c.top(func() *cexpr { return c.expr(it.Expr, sc) })
 			c.restrict = nil
 			slots[i] = c.newSlot(it.Name())
 			post = append(post, projItem{slot: slots[i], name: it.Name(), expr: e})

@@ -360,6 +360,10 @@ type varExpandNode struct {
 	min, max int
 	reverse  bool // expanding right to left: store the list in pattern order
 	needList bool // the relationship list is read (variable, path, uniqueness)
+	// distinctEnds: only which nodes are reached matters (the consumer
+	// ignores duplicate rows), so each end is found once, breadth first
+	// (see varexpand_bfs.go).
+	distinctEnds bool
 }
 
 func (n *varExpandNode) describe() string {
@@ -367,10 +371,16 @@ func (n *varExpandNode) describe() string {
 	if n.into {
 		op = "VarLengthExpandInto"
 	}
+	if n.distinctEnds {
+		op += "(each end once)"
+	}
 	return op + " " + n.text
 }
 
 func (n *varExpandNode) open(ec *execCtx, arg []Value) iterator {
+	if n.distinctEnds {
+		return &reachIter{n: n, in: n.input.open(ec, arg)}
+	}
 	return &varExpandIter{n: n, in: n.input.open(ec, arg)}
 }
 

@@ -38,11 +38,16 @@ type cexpr struct {
 	src   Expr
 	eval  func(ec *execCtx, row []Value) (Value, error)
 	slots []int
+	// sub are the plans of the patterns inside the expression (EXISTS,
+	// pattern predicates, comprehensions), for EXPLAIN.
+	sub []planNode
 }
 
 func (e *cexpr) String() string { return exprString(e.src) }
 
-// planString prints a plan, one operator per line, inputs indented below.
+// planString prints a plan, one operator per line, inputs indented below;
+// the plans of patterns inside an operator's expressions are printed
+// under a "Subquery:" line before its inputs.
 func planString(root planNode) string {
 	var b strings.Builder
 	var walk func(n planNode, depth int)
@@ -50,12 +55,59 @@ func planString(root planNode) string {
 		b.WriteString(strings.Repeat("  ", depth))
 		b.WriteString(n.describe())
 		b.WriteByte('\n')
+		if s, ok := n.(interface{ subplans() []planNode }); ok {
+			for _, sp := range s.subplans() {
+				b.WriteString(strings.Repeat("  ", depth+1) + "Subquery:\n")
+				walk(sp, depth+2)
+			}
+		}
 		for _, in := range n.inputs() {
 			walk(in, depth+1)
 		}
 	}
 	walk(root, 0)
 	return b.String()
+}
+
+// subplansOf collects the pattern plans of expressions.
+func subplansOf(es ...*cexpr) []planNode {
+	var out []planNode
+	for _, e := range es {
+		if e != nil {
+			out = append(out, e.sub...)
+		}
+	}
+	return out
+}
+
+func (n *filterNode) subplans() []planNode { return subplansOf(n.pred) }
+func (n *unwindNode) subplans() []planNode { return subplansOf(n.expr) }
+
+func (n *projectNode) subplans() []planNode {
+	var out []planNode
+	for _, it := range n.items {
+		out = append(out, it.expr.sub...)
+	}
+	return out
+}
+
+func (n *sortNode) subplans() []planNode {
+	var out []planNode
+	for _, k := range n.keys {
+		out = append(out, k.expr.sub...)
+	}
+	return out
+}
+
+func (n *aggregateNode) subplans() []planNode {
+	var out []planNode
+	for _, k := range n.keys {
+		out = append(out, k.expr.sub...)
+	}
+	for _, a := range n.aggs {
+		out = append(out, subplansOf(a.arg)...)
+	}
+	return out
 }
 
 // joinExprs prints compiled expressions separated by commas.

@@ -142,7 +142,7 @@ func (c *compiler) matchSpec(parts []*PatternPart, where Expr, sc *scope) *match
 			if n.bound {
 				lc := &LabelExpr{Pos: np.Pos, X: &Variable{Pos: np.Pos, Name: np.Var}, Labels: np.Labels}
 				labelChecks = append(labelChecks, &conjunct{})
-				labelChecks[len(labelChecks)-1].e = c.expr(lc, sc)
+				labelChecks[len(labelChecks)-1].e = c.top(func() *cexpr { return c.expr(lc, sc) })
 			}
 		}
 		if np.Props != nil {
@@ -308,7 +308,9 @@ func (c *compiler) relTypes(r *patRel, rp *RelPattern) {
 // constantRelType applies {type: 'CALLS'} (a constant) as a type
 // restriction; it reports false when the value is not constant.
 func (c *compiler) constantRelType(r *patRel, val Expr) bool {
+	n0 := len(c.subs)
 	ce := c.expr(val, newScope(nil))
+	c.subs = c.subs[:n0]
 	if len(ce.slots) > 0 {
 		return false
 	}
@@ -351,7 +353,7 @@ func splitAnd(e Expr) []Expr {
 
 // conjunct compiles one predicate and finds whether it can seek.
 func (c *compiler) conjunct(e Expr, sc *scope, spec *matchSpec) *conjunct {
-	cj := &conjunct{e: c.predicate(e, sc)}
+	cj := &conjunct{e: c.top(func() *cexpr { return c.predicate(e, sc) })}
 	b, ok := e.(*BinaryExpr)
 	if !ok || (b.Op != "=" && b.Op != "IN") {
 		return cj
@@ -395,7 +397,9 @@ func (c *compiler) conjunct(e Expr, sc *scope, spec *matchSpec) *conjunct {
 		default:
 			return nil
 		}
-		key := c.expr(keySide, sc)
+		n0 := len(c.subs)
+		key := c.expr(keySide, sc) // compiled a second time: its plans are printed with the conjunct
+		c.subs = c.subs[:n0]
 		for _, s := range key.slots {
 			for _, ns := range spec.newSlots {
 				if s == ns {

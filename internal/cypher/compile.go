@@ -28,6 +28,8 @@ type compiler struct {
 	// top hands them to the operator that evaluates the expression.
 	subs    []planNode
 	lastSub planNode
+	// currentRels are the relationships of the pattern being planned.
+	currentRels []*patRel
 }
 
 // top compiles an expression evaluated directly by an operator, and

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"gitnexus.dev/gitnexus/internal/memgraph"
 )
 
 // slotExpr reads a slot directly: the compiler uses it for hidden
@@ -218,6 +220,15 @@ func (c *compiler) propAccess(e *PropAccess, sc *scope) *cexpr {
 			return &cexpr{src: e, slots: x.slots, eval: func(*execCtx, []Value) (Value, error) { return Null, nil }}
 		}
 		get := NodeProperties[idx].get
+		if len(x.slots) == 1 && isSlotRef(e.X) {
+			slot := x.slots[0]
+			return &cexpr{src: e, slots: x.slots, eval: func(ec *execCtx, row []Value) (Value, error) {
+				if v := &row[slot]; v.kind == KindNode {
+					return get(ec.props, memgraph.NodeID(v.i))
+				}
+				return propertyOf(ec, row[slot], name, e.Pos)
+			}}
+		}
 		return &cexpr{src: e, slots: x.slots, eval: func(ec *execCtx, row []Value) (Value, error) {
 			v, err := x.eval(ec, row)
 			if err != nil || v.kind != KindNode {
@@ -240,6 +251,15 @@ func (c *compiler) propAccess(e *PropAccess, sc *scope) *cexpr {
 		}
 		return propertyOf(ec, v, name, e.Pos)
 	}}
+}
+
+// isSlotRef reports whether e reads one slot as it is (a variable).
+func isSlotRef(e Expr) bool {
+	switch e.(type) {
+	case *Variable, *slotExpr:
+		return true
+	}
+	return false
 }
 
 func (c *compiler) warnUnknownProperty(e *PropAccess, of string, known []string) {

@@ -230,6 +230,14 @@ func (c *compiler) aggregation(input planNode, items []*ProjItem, slots []int, s
 		}
 		newSc.declare(&binding{name: it.Name(), slot: slots[i]})
 	}
+	node.memoSlot = -1
+	var keySlots [][]int
+	for _, k := range node.keys {
+		keySlots = append(keySlots, k.expr.slots)
+	}
+	if ks := unionSlots(keySlots...); len(ks) == 1 && sc.typeOfSlot(ks[0]) == vtNode {
+		node.memoSlot = ks[0]
+	}
 	var plan planNode = node
 	if len(post) > 0 {
 		plan = &projectNode{input: plan, items: post, label: "Project"}

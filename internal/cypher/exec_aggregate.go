@@ -2,6 +2,8 @@ package cypher
 
 import (
 	"strings"
+
+	"gitnexus.dev/gitnexus/internal/memgraph"
 )
 
 // aggregateNode groups rows by its key items and computes its aggregates
@@ -16,7 +18,16 @@ type aggregateNode struct {
 	// variable's slot, so that expressions over it (n.name after
 	// RETURN n, count(*)) still read it.
 	keyVars [][2]int
+	// memoSlot, when not -1, is the one node variable every key reads:
+	// the same node always falls in the same group, so after the first
+	// rows the group is found by the node's index (keys are not
+	// evaluated again). -1 otherwise.
+	memoSlot int
 }
+
+// memoAfter is how many rows an aggregation reads before it remembers
+// groups by node: small aggregations do not pay for the table.
+const memoAfter = 2048
 
 type aggItem struct {
 	slot     int
@@ -50,18 +61,27 @@ type aggGroup struct {
 }
 
 type aggregateIter struct {
-	n      *aggregateNode
-	in     iterator
-	groups []*aggGroup
-	pos    int
-	done   bool
-	row    []Value
+	groupSlab []aggGroup
+	keySlab   []Value
+	accSlab   []accumulator
+	countSlab []countAcc
+	n         *aggregateNode
+	in        iterator
+	groups    []*aggGroup
+	pos       int
+	done      bool
+	row       []Value
 }
 
 func (it *aggregateIter) fill(ec *execCtx) error {
 	n := it.n
 	index := map[string]int{}
+	// One string key (the common GROUP BY name) is looked up as it is,
+	// without encoding it.
+	byString := map[string]int{}
 	keyVals := make([]Value, len(n.keys))
+	var memo []int32
+	rows := 0
 	for {
 		row, err := it.in.next(ec)
 		if err != nil {
@@ -70,34 +90,59 @@ func (it *aggregateIter) fill(ec *execCtx) error {
 		if row == nil {
 			break
 		}
-		key := ec.keyBuf[:0]
+		rows++
+		var node memgraph.NodeID = 0
+		haveNode := false
+		if n.memoSlot >= 0 && row[n.memoSlot].kind == KindNode {
+			node, haveNode = row[n.memoSlot].Node(), true
+			if memo == nil && rows > memoAfter {
+				memo = make([]int32, ec.g.Len())
+				for i := range memo {
+					memo[i] = -1
+				}
+			}
+			if memo != nil && memo[node] >= 0 {
+				if err := it.accumulate(ec, it.groups[memo[node]], row); err != nil {
+					return err
+				}
+				continue
+			}
+		}
 		for i, k := range n.keys {
 			if keyVals[i], err = k.expr.eval(ec, row); err != nil {
 				return err
 			}
-			key = appendKey(key, keyVals[i])
 		}
-		ec.keyBuf = key
-		gi, ok := index[string(key)]
+		var gi int
+		var ok bool
+		single := len(keyVals) == 1 && keyVals[0].kind == KindString
+		if single {
+			gi, ok = byString[keyVals[0].s]
+		} else {
+			key := ec.keyBuf[:0]
+			for _, v := range keyVals {
+				key = appendKey(key, v)
+			}
+			ec.keyBuf = key
+			gi, ok = index[string(key)]
+		}
 		if !ok {
 			if err := ec.hold(1+len(n.keys)+len(n.aggs), "aggregation groups"); err != nil {
 				return err
 			}
 			gi = len(it.groups)
-			index[string(key)] = gi
-			it.groups = append(it.groups, it.newGroup(append([]Value(nil), keyVals...)))
+			if single {
+				byString[keyVals[0].s] = gi
+			} else {
+				index[string(ec.keyBuf)] = gi
+			}
+			it.groups = append(it.groups, it.newGroup(keyVals))
 		}
-		g := it.groups[gi]
-		for i, a := range n.aggs {
-			v := BoolValue(true) // count(*) counts rows
-			if a.arg != nil {
-				if v, err = a.arg.eval(ec, row); err != nil {
-					return err
-				}
-			}
-			if err := g.accs[i].add(ec, v); err != nil {
-				return err
-			}
+		if memo != nil && haveNode {
+			memo[node] = int32(gi)
+		}
+		if err := it.accumulate(ec, it.groups[gi], row); err != nil {
+			return err
 		}
 	}
 	if len(it.groups) == 0 && len(n.keys) == 0 {
@@ -106,9 +151,61 @@ func (it *aggregateIter) fill(ec *execCtx) error {
 	return nil
 }
 
-func (it *aggregateIter) newGroup(keys []Value) *aggGroup {
-	g := &aggGroup{keys: keys, accs: make([]accumulator, len(it.n.aggs))}
+// accumulate adds a row to the aggregates of its group.
+func (it *aggregateIter) accumulate(ec *execCtx, g *aggGroup, row []Value) error {
 	for i, a := range it.n.aggs {
+		if a.arg == nil && !a.distinct {
+			g.accs[i].(*countAcc).n++ // count(*) counts rows
+			continue
+		}
+
+		v := BoolValue(true)
+		if a.arg != nil {
+			var err error
+			if v, err = a.arg.eval(ec, row); err != nil {
+				return err
+			}
+		}
+		if err := g.accs[i].add(ec, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// newGroup makes a group with a copy of keys. Groups, their keys, their
+// accumulator lists and count(*) counters come from slabs: an aggregation
+// over a large graph makes tens of thousands of groups.
+func (it *aggregateIter) newGroup(keys []Value) *aggGroup {
+	const slab = 256
+	if len(it.groupSlab) == 0 {
+		it.groupSlab = make([]aggGroup, slab)
+	}
+	g := &it.groupSlab[0]
+	it.groupSlab = it.groupSlab[1:]
+	if len(keys) > 0 {
+		if len(it.keySlab) < len(keys) {
+			it.keySlab = make([]Value, slab*len(keys))
+		}
+		g.keys = it.keySlab[:len(keys):len(keys)]
+		it.keySlab = it.keySlab[len(keys):]
+		copy(g.keys, keys)
+	}
+	n := len(it.n.aggs)
+	if len(it.accSlab) < n {
+		it.accSlab = make([]accumulator, slab*n)
+	}
+	g.accs = it.accSlab[:n:n]
+	it.accSlab = it.accSlab[n:]
+	for i, a := range it.n.aggs {
+		if a.fn == "count" && !a.distinct {
+			if len(it.countSlab) == 0 {
+				it.countSlab = make([]countAcc, slab)
+			}
+			g.accs[i] = &it.countSlab[0]
+			it.countSlab = it.countSlab[1:]
+			continue
+		}
 		g.accs[i] = newAccumulator(a)
 	}
 	return g

@@ -106,10 +106,7 @@ func (it *nodeScanIter) next(ec *execCtx) ([]Value, error) {
 			if in == nil || err != nil {
 				return nil, err
 			}
-			if it.row == nil {
-				it.row = ec.newRow()
-			}
-			copy(it.row, in)
+			it.row = in // pass the row through: this operator writes only its own slots
 			if err := it.candidates(ec); err != nil {
 				return nil, err
 			}
@@ -224,6 +221,7 @@ type expandNode struct {
 	relBound  bool  // rel is bound already: only that relationship
 	uniq      []int // relationship slots of the same MATCH it must differ from
 	uniqLists []int // variable-length relationship lists of the same MATCH
+	skipRel   bool  // nothing reads the relationship: do not build it
 	text      string
 }
 
@@ -271,17 +269,17 @@ func (it *expandIter) next(ec *execCtx) ([]Value, error) {
 			if in == nil || err != nil {
 				return nil, err
 			}
-			from, ok, err := n.boundNode(in[n.from])
-			if err != nil {
-				return nil, err
+			var from memgraph.NodeID
+			if v := &in[n.from]; v.kind == KindNode {
+				from = memgraph.NodeID(v.i)
+			} else {
+				_, _, err := n.boundNode(*v)
+				if err != nil {
+					return nil, err
+				}
+				continue // null: nothing to expand
 			}
-			if !ok {
-				continue
-			}
-			if it.row == nil {
-				it.row = ec.newRow()
-			}
-			copy(it.row, in)
+			it.row = in // pass the row through: this operator writes only its own slots
 			it.from, it.pos, it.phase, it.haveRow = from, 0, 0, true
 			if n.dir == DirIn {
 				it.edges = g.In(from)
@@ -314,6 +312,10 @@ func (it *expandIter) next(ec *execCtx) ([]Value, error) {
 		}
 		if n.into && (it.row[n.to].kind != KindNode || it.row[n.to].Node() != e.To) {
 			continue
+		}
+		if n.skipRel {
+			it.row[n.to] = NodeValue(e.To)
+			return it.row, nil
 		}
 		var rel Value
 		if incoming {
@@ -427,10 +429,7 @@ func (it *varExpandIter) next(ec *execCtx) ([]Value, error) {
 			if !ok {
 				continue
 			}
-			if it.row == nil {
-				it.row = ec.newRow()
-			}
-			copy(it.row, in)
+			it.row = in // pass the row through: this operator writes only its own slots
 			it.from = from
 			it.path = it.path[:0]
 			it.pending = n.min == 0 && n.max >= 0

@@ -86,10 +86,7 @@ func (it *unwindIter) next(ec *execCtx) ([]Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		if it.row == nil {
-			it.row = ec.newRow()
-		}
-		copy(it.row, in)
+		it.row = in // pass the row through: this operator writes only its own slots
 		it.pos = 0
 		switch v.kind {
 		case KindList:

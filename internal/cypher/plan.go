@@ -24,9 +24,12 @@ type planNode interface {
 	describe() string
 }
 
-// iterator yields rows; a nil row ends the stream. The row is owned by the
-// iterator and valid until the next call; operators that keep rows copy
-// them.
+// iterator yields rows; a nil row ends the stream. A row is valid until
+// the next call; operators that keep rows copy them. Streaming operators
+// pass their input's row through and write only the slots they bind (each
+// slot has one writer), so a row is copied only where it is kept: by the
+// Argument of a plan run per outer row, ORDER BY, aggregation and the
+// result.
 type iterator interface {
 	next(ec *execCtx) ([]Value, error)
 }

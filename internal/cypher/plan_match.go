@@ -47,6 +47,7 @@ type patRel struct {
 	min, max    int
 	bound       bool // bound before this pattern (a relationship variable)
 	needList    bool
+	inPath      bool
 	order       int
 	done        bool // expanded by the plan
 }
@@ -192,6 +193,7 @@ func (c *compiler) matchSpec(parts []*PatternPart, where Expr, sc *scope) *match
 			spec.rels = append(spec.rels, r)
 			if pp != nil {
 				pp.rels = append(pp.rels, r)
+				r.inPath = true
 				pp.nodes = append(pp.nodes, right)
 				if r.varLen {
 					r.needList = true

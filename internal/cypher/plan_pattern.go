@@ -18,6 +18,8 @@ const (
 // planMatch adds to input the operators that bind spec (see the note in
 // plan_match.go).
 func (c *compiler) planMatch(input planNode, spec *matchSpec) planNode {
+	c.currentRels = spec.rels
+	defer func() { c.currentRels = nil }()
 	bound := map[int]bool{}
 	for _, s := range spec.outer {
 		bound[s] = true
@@ -221,6 +223,10 @@ func (c *compiler) expand(plan planNode, r *patRel, from *patNode, bound map[int
 		toKinds: to.kinds, into: bound[to.slot], relBound: r.bound,
 		uniq: append([]int(nil), uniq...), uniqLists: append([]int(nil), uniqLists...)}
 	e.text = expandText(from, r, to, dir)
+	// A hidden relationship that no path holds and no other relationship
+	// of the pattern must differ from is never read: it is not built.
+	e.skipRel = strings.HasPrefix(r.name, "#") && !r.inPath && !r.bound && len(uniq) == 0 && len(uniqLists) == 0 &&
+		len(c.currentRels) == 1
 	bound[r.slot], bound[to.slot] = true, true
 	r.done = true
 	if !r.varLen {

@@ -100,7 +100,7 @@ var RelProperties = []RelProperty{
 	{Name: "type", Type: "STRING", Doc: "the edge kind: CALLS, IMPORTS, ...",
 		get: func(v Value) Value { return StringValue(v.et.String()) }},
 	{Name: "confidence", Type: "FLOAT", Doc: "in (0, 1]: how sure the indexer is (see the reasons)",
-		get: func(v Value) Value { return FloatValue(v.f) }},
+		get: func(v Value) Value { return FloatValue(v.relConfidence()) }},
 	{Name: "reason", Type: "STRING", Doc: "how the edge was established (below)",
 		get: func(v Value) Value { return StringValue(v.s) }},
 	{Name: "line", Type: "INTEGER", Doc: "line of the first call site (CALLS) or import (IMPORTS) in the source's file; 0 when not applicable",

@@ -159,7 +159,7 @@ func (r *Result) JSONValue(v Value) any {
 			"isExported": n.Exported, "language": n.Language}
 	case KindRel:
 		return map[string]any{"type": v.et.String(), "start": r.g.Nodes[v.RelSrc()].ID, "end": r.g.Nodes[v.RelDst()].ID,
-			"confidence": json.Number(formatJSONFloat(v.f)), "reason": v.s, "line": v.line}
+			"confidence": json.Number(formatJSONFloat(v.relConfidence())), "reason": v.s, "line": v.line}
 	case KindPath:
 		p := v.Path()
 		nodes := make([]any, len(p.Nodes))

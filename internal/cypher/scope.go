@@ -64,6 +64,18 @@ func (s *scope) isAncestorOf(t *scope) bool {
 	return false
 }
 
+// typeOfSlot is what the variable in slot holds, as far as s knows.
+func (s *scope) typeOfSlot(slot int) varType {
+	for cur := s; cur != nil; cur = cur.parent {
+		for _, b := range cur.vars {
+			if b.slot == slot {
+				return b.typ
+			}
+		}
+	}
+	return vtAny
+}
+
 // visibleSlots returns the slots of every variable s can see.
 func (s *scope) visibleSlots() []int {
 	var out []int

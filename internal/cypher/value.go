@@ -2,9 +2,11 @@ package cypher
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
+	"sync/atomic"
 
 	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/memgraph"
@@ -43,7 +45,7 @@ type Value struct {
 	et   graph.EdgeType // relationship: edge type
 	line int32          // relationship: line
 	i    int64          // bool, int, node id; relationship: src | dst<<32
-	f    float64        // float; relationship: confidence
+	f    float64        // float; relationship: confidence as stored (a float32)
 	s    string         // string; relationship: reason
 	ref  any            // []Value, *Map, *Path
 }
@@ -70,18 +72,38 @@ func NodeValue(n memgraph.NodeID) Value {
 // adjacency entry that holds its attributes.
 func relValue(g *memgraph.Graph, src, dst memgraph.NodeID, e memgraph.Edge) Value {
 	return Value{kind: KindRel, i: int64(src) | int64(dst)<<32, et: e.Type, line: e.Line,
-		f: confidence(e.Confidence), s: string(g.Reason(e))}
+		f: float64(e.Confidence), s: string(g.Reason(e))}
 }
 
-// confidence widens a stored float32 to the float64 with the same shortest
-// decimal form (0.95, not 0.949999988079071).
-func confidence(c float32) float64 {
+// relConfidence is a relationship's confidence: the stored float32 widened
+// to the float64 with the same shortest decimal form (0.95, not
+// 0.949999988079071). Converting costs a formatting and a parse, so it
+// happens only when the property is read, and the last few are cached.
+func (v Value) relConfidence() float64 {
+	c := float32(v.f)
+	for i := range confidenceCache {
+		e := confidenceCache[i].Load()
+		if e != nil && e.from == c {
+			return e.to
+		}
+	}
 	f, err := strconv.ParseFloat(strconv.FormatFloat(float64(c), 'g', -1, 32), 64)
 	if err != nil {
-		return float64(c)
+		f = float64(c)
 	}
+	slot := int(math.Float32bits(c)) % len(confidenceCache)
+	confidenceCache[slot].Store(&confidenceEntry{from: c, to: f})
 	return f
 }
+
+type confidenceEntry struct {
+	from float32
+	to   float64
+}
+
+// confidenceCache holds recent conversions; reasons give few distinct
+// confidences. Safe for concurrent queries.
+var confidenceCache [16]atomic.Pointer[confidenceEntry]
 
 // Kind returns the value's type.
 func (v Value) Kind() Kind { return v.kind }

@@ -80,11 +80,10 @@ func (it *reachIter) next(ec *execCtx) ([]Value, error) {
 			if !ok {
 				continue
 			}
-			if it.row == nil {
-				it.row = ec.newRow()
+			if it.visited == nil {
 				it.visited = map[memgraph.NodeID]struct{}{}
 			}
-			copy(it.row, in)
+			it.row = in // pass the row through: this operator writes only its own slots
 			clear(it.visited)
 			it.visited[from] = struct{}{}
 			it.from, it.active, it.depth = from, true, 1

@@ -138,6 +138,6 @@ func BenchmarkAggregateAllCalls(b *testing.B) {
 	}
 	d := runQueries(b, bi.engine, "MATCH (a)-[:CALLS]->(b) RETURN b.name AS name, count(*) AS calls ORDER BY calls DESC LIMIT 10",
 		func(int) map[string]any { return nil })
-	b.ReportMetric(float64(d[len(d)/2].Milliseconds())/(float64(calls)/1e6), "p50-ms/Medges")
+	b.ReportMetric(float64(d[len(d)/2])/1e6/(float64(calls)/1e6), "p50-ms/Medges")
 	b.ReportMetric(float64(calls), "calls-edges")
 }

@@ -12,8 +12,8 @@
 //	                                             the most selective start;
 //	                                             predicates pushed down;
 //	                                             immutable plan nodes (plan.go)
-//	execute      exec*.go, limits.go             pull-based iterators under
-//	                                             row, time and memory limits
+//	execute      exec*.go, varexpand_*.go,       pull-based iterators under
+//	             limits.go                       row, time and memory limits
 //
 // The graph as Cypher sees it (labels, properties, the CodeRelation
 // relationship type) is described by the tables in properties.go and

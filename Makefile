@@ -39,10 +39,13 @@ fmt-check:
 test: fmt-check vet build
 	$(GO) test -tags $(TAGS) -count=1 ./...
 	$(GO) test -tags $(TAGS) -count=1 -race ./internal/ingest/ ./internal/memgraph/ ./internal/registry/ ./internal/store/ ./internal/backend/
+	$(GO) test -tags $(TAGS) -count=1 -race -run 'TestConcurrentQueries' ./internal/cypher/
 	test/inspector/check.sh $(BIN)
 
+# GITNEXUS_BENCH_REPO=<indexed repository> runs them on that index; the
+# Cypher and tool benchmarks are skipped without it (bench/cypher/RESULTS.md).
 bench:
-	$(GO) test -tags $(TAGS) -run '^$$' -bench . -benchmem ./internal/memgraph/
+	$(GO) test -tags $(TAGS) -run '^$$' -bench . -benchmem ./internal/memgraph/ ./internal/cypher/ ./internal/backend/
 
 clean:
 	rm -rf bin

@@ -569,7 +569,7 @@ func TestVersionAndHelp(t *testing.T) {
 		t.Errorf("--version: %q", r.stdout)
 	}
 	r := mustRun(t, home, t.TempDir(), "--help")
-	for _, cmd := range []string{"analyze", "callers", "callees", "list", "status", "clean"} {
+	for _, cmd := range []string{"analyze", "callers", "callees", "cypher", "list", "status", "clean"} {
 		if !strings.Contains(r.stdout, cmd) {
 			t.Errorf("--help lacks %s", cmd)
 		}

@@ -138,6 +138,7 @@ the calls, imports and inheritance between them, stored in <repo>/.gitnexus/grap
   gitnexus analyze ~/src/app --json
   gitnexus callers ParseConfig      # who calls ParseConfig?
   gitnexus callees Server.Serve --depth 2
+  gitnexus cypher "MATCH (f:Function)<-[:CALLS]-(c) RETURN f.name, count(c) ORDER BY count(c) DESC LIMIT 10"
   gitnexus list                     # indexed repositories
   gitnexus status                   # is the index fresh?`,
 		Version:       versionLine(),
@@ -155,6 +156,7 @@ the calls, imports and inheritance between them, stored in <repo>/.gitnexus/grap
 		newCleanCmd(stdio),
 		newTraceCmd(stdio, "callers"),
 		newTraceCmd(stdio, "callees"),
+		newCypherCmd(stdio),
 	)
 	root.AddCommand(newToolCmds(stdio)...)
 	root.AddCommand(newMCPCmd(stdio))

@@ -183,23 +183,35 @@ func fileOfID(id string) string {
 
 // loadRepoGraph resolves the repository and loads its graph.
 func loadRepoGraph(ctx context.Context, stdio *IO, ref string) (registry.Entry, *memgraph.Graph, error) {
+	entry, r, g, err := openRepoGraph(ctx, stdio, ref)
+	if err != nil {
+		return entry, nil, err
+	}
+	r.Close()
+	return entry, g, nil
+}
+
+// openRepoGraph resolves the repository and loads its graph, leaving the
+// index open for the text (doc, content) the graph does not hold. The
+// caller closes the reader.
+func openRepoGraph(ctx context.Context, stdio *IO, ref string) (registry.Entry, *store.Reader, *memgraph.Graph, error) {
 	entries, err := registry.List()
 	if err != nil {
-		return registry.Entry{}, nil, err
+		return registry.Entry{}, nil, nil, err
 	}
 	cwd, _ := stdio.Getwd()
 	entry, err := registry.Resolve(entries, ref, cwd, "--repo")
 	if err != nil {
-		return registry.Entry{}, nil, err
+		return registry.Entry{}, nil, nil, err
 	}
 	r, err := store.OpenRepo(entry.Path)
 	if err != nil {
-		return entry, nil, err
+		return entry, nil, nil, err
 	}
-	defer r.Close()
 	g, err := memgraph.Load(ctx, r)
 	if err != nil {
-		return entry, nil, fmt.Errorf("load the graph of %s: %w", entry.ID, err)
+		r.Close()
+		return entry, nil, nil, fmt.Errorf("load the graph of %s: %w", entry.ID, err)
 	}
-	return entry, g, nil
+	return entry, r, g, nil
 }

@@ -1,0 +1,207 @@
+package cypher_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"gitnexus.dev/gitnexus/internal/cypher"
+	"gitnexus.dev/gitnexus/internal/graph"
+	"gitnexus.dev/gitnexus/internal/memgraph"
+	"gitnexus.dev/gitnexus/internal/store"
+)
+
+var (
+	bigOnce  sync.Once
+	bigGraph *memgraph.Graph
+)
+
+// loadBig builds a graph of 1,500 functions where function i calls i+1,
+// i+7 and i*3 (mod n): cross products of two or three patterns make
+// millions or billions of rows, and variable-length patterns explode.
+func loadBig(t *testing.T) *cypher.Engine {
+	t.Helper()
+	bigOnce.Do(func() {
+		const n = 1500
+		g := graph.New()
+		id := func(i int) string { return fmt.Sprintf("Function:big.go:f%04d", i%n) }
+		for i := 0; i < n; i++ {
+			g.AddNode(graph.Node{ID: id(i), Kind: graph.KindFunction, Name: fmt.Sprintf("f%04d", i), FilePath: "big.go", StartLine: i + 1})
+		}
+		for i := 0; i < n; i++ {
+			for _, j := range []int{i + 1, i + 7, i * 3} {
+				if id(i) != id(j) {
+					g.AddEdge(graph.Edge{Src: id(i), Dst: id(j), Type: graph.EdgeCalls, Confidence: 0.9, Reason: graph.ReasonSameFile})
+				}
+			}
+		}
+		dir, err := os.MkdirTemp("", "cypher-big-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer os.RemoveAll(dir)
+		if _, err := store.Write(context.Background(), dir, g, store.Meta{}); err != nil {
+			t.Fatal(err)
+		}
+		r, err := store.OpenRepo(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		if bigGraph, err = memgraph.Load(context.Background(), r); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if bigGraph == nil {
+		t.Fatal("big graph failed to load")
+	}
+	return cypher.New(bigGraph, nil)
+}
+
+// peakHeap runs f while sampling the heap, and returns the largest heap
+// in use seen above the heap before f.
+func peakHeap(f func()) uint64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	base := ms.HeapInuse
+	var peak atomic.Uint64
+	done := make(chan struct{})
+	go func() {
+		var m runtime.MemStats
+		for {
+			select {
+			case <-done:
+				return
+			case <-time.After(20 * time.Millisecond):
+				runtime.ReadMemStats(&m)
+				if m.HeapInuse > base && m.HeapInuse-base > peak.Load() {
+					peak.Store(m.HeapInuse - base)
+				}
+			}
+		}
+	}()
+	f()
+	close(done)
+	return peak.Load()
+}
+
+func TestRowLimitStopsBillionsOfRows(t *testing.T) {
+	e := loadBig(t)
+	start := time.Now()
+	res, err := e.Query(context.Background(), "MATCH (a), (b), (c) RETURN a.name, b.name, c.name", cypher.Options{MaxRows: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Rows) != 1000 || !res.Truncated {
+		t.Errorf("rows %d truncated %v, want 1000 and truncated", len(res.Rows), res.Truncated)
+	}
+	if !strings.Contains(res.Markdown(), "Truncated: only the first 1000 rows are shown") {
+		t.Errorf("the markdown does not say the result was cut:\n%s", res.Markdown()[len(res.Markdown())-300:])
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("the row limit took %s to stop the query", d)
+	}
+}
+
+func TestTimeLimitStopsLongQueries(t *testing.T) {
+	e := loadBig(t)
+	for _, q := range []string{
+		"MATCH (a), (b), (c) RETURN count(*)",                                                     // 3.4 billion rows to count
+		"MATCH p = (a)-[*]-(b) RETURN count(p)",                                                   // trails up to 10 hops from every node
+		"MATCH (a) WHERE size([x IN range(1, 100000) WHERE x > a.startLine]) > 0 RETURN count(a)", // work inside expressions
+	} {
+		start := time.Now()
+		var err error
+		peak := peakHeap(func() {
+			_, err = e.Query(context.Background(), q, cypher.Options{Timeout: 300 * time.Millisecond})
+		})
+		elapsed := time.Since(start)
+		if !errors.Is(err, cypher.ErrTimeLimit) {
+			t.Errorf("%s: err = %v, want the time limit", q, err)
+			continue
+		}
+		if !strings.Contains(err.Error(), "stopped after 300ms (the time limit)") || !strings.Contains(err.Error(), "--timeout") {
+			t.Errorf("%s: the message does not say what happened and what to do: %v", q, err)
+		}
+		t.Logf("%s: stopped after %s, heap peak +%d MiB", q, elapsed.Round(time.Millisecond), peak>>20)
+		if elapsed > 2*time.Second {
+			t.Errorf("%s: stopped after %s, want about 300ms", q, elapsed)
+		}
+		if peak > 64<<20 {
+			t.Errorf("%s: heap grew by %d MiB while streaming", q, peak>>20)
+		}
+	}
+}
+
+func TestMemoryLimitStopsQueriesThatHoldTooMuch(t *testing.T) {
+	e := loadBig(t)
+	for _, q := range []string{
+		"MATCH (a), (b) RETURN a.name AS x, b.name AS y ORDER BY x, y",              // 2.25 million rows to sort
+		"MATCH (a), (b) RETURN collect(a.name + b.name) AS all",                     // one list of 2.25 million strings
+		"MATCH (a), (b) WITH DISTINCT a.name + b.name AS pair RETURN count(*) AS n", // 2.25 million distinct values
+		"MATCH (a), (b) RETURN count(DISTINCT a.name + b.name) AS n",                // the same inside an aggregate
+		"MATCH (a), (b) RETURN a.name + b.name AS pair, count(*) AS n",              // 2.25 million groups
+		"RETURN size(range(1, 100000000)) AS n",                                     // a list of a hundred million
+	} {
+		var err error
+		peak := peakHeap(func() {
+			_, err = e.Query(context.Background(), q, cypher.Options{Timeout: time.Minute})
+		})
+		if !errors.Is(err, cypher.ErrMemoryLimit) {
+			t.Errorf("%s: err = %v, want the memory limit", q, err)
+			continue
+		}
+		t.Logf("%s: stopped by the memory limit, heap peak +%d MiB", q, peak>>20)
+		if !strings.Contains(err.Error(), "would hold more than 2000000 values in memory") {
+			t.Errorf("%s: message %v", q, err)
+		}
+		if peak > 512<<20 {
+			t.Errorf("%s: heap grew by %d MiB before the limit stopped it", q, peak>>20)
+		}
+	}
+}
+
+func TestTopKKeepsOnlyTheLimit(t *testing.T) {
+	e := loadBig(t)
+	var res *cypher.Result
+	var err error
+	peak := peakHeap(func() {
+		res, err = e.Query(context.Background(),
+			"MATCH (a), (b) RETURN a.name AS x, b.name AS y ORDER BY x DESC, y SKIP 1 LIMIT 2", cypher.Options{Timeout: time.Minute})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprint(res.Rows[0][0].Str(), res.Rows[0][1].Str(), res.Rows[1][0].Str(), res.Rows[1][1].Str())
+	if got != "f1499f0001f1499f0002" {
+		t.Errorf("top rows = %s", got)
+	}
+	if peak > 64<<20 {
+		t.Errorf("ORDER BY ... LIMIT held %d MiB", peak>>20)
+	}
+}
+
+func TestCancelStopsAQuery(t *testing.T) {
+	e := loadBig(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		time.Sleep(100 * time.Millisecond)
+		cancel()
+	}()
+	start := time.Now()
+	_, err := e.Query(ctx, "MATCH (a), (b), (c) RETURN count(*)", cypher.Options{Timeout: time.Minute})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v, want context.Canceled", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("cancel took %s", d)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"gitnexus.dev/gitnexus/internal/analysis"
+	"gitnexus.dev/gitnexus/internal/cypher"
 	"gitnexus.dev/gitnexus/internal/format"
 	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/ingest"
@@ -115,6 +116,21 @@ func toolTable() []*Tool {
 				repoParam,
 			},
 			run: runRename,
+		},
+		{
+			Name: "cypher", Title: "Read-only Cypher query over the code graph", ReadOnly: true,
+			Description: "Run a read-only openCypher query over a repository's graph: labels are node kinds (Function, Method, " +
+				"Class, File, ...), -[:CALLS]-> and the other edge kinds are relationship types, properties include name, " +
+				"qualifiedName, filePath, startLine, signature, and on edges confidence, reason, line. Read the resource " +
+				"gitnexus://repo/{name}/schema for the full schema and example queries. Use for questions the other tools do " +
+				"not answer directly (counts, filters, multi-hop patterns). Answers {markdown, row_count}.",
+			Params: []Param{
+				{Name: "query", Type: TypeString, Description: "The Cypher query, e.g. MATCH (f:Function)<-[:CALLS]-(c) RETURN f.name, count(c) AS callers ORDER BY callers DESC LIMIT 10.", Required: true, Aliases: []string{"cypher"}},
+				{Name: "params", Type: TypeObject, Description: "Values of $name parameters in the query."},
+				{Name: "limit", Type: TypeInteger, Description: "Rows returned at most; a longer result is cut and says so.", Default: DefaultCypherRows, Min: num(1), Max: num(cypher.DefaultMaxRows)},
+				repoParam,
+			},
+			run: runCypher,
 		},
 		{
 			Name: "overview", Title: "Repository overview", ReadOnly: true,
@@ -339,6 +355,52 @@ func runRename(ctx context.Context, b *Backend, a *Args) (*Result, error) {
 		}
 		return &Result{Data: res, Text: format.Rename(res), Hint: hint}, nil
 	})
+}
+
+// DefaultCypherRows is the default row limit of the cypher tool: enough for
+// an answer, small enough for a model's context.
+const DefaultCypherRows = 200
+
+// CypherAnswer is the cypher tool's structured result.
+type CypherAnswer struct {
+	Markdown  string   `json:"markdown"`
+	RowCount  int      `json:"row_count"`
+	Truncated bool     `json:"truncated"`
+	Warnings  []string `json:"warnings,omitempty"`
+}
+
+func runCypher(ctx context.Context, b *Backend, a *Args) (*Result, error) {
+	q := a.String("query")
+	if strings.TrimSpace(q) == "" {
+		return nil, &ArgError{Param: "query", Msg: "is empty"}
+	}
+	return b.withRepo(ctx, a.String("repo"), func(s *Snapshot) (*Result, error) {
+		res, err := cypher.New(s.Graph, s.Reader).Query(ctx, q, cypher.Options{Params: a.Object("params"), MaxRows: a.Int("limit")})
+		if err != nil {
+			return nil, fmt.Errorf("the query failed: %w\n(read gitnexus://repo/%s/schema for the labels, properties and example queries)", err, s.Repo.ID)
+		}
+		ans := CypherAnswer{Markdown: res.Markdown(), RowCount: len(res.Rows), Truncated: res.Truncated, Warnings: res.Warnings}
+		text := ans.Markdown
+		for _, w := range res.Warnings {
+			text += "\nWarning: " + w + "\n"
+		}
+		hint := "call context on a symbol of interest for its relations with file:line."
+		if res.Truncated {
+			hint = "the result was cut: add LIMIT, aggregate, or raise limit."
+		}
+		return &Result{Data: ans, Text: text, Hint: hint}, nil
+	})
+}
+
+// Schema is the Cypher schema of a repository's graph with example
+// queries (the gitnexus://repo/{name}/schema resource).
+func (b *Backend) Schema(ctx context.Context, ref string) (string, error) {
+	var out string
+	_, err := b.withRepo(ctx, ref, func(s *Snapshot) (*Result, error) {
+		out = cypher.SchemaText(s.Graph)
+		return nil, nil
+	})
+	return out, err
 }
 
 func runOverview(ctx context.Context, b *Backend, a *Args) (*Result, error) {

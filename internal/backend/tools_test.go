@@ -99,6 +99,8 @@ func TestToolsGolden(t *testing.T) {
 		{"search-alias", "search", map[string]any{"search_query": "cache value", "limit": 1}},
 		{"overview", "overview", map[string]any{}},
 		{"rename-dry-run", "rename", map[string]any{"symbol_name": "Store.Get", "new_name": "Fetch"}},
+		{"cypher", "cypher", map[string]any{"query": "MATCH (c)-[r:CALLS]->(m:Method {name: $name}) RETURN c.qualifiedName AS caller, m.qualifiedName AS callee, r.line AS line ORDER BY caller, callee", "params": map[string]any{"name": "Get"}}},
+		{"cypher-truncated", "cypher", map[string]any{"query": "MATCH (n:Function) RETURN n.name AS name ORDER BY name", "limit": 2}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -27,9 +27,10 @@ func newMCPCmd(stdio *IO) *cobra.Command {
 		Use:   "mcp",
 		Short: "Serve the indexed repositories to AI agents over MCP (stdio)",
 		Long: `Serve every indexed repository over the Model Context Protocol on stdin and stdout: the tools
-list_repos, query, context, impact, detect_changes, rename and overview, the resources
-gitnexus://repos and gitnexus://repo/{name}/context, and the prompts detect_impact and
-generate_map. Stdout carries only the protocol; diagnostics go to stderr.
+list_repos, query, context, impact, detect_changes, rename, cypher and overview, the resources
+gitnexus://repos, gitnexus://repo/{name}/context and gitnexus://repo/{name}/schema, and the
+prompts detect_impact and generate_map. Stdout carries only the protocol; diagnostics go to
+stderr.
 
 The server starts from the registry alone; a repository's graph is loaded by the first call
 that needs it, released after --idle-timeout without calls, and reloaded when the repository is

@@ -137,7 +137,7 @@ func TestMCPOverStdio(t *testing.T) {
 				t.Errorf("%s input schema: %s", tool.Name, schema)
 			}
 		}
-		want := []string{"context", "detect_changes", "impact", "list_repos", "overview", "query", "rename"}
+		want := []string{"context", "cypher", "detect_changes", "impact", "list_repos", "overview", "query", "rename"}
 		if !slices.Equal(names, want) {
 			t.Errorf("tools = %v, want %v", names, want)
 		}
@@ -169,6 +169,9 @@ func TestMCPOverStdio(t *testing.T) {
 			{"detect_changes", map[string]any{"repo": idA, "scope": "compare"}, true, []string{"base_ref"}},
 			{"rename", map[string]any{"symbol_name": "validate", "new_name": "check", "repo": idA}, false, []string{"Planned (dry run)", "payment/payment.go:"}},
 			{"rename", map[string]any{"symbol_name": "validate", "new_name": "not valid", "repo": idA}, true, []string{"not an identifier"}},
+			{"cypher", map[string]any{"query": "MATCH (c)-[:CALLS]->(f:Function {name: $name}) RETURN c.qualifiedName AS caller", "params": map[string]any{"name": "validate"}, "repo": idA}, false, []string{"payment.Client.Charge"}},
+			{"cypher", map[string]any{"query": "MATCH (n) RETURN n LIMIT", "repo": idA}, true, []string{"the query failed", "/schema"}},
+			{"cypher", map[string]any{"query": "CREATE (n:Function)", "repo": idA}, true, []string{"read-only"}},
 		}
 		for _, c := range cases {
 			res := s.call(t, c.tool, c.args)
@@ -212,6 +215,10 @@ func TestMCPOverStdio(t *testing.T) {
 		rc, err := s.session.ReadResource(ctx, &mcp.ReadResourceParams{URI: "gitnexus://repo/" + idB + "/context"})
 		if err != nil || !strings.Contains(rc.Contents[0].Text, b) {
 			t.Errorf("repo context: %+v %v", rc, err)
+		}
+		schema, err := s.session.ReadResource(ctx, &mcp.ReadResourceParams{URI: "gitnexus://repo/" + idA + "/schema"})
+		if err != nil || !strings.Contains(schema.Contents[0].Text, "CALLS") || !strings.Contains(schema.Contents[0].Text, "MATCH") {
+			t.Errorf("schema: %+v %v", schema, err)
 		}
 		if _, err := s.session.ReadResource(ctx, &mcp.ReadResourceParams{URI: "gitnexus://repo/nope/context"}); err == nil {
 			t.Error("context of an unknown repository: no error")

@@ -31,6 +31,7 @@ Start with list_repos when several repositories may be indexed (pass "repo" to t
 - impact: what breaks if a symbol changes (upstream) or what it depends on (downstream), with a risk level.
 - detect_changes: which symbols the working tree's diff touches, and their callers.
 - rename: plan (dry run) or apply a rename at the positions the graph resolved.
+- cypher: read-only Cypher for anything else (counts, filters, multi-hop patterns); read gitnexus://repo/{name}/schema first.
 Read gitnexus://repo/{name}/context for a repository's summary.`
 
 // New builds the MCP server for b.
@@ -104,6 +105,7 @@ func toolError(err error) *mcp.CallToolResult {
 const (
 	uriRepos          = "gitnexus://repos"
 	uriContextPattern = "gitnexus://repo/{name}/context"
+	uriSchemaPattern  = "gitnexus://repo/{name}/schema"
 	contextPrefix     = "gitnexus://repo/"
 )
 
@@ -132,6 +134,21 @@ func addResources(s *mcp.Server, b *backend.Backend) {
 			return nil, err
 		}
 		return text(req.Params.URI, repoContext(r)), nil
+	})
+	s.AddResourceTemplate(&mcp.ResourceTemplate{
+		URITemplate: uriSchemaPattern, Name: "repo-schema", Title: "Cypher schema", MIMEType: "text/markdown",
+		Description: "The graph as the cypher tool sees it: labels, relationship types, properties, counts in this " +
+			"repository, and example queries. {name} is a repository id or name.",
+	}, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		name, ok := repoInURI(req.Params.URI, "/schema")
+		if !ok {
+			return nil, mcp.ResourceNotFoundError(req.Params.URI)
+		}
+		schema, err := b.Schema(ctx, name)
+		if err != nil {
+			return nil, err
+		}
+		return text(req.Params.URI, schema), nil
 	})
 }
 

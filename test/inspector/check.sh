@@ -57,7 +57,7 @@ inspect() {
 fail() { echo "check.sh: $*" >&2; exit 1; }
 
 out="$(inspect --method tools/list --strict)" || fail "tools/list failed: $out"
-for tool in list_repos query context impact detect_changes rename overview; do
+for tool in list_repos query context impact detect_changes rename cypher overview; do
 	grep -q "\"name\": \"$tool\"" <<<"$out" || fail "tools/list lacks $tool"
 done
 out="$(inspect --method tools/call --tool-name context --tool-arg name=check)" || fail "context failed: $out"

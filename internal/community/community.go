@@ -351,8 +351,9 @@ func Modularity(g *Graph, part []int32, res float64) float64 {
 	if g.total == 0 {
 		return 0
 	}
-	in := map[int32]float64{}
-	deg := map[int32]float64{}
+	k := count(part)
+	in := make([]float64, k)
+	deg := make([]float64, k)
 	for i := 0; i < g.n; i++ {
 		c := part[i]
 		deg[c] += g.degree[i]
@@ -363,9 +364,14 @@ func Modularity(g *Graph, part []int32, res float64) float64 {
 			}
 		}
 	}
+	// Sum in community order so that the same partition always gives the
+	// same bits (map order would not).
 	m := g.total
 	q := 0.0
 	for c, d := range deg {
+		if d == 0 && in[c] == 0 {
+			continue
+		}
 		q += in[c]/m - res*(d/(2*m))*(d/(2*m))
 	}
 	return q

@@ -79,13 +79,26 @@ type CallTreeResult struct {
 	Exhaustive bool `json:"exhaustive"`
 }
 
+// CallTreeOptions say which way and how far a call tree goes.
+type CallTreeOptions struct {
+	Callers bool // who calls the symbol; else what it calls
+	Depth   int  // levels, 1..MaxCallDepth
+	// MaxVisit bounds the walk (MaxCallVisit when 0).
+	MaxVisit int
+}
+
 // CallTree walks CALLS edges from n, upstream (callers) or downstream
-// (callees), depth levels (1..MaxCallDepth), each symbol once. Within a
+// (callees), opt.Depth levels (1..MaxCallDepth), each symbol once. Within a
 // depth, code comes before tests, then the more confident edges, then by
 // file and line; at most MaxNavResults items are listed, nearest depths
 // first.
-func CallTree(g *memgraph.Graph, n memgraph.NodeID, callers bool, depth int) CallTreeResult {
-	depth = max(1, min(depth, MaxCallDepth))
+func CallTree(g *memgraph.Graph, n memgraph.NodeID, opt CallTreeOptions) CallTreeResult {
+	depth := max(1, min(opt.Depth, MaxCallDepth))
+	callers := opt.Callers
+	maxVisit := opt.MaxVisit
+	if maxVisit <= 0 {
+		maxVisit = MaxCallVisit
+	}
 	facts := factsOf(g)
 	mod := facts.moduleOf(n)
 	res := CallTreeResult{Symbol: Info(g, n), Module: mod, Direction: "callees", Depth: depth,
@@ -118,7 +131,7 @@ walk:
 				visited.add(e.To)
 				level = append(level, hit{node: e.To, from: f, edge: e})
 				next = append(next, e.To)
-				if count++; count >= MaxCallVisit {
+				if count++; count >= maxVisit {
 					res.Exhaustive = false
 					levels = append(levels, level)
 					break walk

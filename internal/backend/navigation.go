@@ -81,7 +81,7 @@ func runCallTree(callers bool) func(ctx context.Context, b *Backend, a *Args) (*
 			if err != nil || amb != nil {
 				return amb, err
 			}
-			res := analysis.CallTree(s.Graph, n, callers, a.Int("depth"))
+			res := analysis.CallTree(s.Graph, n, analysis.CallTreeOptions{Callers: callers, Depth: a.Int("depth")})
 			tool := "get_callers_of"
 			if !callers {
 				tool = "get_callees_of"

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"gitnexus.dev/gitnexus/internal/analysis"
+	"gitnexus.dev/gitnexus/internal/format"
 )
 
 // navFiles is the shop fixture plus a few Python files outside any package
@@ -326,6 +327,26 @@ func TestNavigationTruncated(t *testing.T) {
 	if md.UpstreamTotal != 130 || len(md.Upstream) != 100 || !md.Truncated || md.Upstream[0] != (analysis.ModuleLink{Module: "example.com/big/p000", Imports: 1, Calls: 1}) ||
 		!strings.Contains(res.Markdown(), "Showing 100 of 130: the list is cut at 100.") {
 		t.Errorf("module hub: upstream %d listed %d truncated %v\n%s", md.UpstreamTotal, len(md.Upstream), md.Truncated, res.Markdown())
+	}
+
+	// A walk that stops at its visit bound says its counts are lower
+	// bounds.
+	r, err := b.Resolve("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, release, err := b.repo(ctx, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hub, _ := snap.Graph.Lookup("Function:hub/hub.go:Hub")
+	bounded := analysis.CallTree(snap.Graph, hub, analysis.CallTreeOptions{Callers: true, Depth: 1, MaxVisit: 40})
+	release()
+	if bounded.Exhaustive || bounded.Total != 40 || bounded.Truncated || bounded.Levels[0].Count != 40 {
+		t.Errorf("bounded walk: exhaustive %v total %d truncated %v", bounded.Exhaustive, bounded.Total, bounded.Truncated)
+	}
+	if text := format.CallTree(&bounded); !strings.Contains(text, "The walk stopped at its size limit: the counts are lower bounds.") {
+		t.Errorf("the text does not say the walk stopped:\n%s", text)
 	}
 
 	// Under the cap nothing is cut.

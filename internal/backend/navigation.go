@@ -20,7 +20,7 @@ func callTreeParams() []Param {
 		{Name: "uid", Type: TypeString, Description: "Exact symbol id from an earlier result (no ambiguity).", Aliases: []string{"symbol_uid"}},
 		{Name: "file_path", Type: TypeString, Description: "File (or path suffix) the symbol is in, to disambiguate name.", Aliases: []string{"file"}},
 		{Name: "kind", Type: TypeString, Description: "Kind to disambiguate name: Function, Method, Constructor, ..."},
-		{Name: "depth", Type: TypeInteger, Description: "Levels to follow (1 = direct).", Default: analysis.DefaultCallDepth, Min: num(1), Max: num(analysis.MaxCallDepth), Aliases: []string{"maxDepth", "max_depth"}},
+		{Name: "depth", Type: TypeInteger, Description: "Levels to follow: 1 = direct, at most 5.", Default: analysis.DefaultCallDepth, Min: num(1), Max: num(analysis.MaxCallDepth), Aliases: []string{"maxDepth", "max_depth"}},
 		repoParam,
 	}
 }

@@ -71,6 +71,8 @@ type CallTreeResult struct {
 	// listed.
 	Truncated bool        `json:"truncated"`
 	Levels    []CallLevel `json:"levels"`
+	// Recursive: the symbol calls itself (a call the walk does not list).
+	Recursive bool `json:"recursive,omitempty"`
 	// Modules places the listed items in their packages or folders, code
 	// before tests, most items first.
 	Modules []CallModule `json:"modules"`
@@ -109,6 +111,11 @@ func CallTree(g *memgraph.Graph, n memgraph.NodeID, opt CallTreeOptions) CallTre
 	type hit struct {
 		node, from memgraph.NodeID
 		edge       memgraph.Edge
+	}
+	for _, e := range g.Out(n) {
+		if e.Type == graph.EdgeCalls && e.To == n {
+			res.Recursive = true
+		}
 	}
 	visited := newNodeSet(g.Len())
 	visited.add(n)

@@ -91,9 +91,9 @@ func runCallTree(callers bool) func(ctx context.Context, b *Backend, a *Args) (*
 			case res.Truncated:
 				hint = fmt.Sprintf("the answer is cut at %d: ask with a smaller depth, or call %s on one of the listed symbols.", analysis.MaxNavResults, tool)
 			case res.Total == 0 && callers:
-				hint = "nothing calls it here: it may be an entry point, called from outside the repository, or only referenced; try context."
+				hint = "no other symbol in the repository calls it: it may be an entry point, called from outside the repository, or only referenced; try context."
 			case res.Total == 0:
-				hint = "it calls nothing in the repository; try context for its other relations."
+				hint = "it calls no other symbol in the repository; try context for its other relations."
 			case res.Depth < analysis.MaxCallDepth && len(res.Levels) == res.Depth:
 				hint = fmt.Sprintf("call %s with depth %d to go one level further, or impact for the blast radius.", tool, res.Depth+1)
 			default:

@@ -15,11 +15,11 @@ import (
 )
 
 // navFiles is the shop fixture plus a few Python files outside any package
-// (folder modules): a tools folder with a test folder inside it, and a job
-// that uses it.
+// (folder modules): a tools folder with a test folder inside it, a job
+// that uses it, and a recursive function.
 func navFiles() map[string]string {
 	files := maps.Clone(shopFiles)
-	files["tools/fmt.py"] = "def fmt(x):\n    return str(x)\n"
+	files["tools/fmt.py"] = "def fmt(x):\n    if x >= 10:\n        return fmt(x // 10) + str(x % 10)\n    return str(x)\n"
 	files["tools/report.py"] = "from tools.fmt import fmt\n\n\ndef report():\n    return fmt(1)\n"
 	files["tools/tests/test_report.py"] = "from tools.report import report\n\n\ndef test_report():\n    assert report() == \"1\"\n"
 	files["jobs/nightly.py"] = "from tools.report import report\n\n\ndef nightly():\n    return report()\n"
@@ -96,6 +96,11 @@ func TestCallTrees(t *testing.T) {
 			"1 test_report tools/tests/test_report.py:5 tools/tests import-resolved 0.95 test",
 		}},
 		{"nothing calls it", "get_callers_of", map[string]any{"name": "main"}, nil},
+		{"a recursive function is not its own caller", "get_callers_of", map[string]any{"name": "fmt", "depth": 2}, []string{
+			"1 report tools/report.py:5 tools import-resolved 0.95",
+			"2 nightly jobs/nightly.py:5 jobs import-resolved 0.95",
+			"2 test_report tools/tests/test_report.py:5 tools/tests import-resolved 0.95 test",
+		}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -109,6 +114,9 @@ func TestCallTrees(t *testing.T) {
 			}
 			if r.Total != len(c.want) || r.Returned != len(c.want) || r.Truncated || !r.Exhaustive {
 				t.Errorf("total %d returned %d truncated %v exhaustive %v", r.Total, r.Returned, r.Truncated, r.Exhaustive)
+			}
+			if recursive := r.Symbol.UID == "Function:tools/fmt.py:fmt"; r.Recursive != recursive {
+				t.Errorf("recursive = %v, want %v", r.Recursive, recursive)
 			}
 		})
 	}
@@ -371,6 +379,7 @@ func TestNavigationGolden(t *testing.T) {
 		{"find-symbol-folded", "find_symbol", map[string]any{"name": "warm"}},
 		{"callers-depth2", "get_callers_of", map[string]any{"name": "Store.Get", "depth": 2}},
 		{"callers-none", "get_callers_of", map[string]any{"name": "main"}},
+		{"callees-recursive", "get_callees_of", map[string]any{"name": "fmt", "file_path": "fmt.py"}},
 		{"callers-ambiguous", "get_callers_of", map[string]any{"name": "Get"}},
 		{"callees", "get_callees_of", map[string]any{"name": "main"}},
 		{"module-deps-package", "get_module_dependencies", map[string]any{"module": "example.com/shop/order"}},

@@ -23,13 +23,17 @@ func CallTree(r *analysis.CallTreeResult) string {
 	if r.Module != "" {
 		fmt.Fprintf(&b, " (%s)", r.Module)
 	}
+	recursion, nothing := "", "nothing"
+	if r.Recursive {
+		recursion, nothing = "It also calls itself.\n", "nothing else"
+	}
 	if r.Total == 0 {
 		if callers {
-			fmt.Fprintf(&b, "; nothing in the repository calls it%s.\n", withinDepth(r.Depth))
+			fmt.Fprintf(&b, "; %s in the repository calls it%s.\n", nothing, withinDepth(r.Depth))
 		} else {
-			fmt.Fprintf(&b, "; it calls nothing in the repository%s.\n", withinDepth(r.Depth))
+			fmt.Fprintf(&b, "; it calls %s in the repository%s.\n", nothing, withinDepth(r.Depth))
 		}
-		return b.String()
+		return b.String() + recursion
 	}
 	verb := "calls directly"
 	if callers {
@@ -37,6 +41,7 @@ func CallTree(r *analysis.CallTreeResult) string {
 	}
 	first := r.Levels[0]
 	fmt.Fprintf(&b, "; %s: %s.\n", verb, inlineCalls(first))
+	b.WriteString(recursion)
 	for _, lv := range r.Levels[1:] {
 		what := "what those call"
 		if callers {

@@ -37,6 +37,14 @@ var toolCommands = []toolCommand{
 	{tool: "detect_changes", use: "detect-changes", example: "  gitnexus detect-changes\n  gitnexus detect-changes --scope compare --base-ref main"},
 	{tool: "rename", use: "rename [<symbol> <new-name>]", positional: []string{"symbol_name", "new_name"},
 		example: "  gitnexus rename ParseConfig LoadConfig            # plan only\n  gitnexus rename ParseConfig LoadConfig --dry-run=false"},
+	{tool: "find_symbol", use: "find-symbol <name>", positional: []string{"name"},
+		example: "  gitnexus find-symbol Get\n  gitnexus find-symbol Store.Get --json\n  gitnexus find-symbol New --kind Function --file-path internal/store"},
+	{tool: "get_callers_of", use: "get-callers-of [<symbol>]", positional: []string{"name"},
+		example: "  gitnexus get-callers-of Store.Get\n  gitnexus get-callers-of ParseConfig --depth 3 --json\n  gitnexus get-callers-of --uid 'Method:store/store.go:Store.Get'"},
+	{tool: "get_callees_of", use: "get-callees-of [<symbol>]", positional: []string{"name"},
+		example: "  gitnexus get-callees-of Service.Place\n  gitnexus get-callees-of main --depth 2"},
+	{tool: "get_module_dependencies", use: "get-module-dependencies <module>", positional: []string{"module"},
+		example: "  gitnexus get-module-dependencies example.com/shop/order\n  gitnexus get-module-dependencies internal/store --json"},
 	{tool: "overview", use: "overview", example: "  gitnexus overview\n  gitnexus overview --repo myapp --json"},
 }
 

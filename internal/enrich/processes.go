@@ -15,9 +15,10 @@ import (
 // neither name-only guesses nor dispatch to implementations that may not
 // run), to callables outside test code, never revisiting a node of the
 // current path. At each node the walk follows at most traceBranching
-// callees, the most specific first: fewest callers in the repository (a
-// logger called from everywhere says little about this flow), then in the
-// order their first call sites are written. A path ends at
+// callees: those that call further first (a flow goes on through them),
+// then the most specific: fewest callers in the repository (a logger
+// called from everywhere says little about this flow), then in the order
+// their first call sites are written. A path ends at
 // a node with nowhere further to go or after maxTraceDepth calls. Of the
 // paths from one entry, tracesPerEntry are kept: the longest through each
 // first callee if longer than minTraceSteps, then the longest others (first found first among equals);
@@ -55,13 +56,17 @@ func traceProcesses(ctx context.Context, v *view, cs *communities, opt Options, 
 			}
 		}
 	}
+	v.onward = make([]bool, len(v.nodes))
+	for i := range v.nodes {
+		v.onward[i] = len(eligibleCallees(v, int32(i), nil)) > 0
+	}
 	var all []trace
 	for i := range v.nodes {
 		if i%1024 == 0 && ctx.Err() != nil {
 			return nil
 		}
 		n := int32(i)
-		if !v.nodes[i].Kind.IsCallable() || len(eligibleCallees(v, n, nil)) == 0 {
+		if !v.nodes[i].Kind.IsCallable() || !v.onward[i] {
 			continue
 		}
 		score, framework := entryScore(v, n, callers[i])
@@ -98,7 +103,11 @@ func eligibleCallees(v *view, n int32, onPath map[int32]bool) []call {
 		}
 		out = append(out, c)
 	}
-	slices.SortStableFunc(out, func(a, b call) int { return cmp.Compare(v.fanIn[a.to], v.fanIn[b.to]) })
+	if v.onward != nil {
+		slices.SortStableFunc(out, func(a, b call) int {
+			return cmp.Or(compareBool(v.onward[b.to], v.onward[a.to]), cmp.Compare(v.fanIn[a.to], v.fanIn[b.to]))
+		})
+	}
 	return out
 }
 
@@ -239,4 +248,15 @@ func symbolName(n *graph.Node) string {
 		q = q[:k]
 	}
 	return q
+}
+
+// compareBool orders false before true.
+func compareBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }

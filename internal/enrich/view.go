@@ -22,6 +22,9 @@ type view struct {
 	// fanIn counts each node's distinct callers in code that is not test
 	// code (set when tracing starts).
 	fanIn []int
+	// onward tells the nodes a trace can go on from (set when tracing
+	// starts).
+	onward []bool
 }
 
 // call is one CALLS edge from the view's point of view.

@@ -106,6 +106,10 @@ const (
 	uriRepos          = "gitnexus://repos"
 	uriContextPattern = "gitnexus://repo/{name}/context"
 	uriSchemaPattern  = "gitnexus://repo/{name}/schema"
+	uriClusters       = "gitnexus://repo/{name}/clusters"
+	uriCluster        = "gitnexus://repo/{name}/cluster/{cluster}"
+	uriProcesses      = "gitnexus://repo/{name}/processes"
+	uriProcess        = "gitnexus://repo/{name}/process/{process}"
 	contextPrefix     = "gitnexus://repo/"
 )
 
@@ -150,6 +154,7 @@ func addResources(s *mcp.Server, b *backend.Backend) {
 		}
 		return text(req.Params.URI, schema), nil
 	})
+	addFlowResources(s, b)
 }
 
 // repoInURI extracts {name} from gitnexus://repo/{name}<suffix>.

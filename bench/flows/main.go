@@ -5,7 +5,7 @@
 // time; -sample prints processes with the line of every call for checking
 // by hand.
 //
-//	go run -tags sqlite_fts5 ./bench/flows -repo DIR [-resolution 1,2] [-hub 0,40,-1] [-sample 10]
+//	go run -tags sqlite_fts5 ./bench/flows -repo DIR [-resolution 0,1,2] [-hub 0,40,-1] [-sample 10]
 package main
 
 import (
@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"math/rand"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,10 +27,10 @@ import (
 
 func main() {
 	repo := flag.String("repo", "", "repository to index")
-	resolutions := flag.String("resolution", "1", "comma-separated resolutions to try")
+	resolutions := flag.String("resolution", "0", "comma-separated resolutions to try (0: automatic, the default)")
 	hubs := flag.String("hub", "0", "comma-separated hub degrees to try (0: default, -1: no damping)")
 	largest := flag.Int("largest", 0, "list this many largest communities per setting")
-	sample := flag.Int("sample", 0, "print this many processes, chosen at random (seed 1), with call lines")
+	sample := flag.Int("sample", 0, "print this many processes of the default setting, chosen at random (seed 1), with call lines")
 	flag.Parse()
 	if *repo == "" {
 		fmt.Fprintln(os.Stderr, "flows: -repo is required")
@@ -44,6 +45,7 @@ func main() {
 	}
 	fmt.Printf("repo %s: %d nodes, %d edges, indexed in %.1fs\n", *repo, res.Graph.NodeCount(), res.Graph.EdgeCount(),
 		time.Since(start).Seconds())
+	fmt.Println("resolution 0: automatic; hub degree 0: the default, -1: no damping")
 	fmt.Println("| resolution | hub degree | communities (≥2) | largest | p50 | p90 | symbols in communities | Q (γ=1) | processes (entries, traces) | communities s | processes s |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, r := range floats(*resolutions) {
@@ -70,8 +72,8 @@ func main() {
 				}
 				fmt.Printf("    %s: %d symbols, cohesion %.2f, keywords %s\n", c.Label, c.SymbolCount, c.Cohesion, strings.Join(c.Keywords, " "))
 			}
-			if *sample > 0 {
-				printSample(g, *sample)
+			if *sample > 0 && r == 0 && h == 0 {
+				printSample(g, *repo, *sample)
 			}
 		}
 	}
@@ -112,8 +114,11 @@ func copyGraph(g *graph.Graph) *graph.Graph {
 }
 
 // printSample prints n processes chosen at random: every step with its
-// file and line, and the line where it calls the next step.
-func printSample(g *graph.Graph, n int) {
+// file and line, the line where it calls the next step and that line of
+// the source, marked "name ok" when it contains the next step's name
+// (a check of the text only: whether the name means that symbol is for
+// the reader to judge).
+func printSample(g *graph.Graph, root string, n int) {
 	procs := g.Flows().Processes
 	rng := rand.New(rand.NewSource(1))
 	idx := rng.Perm(len(procs))
@@ -134,9 +139,52 @@ func printSample(g *graph.Graph, n int) {
 			nd, _ := g.Node(s)
 			site := ""
 			if k+1 < len(p.Steps) {
-				site = fmt.Sprintf("  calls next at line %d", calls[[2]string{s, p.Steps[k+1]}])
+				line := calls[[2]string{s, p.Steps[k+1]}]
+				next, _ := g.Node(p.Steps[k+1])
+				text := sourceLine(root, nd.FilePath, line)
+				mark := "NAME MISSING"
+				for _, name := range callNames(&next) {
+					if strings.Contains(text, name) {
+						mark = "name ok"
+					}
+				}
+				site = fmt.Sprintf("\n       line %d: %s   [%s]", line, strings.TrimSpace(text), mark)
 			}
 			fmt.Printf("  %d. %s  %s:%d%s\n", k+1, nd.ID, nd.FilePath, nd.StartLine, site)
 		}
 	}
+}
+
+// sourceLine returns line n (1-based) of a repository file, "" when it
+// cannot be read.
+func sourceLine(root, file string, n int) string {
+	b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(file)))
+	if err != nil || n <= 0 {
+		return ""
+	}
+	lines := strings.Split(string(b), "\n")
+	if n > len(lines) {
+		return ""
+	}
+	return lines[n-1]
+}
+
+// callNames are the texts a call of n may be written with: its name; for
+// a constructor also its class's name, this( and super(.
+func callNames(n *graph.Node) []string {
+	names := []string{n.Name}
+	if n.Kind == graph.KindConstructor {
+		q := n.ID[strings.LastIndexByte(n.ID, ':')+1:]
+		if i := strings.IndexByte(q, '('); i >= 0 {
+			q = q[:i]
+		}
+		if i := strings.LastIndexByte(q, '.'); i >= 0 {
+			q = q[:i]
+		}
+		if i := strings.LastIndexByte(q, '.'); i >= 0 {
+			q = q[i+1:]
+		}
+		names = append(names, q, "this(", "super(")
+	}
+	return names
 }

@@ -43,6 +43,9 @@ type ContextResult struct {
 	// the execution flows it is a step of.
 	Community *CommunityRef `json:"community,omitempty"`
 	Processes []ProcessRef  `json:"processes"`
+	// TotalProcesses counts the processes when more than PerGroup were
+	// found and only PerGroup are listed.
+	TotalProcesses int `json:"totalProcesses,omitempty"`
 }
 
 // ContextOptions bound a context.
@@ -67,6 +70,10 @@ func Context(g *memgraph.Graph, n memgraph.NodeID, opt ContextOptions) ContextRe
 	mod, _ := ModuleOf(g, n)
 	res := ContextResult{Status: "found", Symbol: &info, Module: mod, Processes: ProcessesOf(g, n),
 		Community: CommunityOf(g, n), Incoming: group(g, g.In(n), opt.PerGroup), Outgoing: group(g, g.Out(n), opt.PerGroup)}
+	if len(res.Processes) > opt.PerGroup {
+		res.TotalProcesses = len(res.Processes)
+		res.Processes = res.Processes[:opt.PerGroup]
+	}
 	return res
 }
 

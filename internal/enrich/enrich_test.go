@@ -22,6 +22,7 @@ import (
 //	together ID ID ...             these symbols share one community
 //	apart ID ID                    these two symbols are not in one community
 //	process ID > ID > ID [TYPE]    a process has exactly these steps (and type)
+//	label LABEL                    a process has this label
 //	exact processes                the processes are exactly the listed ones
 //	exact communities              the communities are exactly the listed ones
 //
@@ -61,10 +62,11 @@ type flowsView struct {
 	members   map[string][]string // label -> member ids, sorted
 	of        map[string]string   // member id -> label
 	processes []string            // "a > b > c [type]"
+	labels    map[string]bool     // process labels
 }
 
 func viewOf(g *graph.Graph) flowsView {
-	fv := flowsView{members: map[string][]string{}, of: map[string]string{}}
+	fv := flowsView{members: map[string][]string{}, of: map[string]string{}, labels: map[string]bool{}}
 	f := g.Flows()
 	if f == nil {
 		return fv
@@ -82,6 +84,7 @@ func viewOf(g *graph.Graph) flowsView {
 	}
 	for _, p := range f.Processes {
 		fv.processes = append(fv.processes, strings.Join(p.Steps, " > ")+" ["+p.Type+"]")
+		fv.labels[p.Label] = true
 	}
 	slices.Sort(fv.processes)
 	return fv
@@ -125,6 +128,10 @@ func checkFlows(t *testing.T, g *graph.Graph, want []string) {
 				t.Errorf("community %q: got members %v, want %v", label, got, ms)
 			}
 			wantComms = append(wantComms, label)
+		case strings.HasPrefix(line, "label "):
+			if l := strings.TrimPrefix(line, "label "); !fv.labels[l] {
+				t.Errorf("no process labelled %q; labels: %v", l, fv.labels)
+			}
 		case strings.HasPrefix(line, "together "):
 			fs := strings.Fields(strings.TrimPrefix(line, "together "))
 			first := fv.of[full(fs[0])]

@@ -3,6 +3,7 @@ package enrich
 import (
 	"cmp"
 	"context"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -205,6 +206,16 @@ func runKey(steps []int32) string {
 // each step (Line = the 1-based step) and an ENTRY_POINT_OF edge from the
 // entry.
 func addProcesses(g *graph.Graph, v *view, ts []trace, cs *communities, flows *graph.Flows) {
+	// Entries that share a name (every Go command has a main) are told
+	// apart by their folder: "main (cmd/pack) → usage".
+	entriesNamed := map[string]map[int32]bool{}
+	for _, t := range ts {
+		name := symbolName(&v.nodes[t.steps[0]])
+		if entriesNamed[name] == nil {
+			entriesNamed[name] = map[int32]bool{}
+		}
+		entriesNamed[name][t.steps[0]] = true
+	}
 	ids := map[string]int{}
 	for _, t := range ts {
 		entry, terminal := t.steps[0], t.steps[len(t.steps)-1]
@@ -215,7 +226,11 @@ func addProcesses(g *graph.Graph, v *view, ts []trace, cs *communities, flows *g
 		} else {
 			ids[id] = 1
 		}
-		label := symbolName(&v.nodes[entry]) + " → " + symbolName(&v.nodes[terminal])
+		entryName := symbolName(&v.nodes[entry])
+		if len(entriesNamed[entryName]) > 1 {
+			entryName += " (" + path.Dir(v.nodes[entry].FilePath) + ")"
+		}
+		label := entryName + " → " + symbolName(&v.nodes[terminal])
 		typ := graph.ProcessIntraCommunity
 		for _, s := range t.steps {
 			if c := cs.of[s]; c < 0 || c != cs.of[entry] {

@@ -125,6 +125,9 @@ func Context(r *analysis.ContextResult) string {
 			rows = append(rows, []string{p.Label, fmt.Sprintf("%d of %d", p.Step, p.Steps), p.Type})
 		}
 		b.WriteString(Table([]string{"process", "step", "type"}, rows))
+		if r.TotalProcesses > len(r.Processes) {
+			fmt.Fprintf(&b, "\n%d more not shown.\n", r.TotalProcesses-len(r.Processes))
+		}
 	}
 	if r.Symbol.Content != "" {
 		fmt.Fprintf(&b, "\n### Source\n\n```%s\n%s\n```\n", r.Symbol.Language, strings.TrimRight(r.Symbol.Content, "\n"))

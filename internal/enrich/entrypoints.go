@@ -229,54 +229,64 @@ func splitTop(s string) []string {
 	return out
 }
 
+// javaModifiers may stand between or before annotations.
+var javaModifiers = []string{"public ", "protected ", "private ", "static ", "final ", "abstract ", "synchronized "}
+
 // leadingAnnotations returns the decorator or annotation names written at
 // the head of a symbol's source, without arguments: "app.route",
 // "GetMapping". Java modifiers between annotations are skipped.
 func leadingAnnotations(src string) []string {
 	var out []string
 	i := 0
-	for i < len(src) {
-		for i < len(src) && (src[i] == ' ' || src[i] == '\t' || src[i] == '\n' || src[i] == '\r') {
-			i++
-		}
-		if i >= len(src) || src[i] != '@' {
-			for _, mod := range []string{"public ", "protected ", "private ", "static ", "final ", "abstract ", "synchronized "} {
-				if strings.HasPrefix(src[i:], mod) && strings.Contains(src[i:], "@") {
-					i += len(mod)
-					goto next
-				}
-			}
+	for {
+		i += len(src[i:]) - len(strings.TrimLeft(src[i:], " \t\r\n"))
+		if i >= len(src) {
 			return out
 		}
-		{
-			i++
-			j := i
-			for j < len(src) && (isWordByte(src[j]) || src[j] == '.') {
-				j++
-			}
-			if j == i {
-				return out
-			}
-			out = append(out, src[i:j])
-			i = j
-			if i < len(src) && src[i] == '(' {
-				depth := 0
-				for ; i < len(src); i++ {
-					if src[i] == '(' {
-						depth++
-					} else if src[i] == ')' {
-						depth--
-						if depth == 0 {
-							i++
-							break
-						}
-					}
+		if src[i] != '@' {
+			mod := ""
+			for _, m := range javaModifiers {
+				if strings.HasPrefix(src[i:], m) {
+					mod = m
 				}
 			}
+			if mod == "" || !strings.Contains(src[i:], "@") {
+				return out
+			}
+			i += len(mod)
+			continue
 		}
-	next:
+		j := i + 1
+		for j < len(src) && (isWordByte(src[j]) || src[j] == '.') {
+			j++
+		}
+		if j == i+1 {
+			return out
+		}
+		out = append(out, src[i+1:j])
+		i = skipParens(src, j)
 	}
-	return out
+}
+
+// skipParens returns the position after a balanced (...) group starting at
+// i, or i when there is none.
+func skipParens(src string, i int) int {
+	if i >= len(src) || src[i] != '(' {
+		return i
+	}
+	depth := 0
+	for k := i; k < len(src); k++ {
+		switch src[k] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				return k + 1
+			}
+		}
+	}
+	return len(src)
 }
 
 func isWordByte(b byte) bool {

@@ -2,6 +2,7 @@ package enrich
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"gitnexus.dev/gitnexus/internal/graph"
@@ -106,4 +107,26 @@ func TestAutoResolution(t *testing.T) {
 			t.Errorf("autoResolution(%d) = %v, want %v", m, got, want)
 		}
 	}
+}
+
+// FuzzSourceHeads feeds arbitrary source heads and signatures to the
+// readers of annotations and parameters: they must not panic, and every
+// annotation they return is a dotted name.
+func FuzzSourceHeads(f *testing.F) {
+	for _, s := range []string{"@app.route(\"/x\")\ndef f(): pass", "public @A(b=(1)) @B static void m(int a, String[] b)",
+		"@", "@(", "((((", "def f(a: dict[str, (int, int)], *b, **c) -> None:", "func f(w http.ResponseWriter, r *http.Request)"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, a := range leadingAnnotations(s) {
+			if a == "" || strings.Trim(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") != "" {
+				t.Fatalf("annotation %q from %q", a, s)
+			}
+		}
+		for _, p := range paramNames(s) {
+			if p == "" {
+				t.Fatalf("empty parameter name from %q", s)
+			}
+		}
+	})
 }

@@ -57,10 +57,11 @@ func traceProcesses(ctx context.Context, v *view, cs *communities, opt Options, 
 			}
 		}
 	}
-	v.onward = make([]bool, len(v.nodes))
+	onward := make([]bool, len(v.nodes))
 	for i := range v.nodes {
-		v.onward[i] = len(eligibleCallees(v, int32(i), nil)) > 0
+		onward[i] = len(eligibleCallees(v, int32(i), nil)) > 0
 	}
+	v.onward = onward
 	var all []trace
 	for i := range v.nodes {
 		if i%1024 == 0 && ctx.Err() != nil {

@@ -2,6 +2,7 @@ package enrich
 
 import (
 	"cmp"
+	"math"
 	"slices"
 
 	"gitnexus.dev/gitnexus/internal/graph"
@@ -14,10 +15,8 @@ type view struct {
 	index map[string]int32
 	test  []bool // the node is in a test file
 	// calls are each node's outgoing CALLS edges, ordered by first call
-	// site then target id; callers counts incoming CALLS from code that is
-	// not test code.
+	// site then target id.
 	calls    [][]call
-	callers  []int32
 	heritage []pairEdge // EXTENDS and IMPLEMENTS
 	// fanIn counts each node's distinct callers in code that is not test
 	// code (set when tracing starts).
@@ -45,7 +44,7 @@ type pairEdge struct {
 func newView(g *graph.Graph) *view {
 	nodes := g.Nodes()
 	v := &view{nodes: nodes, index: make(map[string]int32, len(nodes)),
-		test: make([]bool, len(nodes)), calls: make([][]call, len(nodes)), callers: make([]int32, len(nodes))}
+		test: make([]bool, len(nodes)), calls: make([][]call, len(nodes))}
 	testFile := map[string]bool{}
 	for i := range nodes {
 		v.index[nodes[i].ID] = int32(i)
@@ -67,9 +66,6 @@ func newView(g *graph.Graph) *view {
 		case graph.EdgeCalls:
 			v.calls[src] = append(v.calls[src], call{to: dst, confidence: e.Confidence, reason: e.Reason,
 				line: e.Line, sites: 1 + len(e.More)})
-			if !v.test[src] && src != dst {
-				v.callers[dst]++
-			}
 		case graph.EdgeExtends, graph.EdgeImplements:
 			v.heritage = append(v.heritage, pairEdge{src, dst, e.Confidence})
 		}
@@ -77,14 +73,7 @@ func newView(g *graph.Graph) *view {
 	for i := range v.calls {
 		cs := v.calls[i]
 		slices.SortFunc(cs, func(a, b call) int {
-			la, lb := a.line, b.line
-			if la <= 0 {
-				la = int(^uint(0) >> 1)
-			}
-			if lb <= 0 {
-				lb = int(^uint(0) >> 1)
-			}
-			return cmp.Or(cmp.Compare(la, lb), cmp.Compare(a.to, b.to))
+			return cmp.Or(cmp.Compare(siteOrder(a.line), siteOrder(b.line)), cmp.Compare(a.to, b.to))
 		})
 	}
 	return v
@@ -95,4 +84,12 @@ func newView(g *graph.Graph) *view {
 func (v *view) member(i int32) bool {
 	k := v.nodes[i].Kind
 	return (k.IsCallable() || k.IsType()) && !v.test[i]
+}
+
+// siteOrder sorts calls without a site line (0) after those with one.
+func siteOrder(line int) int {
+	if line <= 0 {
+		return math.MaxInt
+	}
+	return line
 }

@@ -46,8 +46,8 @@ func main() {
 	fmt.Printf("repo %s: %d nodes, %d edges, indexed in %.1fs\n", *repo, res.Graph.NodeCount(), res.Graph.EdgeCount(),
 		time.Since(start).Seconds())
 	fmt.Println("resolution 0: automatic; hub degree 0: the default, -1: no damping")
-	fmt.Println("| resolution | hub degree | communities (≥2) | largest | p50 | p90 | symbols in communities | Q (γ=1) | processes (entries, traces) | communities s | processes s |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Println("| resolution | hub degree | communities (≥2) | largest | p50 | p90 | symbols in communities | Q (γ=1) | processes (entries, traces) | intra-community | mean steps | communities s | processes s |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, r := range floats(*resolutions) {
 		for _, h := range floats(*hubs) {
 			g := copyGraph(res.Graph)
@@ -63,9 +63,20 @@ func main() {
 				total += c.SymbolCount
 			}
 			slices.Sort(sizes)
-			fmt.Printf("| %g | %d | %d | %d | %d | %d | %d of %d | %.3f | %d (%d, %d) | %.2f | %.2f |\n", r, int(h), len(sizes),
+			intra, steps := 0, 0
+			for _, p := range g.Flows().Processes {
+				if p.Type == graph.ProcessIntraCommunity {
+					intra++
+				}
+				steps += len(p.Steps)
+			}
+			mean := 0.0
+			if n := len(g.Flows().Processes); n > 0 {
+				mean = float64(steps) / float64(n)
+			}
+			fmt.Printf("| %g | %d | %d | %d | %d | %d | %d of %d | %.3f | %d (%d, %d) | %d | %.1f | %.2f | %.2f |\n", r, int(h), len(sizes),
 				pct(sizes, 1), pct(sizes, 0.5), pct(sizes, 0.9), total, st.CommunityNodes, st.Modularity, st.Processes,
-				st.EntryPoints, st.Traces, float64(st.CommunityMillis)/1000, float64(st.ProcessMillis)/1000)
+				st.EntryPoints, st.Traces, intra, mean, float64(st.CommunityMillis)/1000, float64(st.ProcessMillis)/1000)
 			for i, c := range g.Flows().Communities {
 				if i >= *largest {
 					break

@@ -52,7 +52,8 @@ func traceProcesses(ctx context.Context, v *view, cs *communities, opt Options, 
 			continue
 		}
 		for _, c := range calls {
-			if c.to != int32(src) {
+			// A name-only guess is no evidence that anything calls c.to.
+			if c.to != int32(src) && c.reason != graph.ReasonNameOnly {
 				callers[c.to]++
 			}
 		}

@@ -163,7 +163,8 @@ func handlerSignature(n *graph.Node) bool {
 		if len(ps) > 0 && ps[0] == "self" {
 			ps = ps[1:]
 		}
-		return len(ps) > 0 && ps[0] == "request" && strings.HasSuffix(n.FilePath, "views.py")
+		return len(ps) > 0 && ps[0] == "request" &&
+			(strings.HasSuffix(n.FilePath, "views.py") || strings.Contains("/"+n.FilePath, "/views/"))
 	}
 	return false
 }

@@ -45,6 +45,8 @@ func TestHandlerSignature(t *testing.T) {
 		{"javascript", "function add(a, b)", "a.js", false},
 		{"python", "def index(request, slug=None)", "shop/views.py", true},
 		{"python", "def index(request)", "shop/models.py", false},
+		{"python", "def detail(self, request, pk)", "shop/views/orders.py", true},
+		{"python", "def detail(request)", "shop/reviews/orders.py", false},
 	}
 	for _, c := range cases {
 		n := &graph.Node{Language: c.lang, Signature: c.sig, FilePath: c.file}

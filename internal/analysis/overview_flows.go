@@ -1,7 +1,9 @@
 package analysis
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"sort"
 
 	"gitnexus.dev/gitnexus/internal/memgraph"
@@ -56,29 +58,19 @@ func Clusters(g *memgraph.Graph, limit, minSymbols int) []ClusterInfo {
 	return out
 }
 
-// MainProcesses lists the longest execution flows, cross-community ones
-// first among equals, at most limit.
+// MainProcesses lists the execution flows in the indexer's rank order
+// (entry score: mains and handlers first, then length), at most limit.
 func MainProcesses(g *memgraph.Graph, limit int) []ProcessRef {
-	ps := g.Processes()
-	out := make([]ProcessRef, 0, len(ps))
-	for _, p := range ps {
-		out = append(out, processRef(g, p.Node, 0))
-	}
-	sort.Slice(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.Steps != b.Steps {
-			return a.Steps > b.Steps
-		}
-		if a.Type != b.Type {
-			return a.Type < b.Type // cross_community first
-		}
-		if a.Label != b.Label {
-			return a.Label < b.Label
-		}
-		return a.UID < b.UID
+	ps := slices.Clone(g.Processes())
+	slices.SortFunc(ps, func(a, b memgraph.Process) int {
+		return cmp.Or(cmp.Compare(a.Rank, b.Rank), cmp.Compare(a.Node, b.Node))
 	})
-	if len(out) > limit {
-		out = out[:limit]
+	out := make([]ProcessRef, 0, min(limit, len(ps)))
+	for _, p := range ps {
+		if len(out) == limit {
+			break
+		}
+		out = append(out, processRef(g, p.Node, 0))
 	}
 	return out
 }

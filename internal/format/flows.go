@@ -62,7 +62,7 @@ func Processes(repo string, ps []analysis.ProcessRef, total int) string {
 		b.WriteString("No execution flows were found: no entry point calls through three or more symbols.\n")
 		return b.String()
 	}
-	fmt.Fprintf(&b, "Longest first, %d of %d. Read one with `gitnexus://repo/%s/process/{label}`.\n\n", len(ps), total, repo)
+	fmt.Fprintf(&b, "Most important first (entry points such as mains and handlers, then the longest), %d of %d. Read one with `gitnexus://repo/%s/process/{label}`.\n\n", len(ps), total, repo)
 	rows := make([][]string, 0, len(ps))
 	for _, p := range ps {
 		rows = append(rows, []string{p.Label, fmt.Sprint(p.Steps), p.Type})

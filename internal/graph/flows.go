@@ -31,7 +31,8 @@ type ProcessFacts struct {
 	Steps []string
 }
 
-// Flows are the communities and processes of a graph.
+// Flows are the communities and processes of a graph. Processes are in
+// rank order, the most important first.
 type Flows struct {
 	Communities []CommunityFacts
 	Processes   []ProcessFacts

@@ -25,6 +25,7 @@ type Process struct {
 	Type            string // graph.ProcessIntraCommunity or graph.ProcessCrossCommunity
 	StepCount       int
 	Entry, Terminal NodeID
+	Rank            int // 1 first: by the entry's score, then the length
 }
 
 // flowIndex holds the communities and processes of a graph, in node order.
@@ -58,7 +59,7 @@ func (g *Graph) loadFlows(ctx context.Context, r *store.Reader) error {
 		}
 		g.flows.process[NodeID(p.Rid-1)] = len(g.flows.processes)
 		g.flows.processes = append(g.flows.processes, Process{Node: NodeID(p.Rid - 1), Label: p.Label, Type: p.Type,
-			StepCount: p.StepCount, Entry: NodeID(p.Entry - 1), Terminal: NodeID(p.Terminal - 1)})
+			StepCount: p.StepCount, Entry: NodeID(p.Entry - 1), Terminal: NodeID(p.Terminal - 1), Rank: p.Rank})
 	}
 	return nil
 }

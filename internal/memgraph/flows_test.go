@@ -75,7 +75,7 @@ func TestFlowsRoundTrip(t *testing.T) {
 		}
 		p, ok := lg.ProcessInfo(id("Process:p"))
 		if !ok || p.Label != "a → c" || p.Type != graph.ProcessIntraCommunity || p.StepCount != 3 ||
-			p.Entry != id("Function:x.go:a") || p.Terminal != id("Function:x.go:c") {
+			p.Entry != id("Function:x.go:a") || p.Terminal != id("Function:x.go:c") || p.Rank != 1 {
 			t.Errorf("process = %+v, %v", p, ok)
 		}
 		if got, want := lg.Steps(id("Process:p")), []NodeID{id("Function:x.go:a"), id("Function:x.go:b"), id("Function:x.go:c")}; !reflect.DeepEqual(got, want) {

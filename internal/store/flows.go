@@ -27,7 +27,8 @@ CREATE TABLE process (
 	process_type TEXT NOT NULL,
 	step_count   INTEGER NOT NULL,
 	entry        INTEGER NOT NULL,
-	terminal     INTEGER NOT NULL
+	terminal     INTEGER NOT NULL,
+	rank         INTEGER NOT NULL
 );
 `
 
@@ -39,7 +40,7 @@ CREATE VIEW communities AS
 	FROM community c JOIN node n ON n.rid = c.rid;
 CREATE VIEW processes AS
 	SELECT n.id AS id, p.label AS label, p.process_type AS process_type, p.step_count AS step_count,
-	       e.id AS entry_id, t.id AS terminal_id
+	       e.id AS entry_id, t.id AS terminal_id, p.rank AS rank
 	FROM process p JOIN node n ON n.rid = p.rid JOIN node e ON e.rid = p.entry JOIN node t ON t.rid = p.terminal;
 CREATE VIEW process_steps AS
 	SELECT p.id AS process_id, e.line AS step, s.id AS symbol_id
@@ -69,18 +70,18 @@ func loadFlows(ctx context.Context, tx *sql.Tx, g *graph.Graph, rid map[string]i
 	if err := comm.flush(); err != nil {
 		return fmt.Errorf("store communities: %w", err)
 	}
-	proc, err := newBatchInsert(ctx, tx, "process", []string{"rid", "label", "process_type", "step_count", "entry", "terminal"})
+	proc, err := newBatchInsert(ctx, tx, "process", []string{"rid", "label", "process_type", "step_count", "entry", "terminal", "rank"})
 	if err != nil {
 		return fmt.Errorf("store processes: %w", err)
 	}
-	for _, p := range f.Processes {
+	for i, p := range f.Processes {
 		r, ok1 := rid[p.ID]
 		entry, ok2 := rid[p.Steps[0]]
 		terminal, ok3 := rid[p.Steps[len(p.Steps)-1]]
 		if !ok1 || !ok2 || !ok3 {
 			return fmt.Errorf("store processes: a node of %s is missing", p.ID)
 		}
-		if err := proc.add(r, p.Label, p.Type, len(p.Steps), entry, terminal); err != nil {
+		if err := proc.add(r, p.Label, p.Type, len(p.Steps), entry, terminal, i+1); err != nil {
 			return fmt.Errorf("store processes: %w", err)
 		}
 	}
@@ -100,13 +101,15 @@ type CommunityRow struct {
 }
 
 // ProcessRow is one process's properties; Rid, Entry and Terminal are node
-// rids.
+// rids. Rank is its place in the indexer's order (1 first: the entry's
+// score, then the length).
 type ProcessRow struct {
 	Rid             int64
 	Label           string
 	Type            string
 	StepCount       int
 	Entry, Terminal int64
+	Rank            int
 }
 
 // Flows reads every community and process, in rid order.
@@ -131,14 +134,14 @@ func (r *Reader) Flows(ctx context.Context) ([]CommunityRow, []ProcessRow, error
 		return nil, nil, fmt.Errorf("read communities: %w", err)
 	}
 	var ps []ProcessRow
-	rows, err = r.db.QueryContext(ctx, `SELECT rid, label, process_type, step_count, entry, terminal FROM process ORDER BY rid`)
+	rows, err = r.db.QueryContext(ctx, `SELECT rid, label, process_type, step_count, entry, terminal, rank FROM process ORDER BY rid`)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read processes: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var p ProcessRow
-		if err := rows.Scan(&p.Rid, &p.Label, &p.Type, &p.StepCount, &p.Entry, &p.Terminal); err != nil {
+		if err := rows.Scan(&p.Rid, &p.Label, &p.Type, &p.StepCount, &p.Entry, &p.Terminal, &p.Rank); err != nil {
 			return nil, nil, fmt.Errorf("read processes: %w", err)
 		}
 		ps = append(ps, p)

@@ -70,7 +70,7 @@ type ChangesResult struct {
 	ChangedSymbols    []ChangedSymbol `json:"changed_symbols"`
 	Affected          []ImpactItem    `json:"affected"`
 	AffectedModules   []ModuleImpact  `json:"affected_modules"`
-	AffectedProcesses []string        `json:"affected_processes"`
+	AffectedProcesses []ProcessImpact `json:"affected_processes"`
 	Risk              string          `json:"risk_level"`
 	Summary           ChangesSummary  `json:"summary"`
 	Truncated         bool            `json:"truncated"`
@@ -143,7 +143,7 @@ func DetectChanges(ctx context.Context, g *memgraph.Graph, repo string, opt Chan
 		}
 	}
 	res := &ChangesResult{Scope: opt.Scope, BaseRef: opt.BaseRef, Files: []ChangedFile{}, ChangedSymbols: []ChangedSymbol{},
-		Affected: []ImpactItem{}, AffectedModules: []ModuleImpact{}, AffectedProcesses: []string{}}
+		Affected: []ImpactItem{}, AffectedModules: []ModuleImpact{}, AffectedProcesses: []ProcessImpact{}}
 	var start []memgraph.NodeID
 	seen := map[memgraph.NodeID]bool{}
 	for _, f := range files {
@@ -208,6 +208,7 @@ func DetectChanges(ctx context.Context, g *memgraph.Graph, repo string, opt Chan
 		res.Affected = append(res.Affected, imp.ByDepth[d]...)
 	}
 	res.AffectedModules = imp.AffectedModules
+	res.AffectedProcesses = imp.AffectedProcesses
 	res.Summary.AffectedCount = imp.Summary.Total
 	res.Summary.Direct = imp.Summary.Direct
 	res.Truncated = res.Truncated || imp.Truncated

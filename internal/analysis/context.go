@@ -39,7 +39,13 @@ type ContextResult struct {
 	TotalCandidates int                      `json:"totalCandidates,omitempty"`
 	Incoming        map[string]RelationGroup `json:"incoming,omitempty"`
 	Outgoing        map[string]RelationGroup `json:"outgoing,omitempty"`
-	Processes       []string                 `json:"processes"`
+	// Community is the functional area the symbol belongs to; Processes
+	// the execution flows it is a step of.
+	Community *CommunityRef `json:"community,omitempty"`
+	Processes []ProcessRef  `json:"processes"`
+	// TotalProcesses counts the processes when more than PerGroup were
+	// found and only PerGroup are listed.
+	TotalProcesses int `json:"totalProcesses,omitempty"`
 }
 
 // ContextOptions bound a context.
@@ -62,8 +68,12 @@ func Context(g *memgraph.Graph, n memgraph.NodeID, opt ContextOptions) ContextRe
 	}
 	info := Info(g, n)
 	mod, _ := ModuleOf(g, n)
-	res := ContextResult{Status: "found", Symbol: &info, Module: mod, Processes: []string{},
-		Incoming: group(g, g.In(n), opt.PerGroup), Outgoing: group(g, g.Out(n), opt.PerGroup)}
+	res := ContextResult{Status: "found", Symbol: &info, Module: mod, Processes: ProcessesOf(g, n),
+		Community: CommunityOf(g, n), Incoming: group(g, g.In(n), opt.PerGroup), Outgoing: group(g, g.Out(n), opt.PerGroup)}
+	if len(res.Processes) > opt.PerGroup {
+		res.TotalProcesses = len(res.Processes)
+		res.Processes = res.Processes[:opt.PerGroup]
+	}
 	return res
 }
 
@@ -73,6 +83,9 @@ func group(g *memgraph.Graph, edges []memgraph.Edge, per int) map[string]Relatio
 	// relations are built.
 	byType := map[graph.EdgeType][]int{}
 	for i, e := range edges {
+		if isFlowEdge(e.Type) {
+			continue // shown as the community and the processes
+		}
 		byType[e.Type] = append(byType[e.Type], i)
 	}
 	out := map[string]RelationGroup{}

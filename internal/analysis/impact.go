@@ -69,7 +69,10 @@ type ImpactResult struct {
 	ByDepth           map[string][]ImpactItem `json:"byDepth,omitempty"`
 	ByDepthCounts     map[string]int          `json:"byDepthCounts"`
 	AffectedModules   []ModuleImpact          `json:"affected_modules"`
-	AffectedProcesses []string                `json:"affected_processes"`
+	AffectedProcesses []ProcessImpact         `json:"affected_processes"`
+	// AffectedCommunities are the communities of the target and the
+	// affected symbols.
+	AffectedCommunities []CommunityImpact `json:"affected_communities"`
 	// Truncated: some depth lists more items than Limit from Offset; ask
 	// again with Offset = NextOffset. Exhaustive false: the walk stopped at
 	// MaxImpactVisit nodes, so the counts are lower bounds.
@@ -129,7 +132,8 @@ func Impact(g *memgraph.Graph, start []memgraph.NodeID, opt ImpactOptions) Impac
 	}
 	res := ImpactResult{Status: "found", Direction: dir, MaxDepth: opt.MaxDepth, ByDepthCounts: map[string]int{},
 		Offset: opt.Offset, Limit: opt.Limit,
-		AffectedModules: []ModuleImpact{}, AffectedProcesses: []string{}, Exhaustive: true}
+		AffectedModules: []ModuleImpact{}, AffectedProcesses: []ProcessImpact{}, AffectedCommunities: []CommunityImpact{},
+		Exhaustive: true}
 	// The walk keeps small records; only the items a page lists become
 	// ImpactItems. Module and test status are computed once per file.
 	type hit struct {
@@ -252,6 +256,23 @@ walk:
 		}
 	}
 	res.Summary.Modules = len(res.AffectedModules)
+	ts := make([]touched, 0, len(start)+count)
+	for _, s := range start {
+		ts = append(ts, touched{s, 0})
+	}
+	for _, level := range levels {
+		for _, h := range level {
+			ts = append(ts, touched{h.node, h.depth})
+		}
+	}
+	res.AffectedProcesses, res.AffectedCommunities = flowImpact(g, ts)
+	// The risk counts the flows that run through the target itself; those
+	// that only pass a depth-1 symbol may never reach the change.
+	for _, p := range res.AffectedProcesses {
+		if p.Target {
+			res.Summary.Processes++
+		}
+	}
 	res.Risk = RiskLevel(res.Summary)
 	return res
 }

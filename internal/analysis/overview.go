@@ -16,8 +16,8 @@ type OverviewResult struct {
 	Languages   map[string]int `json:"filesByLanguage"`
 	Modules     []ModuleInfo   `json:"modules"`
 	EntryPoints []EntryPoint   `json:"entry_points"`
-	Clusters    []string       `json:"clusters"`
-	Processes   []string       `json:"processes"`
+	Clusters    []ClusterInfo  `json:"clusters"`
+	Processes   []ProcessRef   `json:"processes"`
 }
 
 // ModuleInfo is a package (or folder) and its size.
@@ -41,7 +41,7 @@ func Overview(g *memgraph.Graph, limit int) OverviewResult {
 		limit = 10
 	}
 	res := OverviewResult{NodesByKind: map[string]int{}, EdgesByType: map[string]int{}, Languages: map[string]int{},
-		Modules: []ModuleInfo{}, EntryPoints: []EntryPoint{}, Clusters: []string{}, Processes: []string{}}
+		Modules: []ModuleInfo{}, EntryPoints: []EntryPoint{}, Clusters: Clusters(g, limit, MinOverviewCluster), Processes: MainProcesses(g, limit)}
 	res.Nodes, res.Edges = g.Len(), g.EdgeCount()
 	modules := map[string]*ModuleInfo{}
 	for i := range g.Nodes {

@@ -23,8 +23,7 @@ type QuerySymbol struct {
 	Score float64 `json:"score"`
 }
 
-// QueryGroup gathers the hits of one file (of one execution flow, once
-// flows exist).
+// QueryGroup gathers the hits of one file.
 type QueryGroup struct {
 	File    string        `json:"file"`
 	Module  string        `json:"module"`
@@ -38,15 +37,19 @@ type QueryResult struct {
 	Ranking     string        `json:"ranking"` // how hits were ranked: "bm25"
 	Groups      []QueryGroup  `json:"groups"`
 	Definitions []QuerySymbol `json:"definitions"` // types, constants and files found outside any group
-	Processes   []string      `json:"processes"`
-	Total       int           `json:"total_hits"`
-	Truncated   bool          `json:"truncated"`
-	Note        string        `json:"note,omitempty"`
+	// Processes are the execution flows the hits are steps of, ranked by
+	// the sum of their hits' scores with a small boost for cohesive
+	// communities.
+	Processes []QueryProcess `json:"processes"`
+	Total     int            `json:"total_hits"`
+	Truncated bool           `json:"truncated"`
+	Note      string         `json:"note,omitempty"`
 }
 
 // Query searches the index: BM25 hits are grouped by file, callables
 // forming the groups and other hits (types, constants, files) listed as
-// definitions. Groups are ordered by their best hit.
+// definitions. Groups are ordered by their best hit. Hits that are steps of
+// execution flows also group by process (query_flows.go).
 func Query(ctx context.Context, r *store.Reader, g *memgraph.Graph, text string, opt QueryOptions) (*QueryResult, error) {
 	if opt.Limit <= 0 {
 		opt.Limit = 5
@@ -59,13 +62,15 @@ func Query(ctx context.Context, r *store.Reader, g *memgraph.Graph, text string,
 		return nil, err
 	}
 	res := &QueryResult{Query: text, Ranking: "bm25", Groups: []QueryGroup{}, Definitions: []QuerySymbol{},
-		Processes: []string{}, Total: len(hits),
+		Processes: []QueryProcess{}, Total: len(hits),
 		Note: "ranked by BM25 over names, signatures, docs and content; vector search is not configured"}
 	byFile := map[string]*QueryGroup{}
 	var order []string
+	flows := newProcessRanking(g)
 	for _, h := range hits {
 		nd := &g.Nodes[h.Node]
 		qs := QuerySymbol{SymbolInfo: Info(g, h.Node), Score: math.Round(h.Score*1000) / 1000}
+		flows.add(h.Node, qs)
 		if opt.IncludeContent && nd.Kind.IsSymbol() {
 			if c, d, err := r.NodeText(ctx, int64(h.Node)+1); err == nil {
 				qs.Content, qs.Doc = c, d
@@ -99,5 +104,8 @@ func Query(ctx context.Context, r *store.Reader, g *memgraph.Graph, text string,
 	if len(res.Groups) > opt.Limit {
 		res.Groups, res.Truncated = res.Groups[:opt.Limit], true
 	}
+	var cut bool
+	res.Processes, cut = flows.ranked(opt.Limit, opt.MaxSymbols)
+	res.Truncated = res.Truncated || cut
 	return res, nil
 }

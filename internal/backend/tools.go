@@ -458,3 +458,65 @@ func runOverview(ctx context.Context, b *Backend, a *Args) (*Result, error) {
 			Hint: "call query with words for a concept, or context on an entry point."}, nil
 	})
 }
+
+// ErrNotFound means a resource names a community or process the
+// repository does not have.
+var ErrNotFound = errors.New("not found")
+
+// maxClusterMembers bounds the members a cluster resource lists.
+const maxClusterMembers = 200
+
+// maxListedFlows bounds the areas and processes the list resources show.
+const maxListedFlows = 100
+
+// Clusters renders the functional areas of a repository (the clusters
+// resource).
+func (b *Backend) Clusters(ctx context.Context, ref string) (string, error) {
+	var out string
+	_, err := b.withRepo(ctx, ref, func(s *Snapshot) (*Result, error) {
+		out = format.Clusters(s.Repo.ID, analysis.Clusters(s.Graph, maxListedFlows, 1), len(s.Graph.Communities()))
+		return nil, nil
+	})
+	return out, err
+}
+
+// Cluster renders one functional area (the cluster resource).
+func (b *Backend) Cluster(ctx context.Context, ref, name string) (string, error) {
+	var out string
+	_, err := b.withRepo(ctx, ref, func(s *Snapshot) (*Result, error) {
+		c, ok := analysis.Cluster(s.Graph, name, maxClusterMembers)
+		if !ok {
+			return nil, fmt.Errorf("%w: no community is labelled %q in %s; read gitnexus://repo/%s/clusters for the labels",
+				ErrNotFound, name, s.Repo.ID, s.Repo.ID)
+		}
+		out = format.Cluster(&c)
+		return nil, nil
+	})
+	return out, err
+}
+
+// Processes renders the execution flows of a repository (the processes
+// resource).
+func (b *Backend) Processes(ctx context.Context, ref string) (string, error) {
+	var out string
+	_, err := b.withRepo(ctx, ref, func(s *Snapshot) (*Result, error) {
+		out = format.Processes(s.Repo.ID, analysis.MainProcesses(s.Graph, maxListedFlows), len(s.Graph.Processes()))
+		return nil, nil
+	})
+	return out, err
+}
+
+// Process renders one execution flow (the process resource).
+func (b *Backend) Process(ctx context.Context, ref, name string) (string, error) {
+	var out string
+	_, err := b.withRepo(ctx, ref, func(s *Snapshot) (*Result, error) {
+		p, ok := analysis.Process(s.Graph, name)
+		if !ok {
+			return nil, fmt.Errorf("%w: no process is labelled %q in %s; read gitnexus://repo/%s/processes for the labels",
+				ErrNotFound, name, s.Repo.ID, s.Repo.ID)
+		}
+		out = format.Process(&p)
+		return nil, nil
+	})
+	return out, err
+}

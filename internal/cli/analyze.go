@@ -162,7 +162,8 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	entry, err := registry.Upsert(registry.Entry{
 		Name: filepath.Base(root), Path: root, StoragePath: store.Dir(root), IndexedAt: meta.IndexedAt,
 		LastCommit: gs.Commit,
-		Stats:      registry.Stats{Files: sum.Files, Nodes: sum.Nodes, Edges: sum.Edges, Functions: sum.Functions},
+		Stats: registry.Stats{Files: sum.Files, Nodes: sum.Nodes, Edges: sum.Edges, Functions: sum.Functions,
+			Communities: sum.Flows.Communities, Processes: sum.Flows.Processes},
 	})
 	if err != nil {
 		return fmt.Errorf("index written, but registering it failed: %w", err)
@@ -282,6 +283,10 @@ func printSummary(w io.Writer, id, root string, s *ingest.Summary) {
 		fmt.Fprintf(w, "  calls     %d sites: %d resolved (%d by name only), %d unresolved (external or dynamic)\n",
 			c, s.Resolve.CallsResolved, s.Resolve.CallsNameOnly, s.Resolve.CallsUnresolved)
 	}
+	if f := s.Flows; f.Communities > 0 || f.Processes > 0 {
+		fmt.Fprintf(w, "  flows     %d communities (modularity %.2f), %d processes from %d entry points\n",
+			f.Communities, f.Modularity, f.Processes, f.EntryPoints)
+	}
 	fmt.Fprintf(w, "  index     %s, %.1f MiB\n", filepath.Join(store.Dir(root), store.DBName), float64(s.IndexBytes)/(1<<20))
 }
 
@@ -290,7 +295,7 @@ func printSummary(w io.Writer, id, root string, s *ingest.Summary) {
 func orderedCounts(m map[string]int, order []string, symbolsOnly bool) string {
 	var parts []string
 	for _, k := range order {
-		if symbolsOnly && (k == "File" || k == "Folder" || k == "Package") {
+		if symbolsOnly && (k == "File" || k == "Folder" || k == "Package" || k == "Community" || k == "Process") {
 			continue
 		}
 		if v := m[k]; v > 0 {

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -235,6 +236,25 @@ func TestMCPOverStdio(t *testing.T) {
 		}
 		if _, err := s.session.ReadResource(ctx, &mcp.ReadResourceParams{URI: "gitnexus://repo/nope/context"}); err == nil {
 			t.Error("context of an unknown repository: no error")
+		}
+		// Communities and execution flows of the shop.
+		for _, c := range []struct{ uri, want string }{
+			{"gitnexus://repo/" + idB + "/clusters", "| order |"},
+			{"gitnexus://repo/" + idB + "/cluster/order", "order.Service.Place"},
+			{"gitnexus://repo/" + idB + "/processes", "| main → validate | 4 | cross_community |"},
+			{"gitnexus://repo/" + idB + "/process/" + url.PathEscape("main → validate"),
+				"| 1 | main.main | Function | cmd/shop/main.go:"},
+			{"gitnexus://repo/" + idB + "/process/" + url.PathEscape("main → validate"), "flowchart TD\n  s1[\"1. main.main\"]"},
+			{"gitnexus://repo/" + idB + "/process/" + url.PathEscape("main → validate"), "  s3 --> s4\n```"},
+		} {
+			r, err := s.session.ReadResource(ctx, &mcp.ReadResourceParams{URI: c.uri})
+			if err != nil || !strings.Contains(r.Contents[0].Text, c.want) {
+				t.Errorf("%s: want %q in %v %v", c.uri, c.want, resourceText(r), err)
+			}
+		}
+		if _, err := s.session.ReadResource(ctx, &mcp.ReadResourceParams{URI: "gitnexus://repo/" + idB + "/process/nope"}); err == nil ||
+			!strings.Contains(err.Error(), "no process") {
+			t.Errorf("an unknown process: %v", err)
 		}
 	})
 
@@ -530,4 +550,11 @@ func TestServe(t *testing.T) {
 	if !strings.Contains(all, `"path":"/api/v1/tools/context"`) || !strings.Contains(all, `"msg":"stopped"`) {
 		t.Errorf("access log:\n%s", all)
 	}
+}
+
+func resourceText(r *mcp.ReadResourceResult) string {
+	if r == nil || len(r.Contents) == 0 {
+		return ""
+	}
+	return r.Contents[0].Text
 }

@@ -3,6 +3,7 @@ package cypher
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/memgraph"
@@ -28,7 +29,14 @@ type NodeProperty struct {
 	// Lazy properties are fetched from the TextSource, once per node and
 	// query, and only when a query reads them.
 	Lazy bool
-	get  func(pr *propReader, n memgraph.NodeID) (Value, error)
+	// Kinds are the node kinds that have the property; nil: every kind.
+	Kinds []graph.NodeKind
+	get   func(pr *propReader, n memgraph.NodeID) (Value, error)
+}
+
+// hasKind reports whether nodes of kind k have the property.
+func (p *NodeProperty) hasKind(k graph.NodeKind) bool {
+	return p.Kinds == nil || slices.Contains(p.Kinds, k)
 }
 
 // RelProperty is one property of relationships.
@@ -45,8 +53,10 @@ type RelProperty struct {
 const RelationshipType = "CodeRelation"
 
 // NodeProperties lists the node properties, in the order keys() returns
-// them.
-var NodeProperties = []NodeProperty{
+// them: those of every node, then those of some kinds only.
+var NodeProperties = slices.Concat(symbolNodeProperties, flowNodeProperties)
+
+var symbolNodeProperties = []NodeProperty{
 	{Name: "id", Type: "STRING", Doc: "stable id: `Function:path/file.go:Name`, `File:path`, `Package:key`",
 		get: func(pr *propReader, n memgraph.NodeID) (Value, error) { return StringValue(pr.g.Nodes[n].ID), nil }},
 	{Name: "name", Type: "STRING", Doc: "simple name: `Serve`, `server.go`, `http`",
@@ -104,9 +114,9 @@ var RelProperties = []RelProperty{
 	{Name: "reason", Type: "STRING", Doc: "how the edge was established (below)",
 		get: func(v Value) Value { return StringValue(v.s) }},
 	{Name: "line", Type: "INTEGER", Doc: "line of the first call site (CALLS) or import (IMPORTS) in the source's file; 0 when not applicable",
-		get: func(v Value) Value { return IntValue(int64(v.line)) }},
-	{Name: "step", Type: "INTEGER", Doc: "position in an execution flow; null until execution flows are indexed",
-		get: func(Value) Value { return Null }},
+		get: lineProperty},
+	{Name: "step", Type: "INTEGER", Doc: "STEP_IN_PROCESS: the symbol's 1-based position in the process; null on other relationships",
+		get: stepProperty},
 }
 
 var (
@@ -173,6 +183,9 @@ func (pr *propReader) nodeMap(n memgraph.NodeID) (Value, error) {
 	keys := make([]string, 0, len(NodeProperties))
 	vals := make([]Value, 0, len(NodeProperties))
 	for _, p := range NodeProperties {
+		if !p.hasKind(pr.g.Nodes[n].Kind) {
+			continue
+		}
 		v, err := p.get(pr, n)
 		if err != nil {
 			return Null, err
@@ -212,7 +225,7 @@ func relMap(v Value) Value {
 func (pr *propReader) nodeKeys(n memgraph.NodeID) []Value {
 	out := make([]Value, 0, len(NodeProperties))
 	for _, p := range NodeProperties {
-		if p.Lazy && pr.src == nil {
+		if p.Lazy && pr.src == nil || !p.hasKind(pr.g.Nodes[n].Kind) {
 			continue
 		}
 		out = append(out, StringValue(p.Name))

@@ -28,18 +28,23 @@ var kindDocs = map[graph.NodeKind]string{
 	graph.KindConst:       "a package- or module-level constant",
 	graph.KindVariable:    "a package- or module-level variable",
 	graph.KindProperty:    "a field",
+	graph.KindCommunity:   "a functional area: callables and types that call each other more than the rest (members have MEMBER_OF edges to it)",
+	graph.KindProcess:     "an execution flow: calls traced from an entry point (steps have STEP_IN_PROCESS edges with `step`)",
 }
 
 var edgeDocs = map[graph.EdgeType]string{
-	graph.EdgeContains:    "Folder → Folder or File; Package → File",
-	graph.EdgeDefines:     "File → top-level symbol; function → symbol declared inside it",
-	graph.EdgeHasMethod:   "type → method or constructor",
-	graph.EdgeHasProperty: "type → field",
-	graph.EdgeImports:     "File → Package or File it imports (`line` is the import line)",
-	graph.EdgeCalls:       "callable → callable it calls (`line` is the first call site); File → callable for calls outside functions; → Class when a class without constructor is instantiated",
-	graph.EdgeExtends:     "type → base type; Go struct → embedded type",
-	graph.EdgeImplements:  "type → interface (declared, or for Go computed from method sets)",
-	graph.EdgeReferences:  "callable → package-level Variable or Const it reads or writes",
+	graph.EdgeContains:      "Folder → Folder or File; Package → File",
+	graph.EdgeDefines:       "File → top-level symbol; function → symbol declared inside it",
+	graph.EdgeHasMethod:     "type → method or constructor",
+	graph.EdgeHasProperty:   "type → field",
+	graph.EdgeImports:       "File → Package or File it imports (`line` is the import line)",
+	graph.EdgeCalls:         "callable → callable it calls (`line` is the first call site); File → callable for calls outside functions; → Class when a class without constructor is instantiated",
+	graph.EdgeExtends:       "type → base type; Go struct → embedded type",
+	graph.EdgeImplements:    "type → interface (declared, or for Go computed from method sets)",
+	graph.EdgeReferences:    "callable → package-level Variable or Const it reads or writes",
+	graph.EdgeMemberOf:      "callable or type → the Community it belongs to",
+	graph.EdgeStepInProcess: "callable → a Process it is a step of (`step` is its 1-based position)",
+	graph.EdgeEntryPointOf:  "callable → the Process it starts",
 }
 
 var reasonDocs = map[graph.Reason]string{
@@ -55,6 +60,8 @@ var reasonDocs = map[graph.Reason]string{
 	graph.ReasonMethodSet:      "Go implicit interface satisfaction",
 	graph.ReasonDispatch:       "a call through an interface or overridden method, to an implementation that may run",
 	graph.ReasonNameOnly:       "a guess: the receiver could not be typed and one callable has that name",
+	graph.ReasonCommunity:      "membership found by community detection",
+	graph.ReasonTrace:          "a step of a traced flow; confidence is the lowest of the calls reaching it",
 }
 
 // Example is one query of the schema text.
@@ -91,6 +98,9 @@ var Examples = []Example{
 		"MATCH (a)-[r:CALLS]->(b) WHERE r.reason IN ['name-only', 'dispatch'] RETURN a.qualifiedName, b.qualifiedName, r.reason, r.confidence"},
 	{"Undocumented exported API", "MATCH (n) WHERE (n:Function OR n:Method) AND n.isExported AND n.doc = '' RETURN n.qualifiedName, n.filePath LIMIT 20"},
 	{"The source of a symbol", "MATCH (m:Method {name: 'Place'}) RETURN m.filePath, m.startLine, m.endLine, m.content"},
+	{"The largest functional areas", "MATCH (c:Community) RETURN c.label, c.cohesion, c.symbolCount, c.keywords ORDER BY c.symbolCount DESC LIMIT 10"},
+	{"The execution flows through a method, step by step",
+		"MATCH (m:Method {name: 'Place'})-[:STEP_IN_PROCESS]->(p:Process)<-[r:STEP_IN_PROCESS]-(s) RETURN p.label, p.processType, r.step, s.qualifiedName ORDER BY p.label, r.step"},
 }
 
 // SchemaText describes the graph as Cypher sees it, with example queries.

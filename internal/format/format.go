@@ -115,6 +115,20 @@ func Context(r *analysis.ContextResult) string {
 	}
 	section("Incoming:", r.Incoming, true)
 	section("Outgoing:", r.Outgoing, false)
+	if r.Community != nil {
+		fmt.Fprintf(&b, "\nCommunity: %s (%d symbols, cohesion %.2f)\n", r.Community.Label, r.Community.Symbols, r.Community.Cohesion)
+	}
+	if len(r.Processes) > 0 {
+		fmt.Fprintf(&b, "\n### Execution flows (%d)\n\n", len(r.Processes))
+		rows := make([][]string, 0, len(r.Processes))
+		for _, p := range r.Processes {
+			rows = append(rows, []string{p.Label, fmt.Sprintf("%d of %d", p.Step, p.Steps), p.Type})
+		}
+		b.WriteString(Table([]string{"process", "step", "type"}, rows))
+		if r.TotalProcesses > len(r.Processes) {
+			fmt.Fprintf(&b, "\n%d more not shown.\n", r.TotalProcesses-len(r.Processes))
+		}
+	}
 	if r.Symbol.Content != "" {
 		fmt.Fprintf(&b, "\n### Source\n\n```%s\n%s\n```\n", r.Symbol.Language, strings.TrimRight(r.Symbol.Content, "\n"))
 	}
@@ -190,9 +204,46 @@ func Impact(r *analysis.ImpactResult) string {
 		}
 		b.WriteString(Table([]string{"module", "affected", "direct"}, rows))
 	}
+	b.WriteString(affectedProcesses(r.AffectedProcesses))
+	if len(r.AffectedCommunities) > 0 {
+		b.WriteString("\n### Communities\n\n")
+		rows := [][]string{}
+		for i, c := range r.AffectedCommunities {
+			if i == 15 {
+				rows = append(rows, []string{fmt.Sprintf("… %d more", len(r.AffectedCommunities)-i), "", ""})
+				break
+			}
+			rows = append(rows, []string{c.Label, fmt.Sprint(c.Hits), yes(c.Direct)})
+		}
+		b.WriteString(Table([]string{"community", "affected", "direct"}, rows))
+	}
 	if r.Truncated {
 		fmt.Fprintf(&b, "\nSome depths list only part of their items: ask again with offset %d.\n", r.NextOffset)
 	}
+	return b.String()
+}
+
+// affectedProcesses renders the execution flows an impact reaches, at
+// most 15.
+func affectedProcesses(ps []analysis.ProcessImpact) string {
+	if len(ps) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\n### Execution flows\n\n")
+	rows := [][]string{}
+	for i, p := range ps {
+		if i == 15 {
+			rows = append(rows, []string{fmt.Sprintf("… %d more", len(ps)-i), "", "", "", ""})
+			break
+		}
+		through := "a depth-1 symbol"
+		if p.Target {
+			through = "the target"
+		}
+		rows = append(rows, []string{p.Label, through, fmt.Sprintf("%d of %d", p.BrokenStep, p.Steps), fmt.Sprint(p.Hits), p.Type})
+	}
+	b.WriteString(Table([]string{"process", "through", "earliest broken step", "steps affected", "type"}, rows))
 	return b.String()
 }
 
@@ -228,6 +279,7 @@ func Changes(r *analysis.ChangesResult) string {
 		}
 		b.WriteString(Table([]string{"name", "kind", "location", "depth", "via"}, rows))
 	}
+	b.WriteString(affectedProcesses(r.AffectedProcesses))
 	if len(r.Unmapped) > 0 {
 		fmt.Fprintf(&b, "\nChanged lines outside any indexed symbol: %s\n", strings.Join(first(r.Unmapped, 10), ", "))
 	}
@@ -290,6 +342,18 @@ func Rename(r *analysis.RenameResult) string {
 func Query(r *analysis.QueryResult) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Search %q: %d hit(s) (%s).\n", r.Query, r.Total, r.Ranking)
+	if len(r.Processes) > 0 {
+		b.WriteString("\n### Execution flows\n\n")
+		rows := [][]string{}
+		for _, p := range r.Processes {
+			var steps []string
+			for _, s := range p.Symbols {
+				steps = append(steps, fmt.Sprintf("%s (step %d)", s.Name, s.Step))
+			}
+			rows = append(rows, []string{p.Label, fmt.Sprintf("%.3f", p.Score), fmt.Sprint(p.Steps), strings.Join(steps, ", ")})
+		}
+		b.WriteString(Table([]string{"process", "score", "steps", "hits"}, rows))
+	}
 	for _, g := range r.Groups {
 		fmt.Fprintf(&b, "\n### %s (%s)\n\n", g.File, g.Module)
 		rows := [][]string{}
@@ -343,6 +407,22 @@ func Overview(name string, r *analysis.OverviewResult) string {
 			rows = append(rows, []string{e.QualifiedName, e.Kind, Loc(e.FilePath, e.StartLine), fmt.Sprint(e.Reach)})
 		}
 		b.WriteString(Table([]string{"symbol", "kind", "location", "reach (3 calls)"}, rows))
+	}
+	if len(r.Clusters) > 0 {
+		b.WriteString("\n### Largest functional areas (communities)\n\n")
+		rows := [][]string{}
+		for _, c := range r.Clusters {
+			rows = append(rows, []string{c.Label, fmt.Sprint(c.Symbols), fmt.Sprintf("%.2f", c.Cohesion), fmt.Sprint(c.Communities)})
+		}
+		b.WriteString(Table([]string{"area", "symbols", "cohesion", "communities"}, rows))
+	}
+	if len(r.Processes) > 0 {
+		b.WriteString("\n### Main execution flows\n\n")
+		rows := [][]string{}
+		for _, p := range r.Processes {
+			rows = append(rows, []string{p.Label, fmt.Sprint(p.Steps), p.Type})
+		}
+		b.WriteString(Table([]string{"process", "steps", "type"}, rows))
 	}
 	return b.String()
 }

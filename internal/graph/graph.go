@@ -69,6 +69,7 @@ type Graph struct {
 	nodeIdx map[string]int
 	edges   []Edge
 	edgeIdx map[edgeKey]int
+	flows   *Flows // communities and processes (flows.go)
 }
 
 type edgeKey struct {

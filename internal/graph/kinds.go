@@ -30,6 +30,8 @@ const (
 	KindConst
 	KindVariable
 	KindProperty
+	KindCommunity
+	KindProcess
 	numKinds
 )
 
@@ -49,6 +51,8 @@ var kindNames = [...]string{
 	KindConst:       "Const",
 	KindVariable:    "Variable",
 	KindProperty:    "Property",
+	KindCommunity:   "Community",
+	KindProcess:     "Process",
 }
 
 func (k NodeKind) String() string {
@@ -91,10 +95,10 @@ func (k NodeKind) IsType() bool {
 	return false
 }
 
-// IsSymbol reports whether the kind is a code symbol (not a file, folder or
-// package).
+// IsSymbol reports whether the kind is a code symbol (not a file, folder,
+// package, community or process).
 func (k NodeKind) IsSymbol() bool {
-	return k >= KindFunction && k < numKinds
+	return k >= KindFunction && k <= KindProperty
 }
 
 // EdgeType is the type of a relationship. The string form is the value of the
@@ -113,20 +117,26 @@ const (
 	EdgeExtends
 	EdgeImplements
 	EdgeReferences
+	EdgeMemberOf
+	EdgeStepInProcess
+	EdgeEntryPointOf
 	numEdgeTypes
 )
 
 var edgeNames = [...]string{
-	EdgeInvalid:     "",
-	EdgeContains:    "CONTAINS",
-	EdgeDefines:     "DEFINES",
-	EdgeHasMethod:   "HAS_METHOD",
-	EdgeHasProperty: "HAS_PROPERTY",
-	EdgeImports:     "IMPORTS",
-	EdgeCalls:       "CALLS",
-	EdgeExtends:     "EXTENDS",
-	EdgeImplements:  "IMPLEMENTS",
-	EdgeReferences:  "REFERENCES",
+	EdgeInvalid:       "",
+	EdgeContains:      "CONTAINS",
+	EdgeDefines:       "DEFINES",
+	EdgeHasMethod:     "HAS_METHOD",
+	EdgeHasProperty:   "HAS_PROPERTY",
+	EdgeImports:       "IMPORTS",
+	EdgeCalls:         "CALLS",
+	EdgeExtends:       "EXTENDS",
+	EdgeImplements:    "IMPLEMENTS",
+	EdgeReferences:    "REFERENCES",
+	EdgeMemberOf:      "MEMBER_OF",
+	EdgeStepInProcess: "STEP_IN_PROCESS",
+	EdgeEntryPointOf:  "ENTRY_POINT_OF",
 }
 
 func (t EdgeType) String() string {

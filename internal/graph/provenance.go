@@ -41,26 +41,33 @@ const (
 	// ReasonNameOnly: the receiver could not be typed and exactly one callable
 	// of that name exists; a guess, never more than 0.5.
 	ReasonNameOnly Reason = "name-only"
+	// ReasonCommunity: a symbol belongs to a community found by community
+	// detection over the call and type graph (MEMBER_OF).
+	ReasonCommunity Reason = "community"
+	// ReasonTrace: a symbol is a step or the entry of an execution flow
+	// traced over confident CALLS edges (STEP_IN_PROCESS, ENTRY_POINT_OF);
+	// the edge carries the lowest confidence of the calls that reach it.
+	ReasonTrace Reason = "trace"
 )
 
 // AllReasons lists every reason, in the order above.
 func AllReasons() []Reason {
 	return []Reason{ReasonSyntax, ReasonPackageMember, ReasonDeclared, ReasonSameFile,
 		ReasonSamePackage, ReasonImportResolved, ReasonSelfReceiver, ReasonReceiverTyped,
-		ReasonInherited, ReasonMethodSet, ReasonDispatch, ReasonNameOnly}
+		ReasonInherited, ReasonMethodSet, ReasonDispatch, ReasonNameOnly, ReasonCommunity, ReasonTrace}
 }
 
 // Confidence is the default confidence for each reason. Resolvers use these
 // values so that a confidence threshold means the same thing everywhere.
 func (r Reason) Confidence() float64 {
 	switch r {
-	case ReasonSyntax, ReasonPackageMember:
+	case ReasonSyntax, ReasonPackageMember, ReasonCommunity:
 		return 1.0
 	case ReasonDeclared, ReasonSameFile, ReasonSamePackage, ReasonImportResolved, ReasonSelfReceiver:
 		return 0.95
 	case ReasonReceiverTyped:
 		return 0.9
-	case ReasonInherited, ReasonMethodSet:
+	case ReasonInherited, ReasonMethodSet, ReasonTrace:
 		return 0.85
 	case ReasonDispatch:
 		return 0.6

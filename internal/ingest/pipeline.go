@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"gitnexus.dev/gitnexus/internal/enrich"
 	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/lang"
 )
@@ -32,7 +33,7 @@ const DefaultMaxFileSize = 512 * 1024
 
 // Event reports progress: a stage name, and for counted stages how far it is.
 type Event struct {
-	Phase string // "walk", "parse", "resolve", "store"
+	Phase string // "walk", "parse", "resolve", "enrich", "store"
 	Done  int
 	Total int
 }
@@ -58,6 +59,8 @@ type Stats struct {
 	Resolve          lang.ResolveStats `json:"resolve"`
 	PhaseMillis      map[string]int64  `json:"phaseMillis"`
 	UnsupportedFiles map[string]int    `json:"unsupportedExtensions,omitempty"`
+	// Flows are the communities and processes found (internal/enrich).
+	Flows enrich.Stats `json:"flows"`
 }
 
 // maxListedErrorFiles bounds ParseErrorFiles.
@@ -165,6 +168,15 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		st.Resolve.CallsUnresolved += rs.CallsUnresolved
 	}
 	timed("resolve", start)
+
+	start = time.Now()
+	emit(Event{Phase: "enrich"})
+	fs, err := enrich.Run(ctx, g, enrich.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("find communities and processes: %w", err)
+	}
+	st.Flows = fs
+	timed("enrich", start)
 	return &Result{Graph: g, Stats: st}, nil
 }
 

@@ -109,6 +109,10 @@ const (
 	uriRepos          = "gitnexus://repos"
 	uriContextPattern = "gitnexus://repo/{name}/context"
 	uriSchemaPattern  = "gitnexus://repo/{name}/schema"
+	uriClusters       = "gitnexus://repo/{name}/clusters"
+	uriCluster        = "gitnexus://repo/{name}/cluster/{cluster}"
+	uriProcesses      = "gitnexus://repo/{name}/processes"
+	uriProcess        = "gitnexus://repo/{name}/process/{process}"
 	contextPrefix     = "gitnexus://repo/"
 )
 
@@ -153,6 +157,7 @@ func addResources(s *mcp.Server, b *backend.Backend) {
 		}
 		return text(req.Params.URI, schema), nil
 	})
+	addFlowResources(s, b)
 }
 
 // repoInURI extracts {name} from gitnexus://repo/{name}<suffix>.
@@ -237,8 +242,9 @@ func addPrompts(s *mcp.Server) {
 			repo = fmt.Sprintf(` with repo %q`, r)
 		}
 		msg := "Write an architecture map of this codebase.\n\n" +
-			"1. Call overview" + repo + " for its size, languages, biggest modules and likely entry points.\n" +
-			"2. For the main entry points, call context (and impact with direction downstream, maxDepth 2) to follow the main flows.\n" +
+			"1. Call overview" + repo + " for its size, languages, biggest modules, functional areas, likely entry points and main execution flows.\n" +
+			"2. Read the gitnexus://repo/{name}/process/{label} resources of the main flows (their steps in order); for entry points " +
+			"without one, call context (and impact with direction downstream, maxDepth 2) to follow them.\n" +
 			"3. Use query to find the modules behind concepts the overview suggests (storage, API, configuration).\n\n" +
 			"Then write: the modules and what each is for, how a request or command flows through them " +
 			"(with file:line for the key functions), and a mermaid diagram of the main dependencies."

@@ -17,7 +17,10 @@ package store
 //	   binary snapshot of nodes and edges for fast loading.
 //	2: every site line of a relationship: edge.more_lines (and the
 //	   snapshot) keep the lines after the first.
-const SchemaVersion = 2
+//	3: communities and processes: Community and Process nodes, MEMBER_OF,
+//	   STEP_IN_PROCESS (the step in edge.line) and ENTRY_POINT_OF edges,
+//	   the community and process tables and their views.
+const SchemaVersion = 3
 
 // createTables is run on a new, empty database before the bulk load.
 const createTables = `

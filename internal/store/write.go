@@ -155,7 +155,7 @@ func build(ctx context.Context, path string, g *graph.Graph, meta Meta) error {
 			return fmt.Errorf("create index: %w", err)
 		}
 	}
-	if _, err := db.ExecContext(ctx, createTables); err != nil {
+	if _, err := db.ExecContext(ctx, createTables+createFlowTables); err != nil {
 		if strings.Contains(err.Error(), "fts5") {
 			return fmt.Errorf("create index: SQLite was built without FTS5; build gitnexus with `make` (go build -tags sqlite_fts5): %w", err)
 		}
@@ -172,7 +172,7 @@ func build(ctx context.Context, path string, g *graph.Graph, meta Meta) error {
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("commit index: %w", err)
 	}
-	if _, err := db.ExecContext(ctx, createIndexes); err != nil {
+	if _, err := db.ExecContext(ctx, createIndexes+createFlowViews); err != nil {
 		return fmt.Errorf("index tables: %w", err)
 	}
 	if _, err := db.ExecContext(ctx, "ANALYZE"); err != nil {
@@ -303,6 +303,9 @@ func load(ctx context.Context, tx *sql.Tx, g *graph.Graph, meta Meta) error {
 	}
 	if err := edgesIns.flush(); err != nil {
 		return fmt.Errorf("store edges: %w", err)
+	}
+	if err := loadFlows(ctx, tx, g, rid); err != nil {
+		return err
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO snapshot(id, data) VALUES (1, ?)`, encodeSnapshot(nodes, edges, rid)); err != nil {
 		return fmt.Errorf("store snapshot: %w", err)

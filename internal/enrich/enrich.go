@@ -1,0 +1,88 @@
+// Package enrich adds what is learnt from the whole graph once resolution is
+// done: communities (functional areas, found by modularity on the graph of
+// callables and types) and processes (execution flows traced from scored
+// entry points over confident calls). Both become nodes and edges of the
+// graph, with their extra properties in graph.Flows.
+//
+// Everything here is deterministic: nodes are visited in id order, the
+// community detection is seeded, and every list is sorted.
+package enrich
+
+import (
+	"context"
+	"time"
+
+	"gitnexus.dev/gitnexus/internal/graph"
+)
+
+// Options tune the enrichment. The zero value uses the defaults.
+type Options struct {
+	// Community detection.
+	Seed       int64
+	Resolution float64       // automatic when 0: see autoResolution
+	HubDegree  int           // DefaultHubDegree when 0; negative: no damping
+	Budget     time.Duration // DefaultBudget when 0
+	// Processes.
+	MaxProcesses int // DefaultMaxProcesses when 0
+}
+
+// Defaults. bench/flows/RESULTS.md has the measurements behind them.
+const (
+	DefaultHubDegree    = 10
+	DefaultBudget       = 20 * time.Second
+	DefaultMaxProcesses = 300
+)
+
+func (o Options) withDefaults() Options {
+	if o.HubDegree == 0 {
+		o.HubDegree = DefaultHubDegree
+	}
+	if o.Budget <= 0 {
+		o.Budget = DefaultBudget
+	}
+	if o.MaxProcesses <= 0 {
+		o.MaxProcesses = DefaultMaxProcesses
+	}
+	return o
+}
+
+// Stats describe one enrichment.
+type Stats struct {
+	Communities     int     `json:"communities"`
+	Modularity      float64 `json:"modularity"`       // at resolution 1
+	Resolution      float64 `json:"resolution"`       // the one detection used
+	CommunityNodes  int     `json:"communityNodes"`   // symbols in the detection graph
+	CommunityStop   bool    `json:"communityStopped"` // the budget ran out
+	EntryPoints     int     `json:"entryPoints"`
+	Traces          int     `json:"traces"` // before dropping contained ones and capping
+	Processes       int     `json:"processes"`
+	CommunityMillis int64   `json:"communityMillis"`
+	ProcessMillis   int64   `json:"processMillis"`
+}
+
+// Run finds the communities and processes of g, adds their nodes and edges
+// to g and attaches their properties (g.SetFlows).
+func Run(ctx context.Context, g *graph.Graph, opt Options) (Stats, error) {
+	opt = opt.withDefaults()
+	var st Stats
+	v := newView(g)
+	start := time.Now()
+	comms := detectCommunities(v, opt, &st)
+	st.CommunityMillis = time.Since(start).Milliseconds()
+	if err := ctx.Err(); err != nil {
+		return st, err
+	}
+	start = time.Now()
+	procs := traceProcesses(ctx, v, comms, opt, &st)
+	st.ProcessMillis = time.Since(start).Milliseconds()
+	if err := ctx.Err(); err != nil {
+		return st, err
+	}
+	flows := &graph.Flows{}
+	addCommunities(g, v, comms, flows)
+	addProcesses(g, v, procs, comms, flows)
+	g.SetFlows(flows)
+	st.Communities = len(flows.Communities)
+	st.Processes = len(flows.Processes)
+	return st, nil
+}

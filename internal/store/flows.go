@@ -1,0 +1,153 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+
+	"gitnexus.dev/gitnexus/internal/graph"
+)
+
+// Communities and processes are nodes and edges like the others; the
+// properties that do not fit the node table live in two tables keyed by the
+// node's rid. STEP_IN_PROCESS edges keep the 1-based step in edge.line.
+
+const createFlowTables = `
+CREATE TABLE community (
+	rid          INTEGER PRIMARY KEY,
+	label        TEXT NOT NULL,
+	cohesion     REAL NOT NULL,
+	symbol_count INTEGER NOT NULL,
+	keywords     TEXT NOT NULL
+);
+CREATE TABLE process (
+	rid          INTEGER PRIMARY KEY,
+	label        TEXT NOT NULL,
+	process_type TEXT NOT NULL,
+	step_count   INTEGER NOT NULL,
+	entry        INTEGER NOT NULL,
+	terminal     INTEGER NOT NULL,
+	rank         INTEGER NOT NULL
+);
+`
+
+// createFlowViews are the stable views over them (docs/schema.md).
+const createFlowViews = `
+CREATE VIEW communities AS
+	SELECT n.id AS id, c.label AS label, c.cohesion AS cohesion, c.symbol_count AS symbol_count,
+	       c.keywords AS keywords
+	FROM community c JOIN node n ON n.rid = c.rid;
+CREATE VIEW processes AS
+	SELECT n.id AS id, p.label AS label, p.process_type AS process_type, p.step_count AS step_count,
+	       e.id AS entry_id, t.id AS terminal_id, p.rank AS rank
+	FROM process p JOIN node n ON n.rid = p.rid JOIN node e ON e.rid = p.entry JOIN node t ON t.rid = p.terminal;
+CREATE VIEW process_steps AS
+	SELECT p.id AS process_id, e.line AS step, s.id AS symbol_id
+	FROM edge e JOIN node s ON s.rid = e.src JOIN node p ON p.rid = e.dst
+	WHERE e.type = 'STEP_IN_PROCESS';
+`
+
+// loadFlows stores the properties of the graph's communities and processes.
+func loadFlows(ctx context.Context, tx *sql.Tx, g *graph.Graph, rid map[string]int64) error {
+	f := g.Flows()
+	if f == nil {
+		return nil
+	}
+	comm, err := newBatchInsert(ctx, tx, "community", []string{"rid", "label", "cohesion", "symbol_count", "keywords"})
+	if err != nil {
+		return fmt.Errorf("store communities: %w", err)
+	}
+	for _, c := range f.Communities {
+		r, ok := rid[c.ID]
+		if !ok {
+			return fmt.Errorf("store communities: no node %s", c.ID)
+		}
+		if err := comm.add(r, c.Label, c.Cohesion, c.SymbolCount, strings.Join(c.Keywords, " ")); err != nil {
+			return fmt.Errorf("store communities: %w", err)
+		}
+	}
+	if err := comm.flush(); err != nil {
+		return fmt.Errorf("store communities: %w", err)
+	}
+	proc, err := newBatchInsert(ctx, tx, "process", []string{"rid", "label", "process_type", "step_count", "entry", "terminal", "rank"})
+	if err != nil {
+		return fmt.Errorf("store processes: %w", err)
+	}
+	for i, p := range f.Processes {
+		r, ok1 := rid[p.ID]
+		entry, ok2 := rid[p.Steps[0]]
+		terminal, ok3 := rid[p.Steps[len(p.Steps)-1]]
+		if !ok1 || !ok2 || !ok3 {
+			return fmt.Errorf("store processes: a node of %s is missing", p.ID)
+		}
+		if err := proc.add(r, p.Label, p.Type, len(p.Steps), entry, terminal, i+1); err != nil {
+			return fmt.Errorf("store processes: %w", err)
+		}
+	}
+	if err := proc.flush(); err != nil {
+		return fmt.Errorf("store processes: %w", err)
+	}
+	return nil
+}
+
+// CommunityRow is one community's properties; Rid is its node's.
+type CommunityRow struct {
+	Rid         int64
+	Label       string
+	Cohesion    float64
+	SymbolCount int
+	Keywords    []string
+}
+
+// ProcessRow is one process's properties; Rid, Entry and Terminal are node
+// rids. Rank is its place in the indexer's order (1 first: the entry's
+// score, then the length).
+type ProcessRow struct {
+	Rid             int64
+	Label           string
+	Type            string
+	StepCount       int
+	Entry, Terminal int64
+	Rank            int
+}
+
+// Flows reads every community and process, in rid order.
+func (r *Reader) Flows(ctx context.Context) ([]CommunityRow, []ProcessRow, error) {
+	var cs []CommunityRow
+	rows, err := r.db.QueryContext(ctx, `SELECT rid, label, cohesion, symbol_count, keywords FROM community ORDER BY rid`)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read communities: %w", err)
+	}
+	for rows.Next() {
+		var c CommunityRow
+		var kw string
+		if err := rows.Scan(&c.Rid, &c.Label, &c.Cohesion, &c.SymbolCount, &kw); err != nil {
+			rows.Close()
+			return nil, nil, fmt.Errorf("read communities: %w", err)
+		}
+		c.Keywords = strings.Fields(kw)
+		cs = append(cs, c)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, nil, fmt.Errorf("read communities: %w", err)
+	}
+	var ps []ProcessRow
+	rows, err = r.db.QueryContext(ctx, `SELECT rid, label, process_type, step_count, entry, terminal, rank FROM process ORDER BY rid`)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read processes: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var p ProcessRow
+		if err := rows.Scan(&p.Rid, &p.Label, &p.Type, &p.StepCount, &p.Entry, &p.Terminal, &p.Rank); err != nil {
+			return nil, nil, fmt.Errorf("read processes: %w", err)
+		}
+		ps = append(ps, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, fmt.Errorf("read processes: %w", err)
+	}
+	return cs, ps, nil
+}

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -30,8 +31,11 @@ type CallItem struct {
 	FilePath      string `json:"filePath"`
 	StartLine     int    `json:"startLine"`
 	Module        string `json:"module"`
-	Test          bool   `json:"test,omitempty"`
-	Depth         int    `json:"depth"`
+	// Community is the label of the functional area the symbol belongs to,
+	// when communities were detected.
+	Community string `json:"community,omitempty"`
+	Test      bool   `json:"test,omitempty"`
+	Depth     int    `json:"depth"`
 	// Via is the symbol one level closer to the target that this one
 	// calls (callers) or is called by (callees): the target at depth 1.
 	Via string `json:"via"`
@@ -57,6 +61,9 @@ type CallModule struct {
 	Name    string   `json:"name"`
 	Symbols []string `json:"symbols"` // names as written in their files
 	Test    bool     `json:"test,omitempty"`
+	// Communities are the functional areas of those symbols, when
+	// communities were detected.
+	Communities []string `json:"communities,omitempty"`
 }
 
 // CallTreeResult is the answer of get_callers_of and get_callees_of.
@@ -178,7 +185,11 @@ walk:
 			if !callers {
 				caller = h.from
 			}
-			lv.Items = append(lv.Items, CallItem{UID: other.ID, Name: other.Name, QualifiedName: other.QualifiedName,
+			community := ""
+			if c := CommunityOf(g, h.node); c != nil {
+				community = c.Label
+			}
+			lv.Items = append(lv.Items, CallItem{UID: other.ID, Community: community, Name: other.Name, QualifiedName: other.QualifiedName,
 				Kind: other.Kind.String(), FilePath: other.FilePath, StartLine: int(other.StartLine),
 				Module: facts.moduleOf(h.node), Test: facts.isTest(h.node), Depth: i + 1, Via: g.Nodes[h.from].ID,
 				CallFile: g.Nodes[caller].FilePath, CallLines: nonNilLines(g.Lines(h.edge)),
@@ -220,6 +231,9 @@ func callModules(levels []CallLevel) []CallModule {
 				order = append(order, k)
 			}
 			m.Symbols = append(m.Symbols, NameInFile(it.UID, it.Kind, it.FilePath, it.Name))
+			if it.Community != "" && !slices.Contains(m.Communities, it.Community) {
+				m.Communities = append(m.Communities, it.Community)
+			}
 		}
 	}
 	out := make([]CallModule, 0, len(order))

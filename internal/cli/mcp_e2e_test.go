@@ -181,7 +181,7 @@ func TestMCPOverStdio(t *testing.T) {
 			{"find_symbol", map[string]any{"name": "Charge", "kind": "Gadget", "repo": idA}, true, []string{`unknown kind "Gadget"`}},
 			{"get_callers_of", map[string]any{"name": "validate", "depth": 2, "repo": idA}, false, []string{
 				"called directly from: `Client.Charge` (`payment/payment.go:7`)", "At depth 2 (callers of those): `Service.Place` (`order/order.go:13`)",
-				"By module: example.com/shop/order (Service.Place); example.com/shop/payment (Client.Charge)."}},
+				"By module: example.com/shop/order [area order] (Service.Place); example.com/shop/payment [area payment] (Client.Charge)."}},
 			{"get_callers_of", map[string]any{"name": "validate", "depth": 6, "repo": idA}, true, []string{"must be at most 5"}},
 			{"get_callees_of", map[string]any{"name": "Service.Place", "repo": idA}, false, []string{"calls directly: `record` (`order/order.go:16`), `Client.Charge` (`order/order.go:13`)"}},
 			{"get_module_dependencies", map[string]any{"module": "example.com/shop/payment", "repo": idA}, false, []string{"- `example.com/shop/order`: 1 import, 1 call"}},

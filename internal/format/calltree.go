@@ -155,7 +155,11 @@ func placeModules(mods []analysis.CallModule) string {
 	}
 	var code, tests []string
 	for _, m := range mods {
-		part := fmt.Sprintf("%s (%s)", m.Name, strings.Join(first(m.Symbols, 5), ", "))
+		name := m.Name
+		if len(m.Communities) > 0 {
+			name += " [area " + strings.Join(first(m.Communities, 3), ", ") + "]"
+		}
+		part := fmt.Sprintf("%s (%s)", name, strings.Join(first(m.Symbols, 5), ", "))
 		if m.Test {
 			tests = append(tests, part)
 		} else {

@@ -69,6 +69,7 @@ type Graph struct {
 	nodeIdx map[string]int
 	edges   []Edge
 	edgeIdx map[edgeKey]int
+	history *History
 }
 
 type edgeKey struct {

@@ -30,6 +30,10 @@ const (
 	KindConst
 	KindVariable
 	KindProperty
+	// KindCommit is a git commit; KindHistoricalSymbol a symbol that a
+	// commit changed and that no longer exists at HEAD.
+	KindCommit
+	KindHistoricalSymbol
 	numKinds
 )
 
@@ -49,6 +53,9 @@ var kindNames = [...]string{
 	KindConst:       "Const",
 	KindVariable:    "Variable",
 	KindProperty:    "Property",
+	KindCommit:      "Commit",
+
+	KindHistoricalSymbol: "HistoricalSymbol",
 }
 
 func (k NodeKind) String() string {
@@ -91,10 +98,16 @@ func (k NodeKind) IsType() bool {
 	return false
 }
 
-// IsSymbol reports whether the kind is a code symbol (not a file, folder or
-// package).
+// IsSymbol reports whether the kind is a code symbol at HEAD (not a file,
+// folder, package, commit or historical symbol).
 func (k NodeKind) IsSymbol() bool {
-	return k >= KindFunction && k < numKinds
+	return k >= KindFunction && k <= KindProperty
+}
+
+// IsHistory reports whether the kind comes from the git history (Commit,
+// HistoricalSymbol) rather than from the code at HEAD.
+func (k NodeKind) IsHistory() bool {
+	return k == KindCommit || k == KindHistoricalSymbol
 }
 
 // EdgeType is the type of a relationship. The string form is the value of the
@@ -113,6 +126,13 @@ const (
 	EdgeExtends
 	EdgeImplements
 	EdgeReferences
+	// History: PARENT_OF parent commit → child commit; REVERTS commit →
+	// the commit it reverts; MODIFIES commit → File; CHANGES commit →
+	// symbol (or HistoricalSymbol).
+	EdgeParentOf
+	EdgeReverts
+	EdgeModifies
+	EdgeChanges
 	numEdgeTypes
 )
 
@@ -127,6 +147,10 @@ var edgeNames = [...]string{
 	EdgeExtends:     "EXTENDS",
 	EdgeImplements:  "IMPLEMENTS",
 	EdgeReferences:  "REFERENCES",
+	EdgeParentOf:    "PARENT_OF",
+	EdgeReverts:     "REVERTS",
+	EdgeModifies:    "MODIFIES",
+	EdgeChanges:     "CHANGES",
 }
 
 func (t EdgeType) String() string {
@@ -145,6 +169,9 @@ func ParseEdgeType(s string) EdgeType {
 	}
 	return EdgeInvalid
 }
+
+// IsHistory reports whether the edge type comes from the git history.
+func (t EdgeType) IsHistory() bool { return t >= EdgeParentOf && t < numEdgeTypes }
 
 // AllEdgeTypes lists every valid edge type in declaration order.
 func AllEdgeTypes() []EdgeType {

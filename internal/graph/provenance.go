@@ -41,20 +41,27 @@ const (
 	// ReasonNameOnly: the receiver could not be typed and exactly one callable
 	// of that name exists; a guess, never more than 0.5.
 	ReasonNameOnly Reason = "name-only"
+	// ReasonGit: read from git: a commit's parents, the files it changed,
+	// and the commit named by its "This reverts commit <hash>" line.
+	ReasonGit Reason = "git"
+	// ReasonDiffHunk: a line the commit's diff added or deleted lies in the
+	// symbol as it was in that commit (post-image, or pre-image for
+	// deleted lines).
+	ReasonDiffHunk Reason = "diff-hunk"
 )
 
 // AllReasons lists every reason, in the order above.
 func AllReasons() []Reason {
 	return []Reason{ReasonSyntax, ReasonPackageMember, ReasonDeclared, ReasonSameFile,
 		ReasonSamePackage, ReasonImportResolved, ReasonSelfReceiver, ReasonReceiverTyped,
-		ReasonInherited, ReasonMethodSet, ReasonDispatch, ReasonNameOnly}
+		ReasonInherited, ReasonMethodSet, ReasonDispatch, ReasonNameOnly, ReasonGit, ReasonDiffHunk}
 }
 
 // Confidence is the default confidence for each reason. Resolvers use these
 // values so that a confidence threshold means the same thing everywhere.
 func (r Reason) Confidence() float64 {
 	switch r {
-	case ReasonSyntax, ReasonPackageMember:
+	case ReasonSyntax, ReasonPackageMember, ReasonGit, ReasonDiffHunk:
 		return 1.0
 	case ReasonDeclared, ReasonSameFile, ReasonSamePackage, ReasonImportResolved, ReasonSelfReceiver:
 		return 0.95

@@ -1,0 +1,169 @@
+package history
+
+import (
+	"container/list"
+	"fmt"
+
+	"gitnexus.dev/gitnexus/internal/graph"
+	"gitnexus.dev/gitnexus/internal/lang"
+)
+
+// symbolTable is what the history needs of one version of a file: its
+// symbols (kind, name, key, lines) and, for each line, the innermost
+// symbol that holds it, as runs of lines.
+type symbolTable struct {
+	syms []fileSymbol
+	runs []ownerRun // ascending by start; a run lasts until the next one starts
+}
+
+// fileSymbol is one symbol of a version of a file.
+type fileSymbol struct {
+	kind       graph.NodeKind
+	name, qual string
+	key        string // qual with the id's overload suffix
+	start, end int32
+}
+
+// ownerRun says that lines from start on belong to symbol owner (-1: to
+// no symbol).
+type ownerRun struct {
+	start int32
+	owner int32
+}
+
+// newSymbolTable builds the table of a file's facts. Symbols come parents
+// first, so painting each one's lines over its parent's leaves every line
+// to the innermost symbol.
+func newSymbolTable(f *lang.FileFacts) *symbolTable {
+	t := &symbolTable{}
+	ids := lang.SymbolIDs(f)
+	lines := int32(f.Lines)
+	for i := range f.Symbols {
+		s := &f.Symbols[i]
+		if s.Hidden || s.StartLine <= 0 {
+			continue
+		}
+		prefix := len(s.Kind.String()) + 1 + len(f.Path) + 1
+		key := s.Qual
+		if len(ids[i]) >= prefix {
+			key = ids[i][prefix:]
+		}
+		t.syms = append(t.syms, fileSymbol{kind: s.Kind, name: s.Name, qual: s.Qual, key: key,
+			start: int32(s.StartLine), end: int32(s.EndLine)})
+		lines = max(lines, int32(s.EndLine))
+	}
+	if len(t.syms) == 0 {
+		return t
+	}
+	owner := make([]int32, lines+2)
+	for i := range owner {
+		owner[i] = -1
+	}
+	for i, s := range t.syms {
+		for l := s.start; l <= s.end && l <= lines; l++ {
+			owner[l] = int32(i)
+		}
+	}
+	prev := int32(-2)
+	for l := int32(1); l < int32(len(owner)); l++ {
+		if owner[l] != prev {
+			t.runs = append(t.runs, ownerRun{start: l, owner: owner[l]})
+			prev = owner[l]
+		}
+	}
+	return t
+}
+
+// countLines adds, for each symbol, how many of the lines from..from+n-1
+// it owns.
+func (t *symbolTable) countLines(from, n int32, counts map[int32]int) {
+	if n <= 0 || len(t.runs) == 0 {
+		return
+	}
+	to := from + n - 1
+	// The run holding from: the last one starting at or before it.
+	lo, hi := 0, len(t.runs)
+	for lo < hi {
+		m := (lo + hi) / 2
+		if t.runs[m].start <= from {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	i := max(lo-1, 0)
+	for ; i < len(t.runs) && t.runs[i].start <= to; i++ {
+		r := t.runs[i]
+		end := to
+		if i+1 < len(t.runs) {
+			end = min(end, t.runs[i+1].start-1)
+		}
+		start := max(from, r.start)
+		if r.owner >= 0 && end >= start {
+			counts[r.owner] += int(end - start + 1)
+		}
+	}
+}
+
+// parseEntry is the parse of one blob, shared by every file change that
+// needs it: the first job that needs the blob parses it and closes done;
+// the others wait on done.
+type parseEntry struct {
+	done   chan struct{}
+	table  *symbolTable
+	failed error // the blob could not be read or parsed
+	key    string
+	elem   *list.Element
+}
+
+// parseCache remembers the parses of recent blobs, keyed by blob and
+// language: a file's version after one commit is its version before the
+// next commit that changes it, so each version is parsed once while it
+// is in the cache. It is used by one goroutine (the feeder); the entries
+// it hands out are filled by the workers.
+type parseCache struct {
+	max     int
+	entries map[string]*parseEntry
+	order   *list.List // front: most recent
+	hits    int
+	misses  int
+}
+
+func newParseCache(max int) *parseCache {
+	return &parseCache{max: max, entries: map[string]*parseEntry{}, order: list.New()}
+}
+
+// get returns the entry for a blob in a language and whether it is new
+// (the caller must then have it parsed).
+func (c *parseCache) get(blob string, l lang.Language) (*parseEntry, bool) {
+	key := blob + ":" + l.Name()
+	if e, ok := c.entries[key]; ok {
+		c.order.MoveToFront(e.elem)
+		c.hits++
+		return e, false
+	}
+	c.misses++
+	e := &parseEntry{done: make(chan struct{}), key: key}
+	e.elem = c.order.PushFront(e)
+	c.entries[key] = e
+	for c.order.Len() > c.max {
+		old := c.order.Remove(c.order.Back()).(*parseEntry)
+		delete(c.entries, old.key)
+	}
+	return e, true
+}
+
+// parseBlob extracts a blob's symbols with the language's extractor. A
+// panic in an extractor is an error for that blob only.
+func parseBlob(ex lang.Extractor, path string, src []byte) (t *symbolTable, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("extract %s: %v", path, p)
+		}
+	}()
+	f, err := ex.Extract(path, src)
+	if err != nil {
+		return nil, err
+	}
+	return newSymbolTable(f), nil
+}

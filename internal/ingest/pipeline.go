@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"gitnexus.dev/gitnexus/internal/graph"
+	"gitnexus.dev/gitnexus/internal/history"
 	"gitnexus.dev/gitnexus/internal/lang"
 )
 
@@ -25,6 +26,13 @@ type Options struct {
 	// Progress, when set, receives events from every stage. It is called
 	// from worker goroutines and must be safe for concurrent use.
 	Progress func(Event)
+	// History, when set, reads the git history into the graph with these
+	// options (the indexer fills in what it decides: which paths and
+	// contents are indexed, the workers, the file size limit).
+	History *history.Options
+	// ReuseHistory reuses the history records of the repository's current
+	// index for the commits they cover.
+	ReuseHistory bool
 }
 
 // DefaultMaxFileSize is the default of --max-file-size.
@@ -32,7 +40,7 @@ const DefaultMaxFileSize = 512 * 1024
 
 // Event reports progress: a stage name, and for counted stages how far it is.
 type Event struct {
-	Phase string // "walk", "parse", "resolve", "store"
+	Phase string // "walk", "parse", "resolve", "history", "history-symbols", "store"
 	Done  int
 	Total int
 }
@@ -58,6 +66,8 @@ type Stats struct {
 	Resolve          lang.ResolveStats `json:"resolve"`
 	PhaseMillis      map[string]int64  `json:"phaseMillis"`
 	UnsupportedFiles map[string]int    `json:"unsupportedExtensions,omitempty"`
+	// History describes the git history stage; nil when it did not run.
+	History *HistoryStats `json:"history,omitempty"`
 }
 
 // maxListedErrorFiles bounds ParseErrorFiles.
@@ -165,6 +175,15 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		st.Resolve.CallsUnresolved += rs.CallsUnresolved
 	}
 	timed("resolve", start)
+	if opts.History != nil {
+		start = time.Now()
+		hst, err := addHistory(ctx, &opts, w, g, emit)
+		if err != nil {
+			return nil, err
+		}
+		st.History = hst
+		timed("history", start)
+	}
 	return &Result{Graph: g, Stats: st}, nil
 }
 

@@ -28,6 +28,9 @@ type NodeProperty struct {
 	// Lazy properties are fetched from the TextSource, once per node and
 	// query, and only when a query reads them.
 	Lazy bool
+	// only, when set, are the labels that have the property (the history's
+	// properties); other nodes do not list it among their keys.
+	only kindSet
 	get  func(pr *propReader, n memgraph.NodeID) (Value, error)
 }
 
@@ -36,7 +39,7 @@ type RelProperty struct {
 	Name string
 	Type string
 	Doc  string
-	get  func(v Value) Value
+	get  func(g *memgraph.Graph, v Value) Value
 }
 
 // RelationshipType is the one relationship type of the graph; every edge
@@ -95,19 +98,23 @@ var NodeProperties = []NodeProperty{
 		}},
 }
 
+func init() { NodeProperties = append(NodeProperties, historyNodeProperties...) }
+
 // RelProperties lists the relationship properties.
 var RelProperties = []RelProperty{
 	{Name: "type", Type: "STRING", Doc: "the edge kind: CALLS, IMPORTS, ...",
-		get: func(v Value) Value { return StringValue(v.et.String()) }},
+		get: func(_ *memgraph.Graph, v Value) Value { return StringValue(v.et.String()) }},
 	{Name: "confidence", Type: "FLOAT", Doc: "in (0, 1]: how sure the indexer is (see the reasons)",
-		get: func(v Value) Value { return FloatValue(v.relConfidence()) }},
+		get: func(_ *memgraph.Graph, v Value) Value { return FloatValue(v.relConfidence()) }},
 	{Name: "reason", Type: "STRING", Doc: "how the edge was established (below)",
-		get: func(v Value) Value { return StringValue(v.s) }},
+		get: func(_ *memgraph.Graph, v Value) Value { return StringValue(v.s) }},
 	{Name: "line", Type: "INTEGER", Doc: "line of the first call site (CALLS) or import (IMPORTS) in the source's file; 0 when not applicable",
-		get: func(v Value) Value { return IntValue(int64(v.line)) }},
+		get: func(_ *memgraph.Graph, v Value) Value { return IntValue(int64(v.line)) }},
 	{Name: "step", Type: "INTEGER", Doc: "position in an execution flow; null until execution flows are indexed",
-		get: func(Value) Value { return Null }},
+		get: func(*memgraph.Graph, Value) Value { return Null }},
 }
+
+func init() { RelProperties = append(RelProperties, historyRelProperties...) }
 
 var (
 	nodePropIndex = map[string]int{}
@@ -188,19 +195,19 @@ func (pr *propReader) nodeMap(n memgraph.NodeID) (Value, error) {
 
 // relProperty returns property name of relationship v; unknown names are
 // null.
-func relProperty(v Value, name string) Value {
+func relProperty(g *memgraph.Graph, v Value, name string) Value {
 	i, ok := relPropIndex[name]
 	if !ok {
 		return Null
 	}
-	return RelProperties[i].get(v)
+	return RelProperties[i].get(g, v)
 }
 
-func relMap(v Value) Value {
+func relMap(g *memgraph.Graph, v Value) Value {
 	var keys []string
 	var vals []Value
 	for _, p := range RelProperties {
-		if x := p.get(v); !x.IsNull() {
+		if x := p.get(g, v); !x.IsNull() {
 			keys = append(keys, p.Name)
 			vals = append(vals, x)
 		}
@@ -211,19 +218,25 @@ func relMap(v Value) Value {
 // nodeKeys lists the property names of a node that are not null.
 func (pr *propReader) nodeKeys(n memgraph.NodeID) []Value {
 	out := make([]Value, 0, len(NodeProperties))
+	kind := pr.g.Nodes[n].Kind
 	for _, p := range NodeProperties {
-		if p.Lazy && pr.src == nil {
+		if p.Lazy && pr.src == nil || p.only != 0 && !p.only.has(kind) {
 			continue
+		}
+		if p.only != 0 {
+			if v, err := p.get(pr, n); err != nil || v.IsNull() {
+				continue
+			}
 		}
 		out = append(out, StringValue(p.Name))
 	}
 	return out
 }
 
-func relKeys(v Value) []Value {
+func relKeys(g *memgraph.Graph, v Value) []Value {
 	var out []Value
 	for _, p := range RelProperties {
-		if !p.get(v).IsNull() {
+		if !p.get(g, v).IsNull() {
 			out = append(out, StringValue(p.Name))
 		}
 	}

@@ -14,20 +14,22 @@ import (
 // the descriptions below are checked to cover every kind, type and reason.
 
 var kindDocs = map[graph.NodeKind]string{
-	graph.KindFolder:      "a directory holding indexed files",
-	graph.KindFile:        "an indexed file, in a supported language or not",
-	graph.KindPackage:     "a Go, Java or Python package, or a TS/JS directory of sources",
-	graph.KindFunction:    "a function (TS/JS: also an arrow function or function expression assigned to a variable or field)",
-	graph.KindMethod:      "a method, including interface methods",
-	graph.KindConstructor: "a constructor (Python __init__, TS constructor, Java constructors)",
-	graph.KindClass:       "a class (Java anonymous classes are named Outer$1)",
-	graph.KindInterface:   "an interface",
-	graph.KindStruct:      "a struct",
-	graph.KindEnum:        "an enum",
-	graph.KindTypeAlias:   "an alias, or a Go defined type that is not a struct or interface",
-	graph.KindConst:       "a package- or module-level constant",
-	graph.KindVariable:    "a package- or module-level variable",
-	graph.KindProperty:    "a field",
+	graph.KindFolder:           "a directory holding indexed files",
+	graph.KindFile:             "an indexed file, in a supported language or not",
+	graph.KindPackage:          "a Go, Java or Python package, or a TS/JS directory of sources",
+	graph.KindFunction:         "a function (TS/JS: also an arrow function or function expression assigned to a variable or field)",
+	graph.KindMethod:           "a method, including interface methods",
+	graph.KindConstructor:      "a constructor (Python __init__, TS constructor, Java constructors)",
+	graph.KindClass:            "a class (Java anonymous classes are named Outer$1)",
+	graph.KindInterface:        "an interface",
+	graph.KindStruct:           "a struct",
+	graph.KindEnum:             "an enum",
+	graph.KindTypeAlias:        "an alias, or a Go defined type that is not a struct or interface",
+	graph.KindConst:            "a package- or module-level constant",
+	graph.KindVariable:         "a package- or module-level variable",
+	graph.KindProperty:         "a field",
+	graph.KindCommit:           "a git commit (analyze reads the first-parent history of HEAD by default); `name` is its short hash, `qualifiedName` its full hash",
+	graph.KindHistoricalSymbol: "a symbol a commit changed that no longer exists at HEAD (`filePath` is its last path, `kind` the kind it had)",
 }
 
 var edgeDocs = map[graph.EdgeType]string{
@@ -40,6 +42,10 @@ var edgeDocs = map[graph.EdgeType]string{
 	graph.EdgeExtends:     "type → base type; Go struct → embedded type",
 	graph.EdgeImplements:  "type → interface (declared, or for Go computed from method sets)",
 	graph.EdgeReferences:  "callable → package-level Variable or Const it reads or writes",
+	graph.EdgeParentOf:    "Commit → child Commit",
+	graph.EdgeReverts:     "Commit → the Commit it reverts (named by \"This reverts commit <hash>\" in its message)",
+	graph.EdgeModifies:    "Commit → File it added, modified, deleted or renamed (the File at HEAD, following renames); `changeType`, `additions`, `deletions`, `oldPath`",
+	graph.EdgeChanges:     "Commit → symbol whose lines it changed (the symbol at HEAD, or a HistoricalSymbol); `changeType`, `additions`, `deletions`",
 }
 
 var reasonDocs = map[graph.Reason]string{
@@ -55,6 +61,8 @@ var reasonDocs = map[graph.Reason]string{
 	graph.ReasonMethodSet:      "Go implicit interface satisfaction",
 	graph.ReasonDispatch:       "a call through an interface or overridden method, to an implementation that may run",
 	graph.ReasonNameOnly:       "a guess: the receiver could not be typed and one callable has that name",
+	graph.ReasonGit:            "read from git: parents, changed files, a revert's message",
+	graph.ReasonDiffHunk:       "a line the commit added or deleted lies in the symbol, as it was in that commit",
 }
 
 // Example is one query of the schema text.

@@ -67,6 +67,8 @@ type Graph struct {
 	byKind map[graph.NodeKind][]NodeID
 	byFile map[string][]NodeID // sorted by start line
 
+	hist   *history // nil when the index has no git history
+
 	memoMu sync.Mutex
 	memo   map[any]any
 }
@@ -125,7 +127,11 @@ func Load(ctx context.Context, r *store.Reader) (*Graph, error) {
 		e := &snap.Edges[i]
 		b.addEdge(NodeID(e.Src), NodeID(e.Dst), e.Type, e.Reason, e.Confidence, e.Line, e.More)
 	}
-	return b.finish(), nil
+	g := b.finish()
+	if err := g.loadHistory(ctx, r); err != nil {
+		return nil, err
+	}
+	return g, nil
 }
 
 // loadTables builds the graph by scanning the node and edge tables.
@@ -160,7 +166,11 @@ func loadTables(ctx context.Context, r *store.Reader) (*Graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	return b.finish(), nil
+	g := b.finish()
+	if err := g.loadHistory(ctx, r); err != nil {
+		return nil, err
+	}
+	return g, nil
 }
 
 type rawEdge struct {

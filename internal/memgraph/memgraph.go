@@ -67,7 +67,7 @@ type Graph struct {
 	byKind map[graph.NodeKind][]NodeID
 	byFile map[string][]NodeID // sorted by start line
 
-	hist   *history // nil when the index has no git history
+	hist *history // nil when the index has no git history
 
 	memoMu sync.Mutex
 	memo   map[any]any

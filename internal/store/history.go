@@ -115,7 +115,9 @@ func (r *Reader) History(ctx context.Context) (*graph.History, error) {
 			rows.Close()
 			return nil, fmt.Errorf("read commits: %w", err)
 		}
-		c.Parents = strings.Fields(parents)
+		if parents != "" { // a root commit keeps nil parents, as read from git
+			c.Parents = strings.Fields(parents)
+		}
 		c.ShortHashLen = len(short)
 		h.Commits = append(h.Commits, c)
 	}

@@ -32,13 +32,18 @@ func attribute(pre, post *symbolTable, hunks []hunk) []graph.SymbolChange {
 	before := map[symKey]int32{}
 	if pre != nil {
 		for i, s := range pre.syms {
-			before[symKey{s.kind, s.key}] = int32(i)
+			if !s.hidden {
+				before[symKey{s.kind, s.key}] = int32(i)
+			}
 		}
 	}
 	var out []graph.SymbolChange
 	seen := map[symKey]bool{}
 	if post != nil {
 		for i, s := range post.syms {
+			if s.hidden {
+				continue
+			}
 			k := symKey{s.kind, s.key}
 			seen[k] = true
 			c := graph.SymbolChange{Kind: s.kind, Name: s.name, Qual: s.qual, Key: s.key,
@@ -57,7 +62,7 @@ func attribute(pre, post *symbolTable, hunks []hunk) []graph.SymbolChange {
 	}
 	if pre != nil {
 		for i, s := range pre.syms {
-			if seen[symKey{s.kind, s.key}] {
+			if s.hidden || seen[symKey{s.kind, s.key}] {
 				continue
 			}
 			out = append(out, graph.SymbolChange{Kind: s.kind, Name: s.name, Qual: s.qual, Key: s.key,

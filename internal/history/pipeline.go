@@ -59,6 +59,7 @@ type symbolPass struct {
 	done         int
 	total        int
 	parsed       atomic.Int64
+	derived      atomic.Int64
 	filesSkipped atomic.Int64
 }
 
@@ -106,6 +107,7 @@ func runSymbolPass(ctx context.Context, root string, opt *Options, commits map[s
 		return nil, err
 	}
 	st.BlobsParsed += int(p.parsed.Load())
+	st.BlobsDerived += int(p.derived.Load())
 	st.ParseCacheHits += p.cache.hits
 	st.FilesNotMapped += int(p.filesSkipped.Load())
 	out := map[string][]graph.SymbolChange{}
@@ -233,18 +235,15 @@ func (p *symbolPass) queue(f *graph.FileChange, hunks []hunk) error {
 	}
 }
 
-// work runs jobs until the queue closes.
+// work runs jobs until the queue closes. A job reads the version after
+// the commit first: the version before is derived from it when it can be.
 func (p *symbolPass) work() error {
-	extractors := map[string]lang.Extractor{}
-	defer func() {
-		for _, ex := range extractors {
-			ex.Close()
-		}
-	}()
+	bp := newBlobParser(p.opt.fullParses)
+	defer bp.close()
 	var firstErr error
 	for job := range p.jobs {
 		if firstErr != nil || p.ctx.Err() != nil {
-			for _, s := range []*side{job.pre, job.post} {
+			for _, s := range []*side{job.post, job.pre} {
 				if s != nil && s.content != nil {
 					s.entry.failed = errors.New("not parsed")
 					close(s.entry.done)
@@ -252,22 +251,28 @@ func (p *symbolPass) work() error {
 			}
 			continue
 		}
-		for _, s := range []*side{job.pre, job.post} {
-			if s == nil || s.content == nil {
-				continue
-			}
-			ex, ok := extractors[s.lang.Name()]
-			if !ok {
-				var err error
-				if ex, err = s.lang.NewExtractor(); err != nil {
-					firstErr = fmt.Errorf("%s extractor: %w", s.lang.Name(), err)
-					s.entry.failed = firstErr
-					close(s.entry.done)
-					continue
+		if s := job.post; s != nil && s.content != nil {
+			s.entry.table, s.entry.failed = bp.parse(s.lang, s.path, s.content)
+			s.content = nil
+			p.parsed.Add(1)
+			close(s.entry.done)
+		}
+		if s := job.pre; s != nil && s.content != nil {
+			var base *symbolTable
+			if job.post != nil && job.post.lang.Name() == s.lang.Name() {
+				<-job.post.entry.done // parsed by this job or an earlier one
+				if job.post.entry.failed == nil {
+					base = job.post.entry.table
 				}
-				extractors[s.lang.Name()] = ex
 			}
-			s.entry.table, s.entry.failed = parseBlob(ex, s.path, s.content)
+			t, derived, err := bp.derive(s.lang, s.path, s.content, base, job.hunks)
+			if err == nil && !derived {
+				t, err = bp.parse(s.lang, s.path, s.content)
+			}
+			if derived {
+				p.derived.Add(1)
+			}
+			s.entry.table, s.entry.failed = t, err
 			s.content = nil
 			p.parsed.Add(1)
 			close(s.entry.done)

@@ -55,6 +55,9 @@ type Options struct {
 	KeepContent func(path string, src []byte) bool
 	// Progress, when set, receives events.
 	Progress func(Event)
+	// fullParses reads every version of a file whole, never deriving it
+	// from the next one (tests compare the two).
+	fullParses bool
 }
 
 func (o *Options) keepPath(p string) bool { return o.KeepPath == nil || o.KeepPath(p) }
@@ -100,6 +103,9 @@ type Stats struct {
 	FileChanges    int `json:"fileChanges"`
 	SymbolChanges  int `json:"symbolChanges"`
 	BlobsParsed    int `json:"blobsParsed"`
+	// BlobsDerived of them were derived from the next version of the file
+	// (only the declarations the commit touched were read).
+	BlobsDerived   int `json:"blobsDerived"`
 	ParseCacheHits int `json:"parseCacheHits"`
 	// FilesNotMapped are source file changes whose blobs could not be
 	// read or parsed.

@@ -2,7 +2,6 @@ package history
 
 import (
 	"container/list"
-	"fmt"
 
 	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/lang"
@@ -10,59 +9,70 @@ import (
 
 // symbolTable is what the history needs of one version of a file: its
 // symbols (kind, name, key, lines) and, for each line, the innermost
-// symbol that holds it, as runs of lines.
+// symbol that holds it, as runs of lines; with the lines of its top-level
+// syntax nodes when the table can be the base of a derived one (derive.go).
 type symbolTable struct {
-	syms []fileSymbol
-	runs []ownerRun // ascending by start; a run lasts until the next one starts
+	syms  []fileSymbol // document order, parents first; hidden ones too (ids count them)
+	runs  []ownerRun   // ascending by start; a run lasts until the next one starts
+	lines int32
+	tops  []lineRange // top-level syntax nodes, ascending; nil when unknown
 }
 
 // fileSymbol is one symbol of a version of a file.
 type fileSymbol struct {
 	kind       graph.NodeKind
 	name, qual string
-	key        string // qual with the id's overload suffix
+	suffix     string // the overload suffix its id takes when it shares its name
+	key        string // qual, with the suffix (and counter) where the id needs them
 	start, end int32
+	hidden     bool // not a node of the graph: not attributed
 }
 
-// ownerRun says that lines from start on belong to symbol owner (-1: to
-// no symbol).
-type ownerRun struct {
-	start int32
-	owner int32
-}
+// lineRange is a range of lines, inclusive.
+type lineRange struct{ start, end int32 }
 
-// newSymbolTable builds the table of a file's facts. Symbols come parents
-// first, so painting each one's lines over its parent's leaves every line
-// to the innermost symbol.
-func newSymbolTable(f *lang.FileFacts) *symbolTable {
-	t := &symbolTable{}
-	ids := lang.SymbolIDs(f)
-	lines := int32(f.Lines)
+// newSymbolTable builds the table of a file's facts; tops are its top-level
+// nodes' lines (nil when unknown).
+func newSymbolTable(f *lang.FileFacts, tops []lineRange) *symbolTable {
+	syms := make([]fileSymbol, 0, len(f.Symbols))
 	for i := range f.Symbols {
 		s := &f.Symbols[i]
-		if s.Hidden || s.StartLine <= 0 {
-			continue
-		}
-		prefix := len(s.Kind.String()) + 1 + len(f.Path) + 1
-		key := s.Qual
-		if len(ids[i]) >= prefix {
-			key = ids[i][prefix:]
-		}
-		t.syms = append(t.syms, fileSymbol{kind: s.Kind, name: s.Name, qual: s.Qual, key: key,
-			start: int32(s.StartLine), end: int32(s.EndLine)})
-		lines = max(lines, int32(s.EndLine))
+		syms = append(syms, fileSymbol{kind: s.Kind, name: s.Name, qual: s.Qual, suffix: lang.OverloadSuffix(s),
+			start: int32(s.StartLine), end: int32(s.EndLine), hidden: s.Hidden || s.StartLine <= 0})
 	}
-	if len(t.syms) == 0 {
-		return t
+	return finishTable(syms, int32(f.Lines), tops)
+}
+
+// finishTable gives the symbols their keys, as the graph's ids have them,
+// and paints the lines. Symbols come parents first, so painting each one's
+// lines over its parent's leaves every line to the innermost symbol.
+func finishTable(syms []fileSymbol, lines int32, tops []lineRange) *symbolTable {
+	t := &symbolTable{syms: syms, lines: lines, tops: tops}
+	keys := lang.SymbolKeys(len(syms), func(i int) (graph.NodeKind, string, string) {
+		return syms[i].kind, syms[i].qual, syms[i].suffix
+	})
+	for i := range syms {
+		syms[i].key = keys[i]
+		if !syms[i].hidden {
+			lines = max(lines, syms[i].end)
+		}
 	}
 	owner := make([]int32, lines+2)
 	for i := range owner {
 		owner[i] = -1
 	}
-	for i, s := range t.syms {
-		for l := s.start; l <= s.end && l <= lines; l++ {
-			owner[l] = int32(i)
+	painted := false
+	for i, s := range syms {
+		if s.hidden {
+			continue
 		}
+		for l := max(s.start, 1); l <= s.end && l <= lines; l++ {
+			owner[l] = int32(i)
+			painted = true
+		}
+	}
+	if !painted {
+		return t
 	}
 	prev := int32(-2)
 	for l := int32(1); l < int32(len(owner)); l++ {
@@ -72,6 +82,13 @@ func newSymbolTable(f *lang.FileFacts) *symbolTable {
 		}
 	}
 	return t
+}
+
+// ownerRun says that lines from start on belong to symbol owner (-1: to
+// no symbol).
+type ownerRun struct {
+	start int32
+	owner int32
 }
 
 // countLines adds, for each symbol, how many of the lines from..from+n-1
@@ -151,19 +168,4 @@ func (c *parseCache) get(blob string, l lang.Language) (*parseEntry, bool) {
 		delete(c.entries, old.key)
 	}
 	return e, true
-}
-
-// parseBlob extracts a blob's symbols with the language's extractor. A
-// panic in an extractor is an error for that blob only.
-func parseBlob(ex lang.Extractor, path string, src []byte) (t *symbolTable, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("extract %s: %v", path, p)
-		}
-	}()
-	f, err := ex.Extract(path, src)
-	if err != nil {
-		return nil, err
-	}
-	return newSymbolTable(f), nil
 }

@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	ts "github.com/tree-sitter/go-tree-sitter"
 )
 
 // Language is one supported language.
@@ -35,6 +37,28 @@ type Language interface {
 type Extractor interface {
 	Extract(path string, src []byte) (*FileFacts, error)
 	Close()
+}
+
+// TreeExtractor is an Extractor that also reads trees its caller parsed:
+// the history parses each version of a file incrementally, from the tree of
+// the version next to it, and hands the tree over.
+type TreeExtractor interface {
+	Extractor
+	// Grammar is the tree-sitter language of a file.
+	Grammar(path string) *ts.Language
+	// ExtractTree is Extract on a tree of src parsed with Grammar(path).
+	// The tree stays the caller's.
+	ExtractTree(path string, src []byte, tree *ts.Tree) (*FileFacts, error)
+}
+
+// StandAlone is implemented by languages whose top-level declarations
+// stand alone: the symbols a declaration makes depend on its own text only
+// (not on other declarations of the file), so extracting a file whose
+// other lines are blank yields that declaration's symbols with their
+// lines. The history then re-reads only the declarations a commit touched.
+// A test checks the claim on the language's fixtures.
+type StandAlone interface {
+	StandAloneDeclarations() bool
 }
 
 var (

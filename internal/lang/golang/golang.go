@@ -31,6 +31,11 @@ func (goLanguage) Name() string         { return "go" }
 func (goLanguage) Extensions() []string { return []string{".go"} }
 func (goLanguage) Rules() lang.Rules    { return rules{} }
 
+// StandAloneDeclarations: a Go declaration's symbols (a function, a method
+// named after its receiver's type, a type with its fields, a const or var
+// group) come from its own text.
+func (goLanguage) StandAloneDeclarations() bool { return true }
+
 // compiled holds the language and the query, compiled once per process and
 // shared by every extractor (queries are read-only once built). The two
 // query files run as one query, so the tree is walked once; patterns below

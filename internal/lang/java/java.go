@@ -70,6 +70,10 @@ func (javaLanguage) Name() string         { return "java" }
 func (javaLanguage) Extensions() []string { return []string{".java"} }
 func (javaLanguage) Rules() lang.Rules    { return rules{} }
 
+// StandAloneDeclarations: a Java type declaration's symbols, nested and
+// anonymous classes numbered inside it included, come from its own text.
+func (javaLanguage) StandAloneDeclarations() bool { return true }
+
 // compiled holds the language and queries, compiled once per process and
 // shared by every extractor.
 var compiled = sync.OnceValue(func() *queries {

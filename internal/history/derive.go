@@ -45,113 +45,203 @@ func (b *blobParser) derive(l lang.Language, path string, pre []byte, post *symb
 		return nil, false, nil
 	}
 	preLines := int32(lang.CountLines(pre))
-	lo, preEnd, postEnd, ok := changedRegion(post, hunks, preLines)
+	regions, ok := changedRegions(post, hunks, preLines)
 	if !ok {
 		return nil, false, nil
 	}
-	delta := post.lines - preLines
-	blank := blankOutside(pre, lo, preEnd)
-	f, tops, err := b.extractTree(tx, path, blank)
+	f, tops, err := b.extractTree(tx, path, blankOutside(pre, regions))
 	if err != nil || tops == nil {
-		return nil, false, err // a syntax error in the region: read it all
+		return nil, false, err // a syntax error in a region: read it all
 	}
-	syms := make([]fileSymbol, 0, len(post.syms)+len(f.Symbols))
-	for _, s := range post.syms {
-		if s.end < lo {
-			syms = append(syms, s)
-		}
-	}
+	read := make([]fileSymbol, 0, len(f.Symbols))
 	for i := range f.Symbols {
 		s := &f.Symbols[i]
-		if s.StartLine <= 0 || int32(s.StartLine) < lo || int32(s.EndLine) > preEnd {
-			return nil, false, nil // lineless, or outside the region: not a declaration's own
+		if s.StartLine <= 0 || regionOf(regions, int32(s.StartLine), int32(s.EndLine)) < 0 {
+			return nil, false, nil // lineless, or outside the regions: not a declaration's own
 		}
-		syms = append(syms, fileSymbol{kind: s.Kind, name: s.Name, qual: s.Qual, suffix: lang.OverloadSuffix(s),
-			start: int32(s.StartLine), end: int32(s.EndLine), hidden: s.Hidden || s.StartLine <= 0})
+		read = append(read, fileSymbol{kind: s.Kind, name: s.Name, qual: s.Qual, suffix: lang.OverloadSuffix(s),
+			start: int32(s.StartLine), end: int32(s.EndLine), hidden: s.Hidden})
 	}
+	// The symbols of post outside the regions, moved to their lines before
+	// the commit, merged with those read, in document order.
+	carried := make([]fileSymbol, 0, len(post.syms))
 	for _, s := range post.syms {
-		if s.start > postEnd {
-			s.start -= delta
-			s.end -= delta
-			syms = append(syms, s)
+		if inPostRegion(regions, s.start, s.end) {
+			continue
+		}
+		d := shiftAt(regions, s.start)
+		s.start, s.end = s.start-d, s.end-d
+		carried = append(carried, s)
+	}
+	syms := make([]fileSymbol, 0, len(carried)+len(read))
+	i, j := 0, 0
+	for i < len(carried) || j < len(read) {
+		if j == len(read) || i < len(carried) && carried[i].start < read[j].start {
+			syms = append(syms, carried[i])
+			i++
+		} else {
+			syms = append(syms, read[j])
+			j++
 		}
 	}
-	newTops := make([]lineRange, 0, len(post.tops)+len(tops))
+	var newTops []lineRange
+	ti := 0
 	for _, r := range post.tops {
-		if r.end < lo {
-			newTops = append(newTops, r)
+		if inPostRegion(regions, r.start, r.end) {
+			continue
 		}
-	}
-	for _, r := range tops {
-		if r.start >= lo && r.end <= preEnd {
-			newTops = append(newTops, r)
+		d := shiftAt(regions, r.start)
+		moved := lineRange{r.start - d, r.end - d}
+		for ti < len(tops) && tops[ti].start < moved.start {
+			newTops = append(newTops, tops[ti])
+			ti++
 		}
+		newTops = append(newTops, moved)
 	}
-	for _, r := range post.tops {
-		if r.start > postEnd {
-			newTops = append(newTops, lineRange{r.start - delta, r.end - delta})
-		}
-	}
+	newTops = append(newTops, tops[ti:]...)
 	return finishTable(syms, preLines, newTops), true, nil
 }
 
-// changedRegion returns the lines a commit changed, widened to whole
-// top-level nodes of the version after it: lo..preEnd before the commit,
-// lo..postEnd after it (the lines above lo are the same on both sides, and
-// those below the region move by the difference in length). ok is false
-// when a symbol after the commit crosses the edge of the region.
-func changedRegion(post *symbolTable, hunks []hunk, preLines int32) (lo, preEnd, postEnd int32, ok bool) {
-	delta := post.lines - preLines
-	lo = int32(1 << 30)
-	var hiPre, hiPost int32
-	for _, h := range hunks {
-		// A hunk of no lines on one side sits between two lines there:
-		// both count as touched.
-		ps, pe := h.oldStart, h.oldStart+h.oldCount-1
-		if h.oldCount == 0 {
-			pe = h.oldStart + 1
-		}
-		qs, qe := h.newStart, h.newStart+h.newCount-1
-		if h.newCount == 0 {
-			qe = h.newStart + 1
-		}
-		lo = min(lo, ps, qs)
-		hiPre, hiPost = max(hiPre, pe), max(hiPost, qe)
-	}
-	lo = max(lo, 1)
-	preEnd = max(hiPre, hiPost-delta)
-	postEnd = preEnd + delta
-	for _, r := range post.tops {
-		if r.end >= lo && r.start <= postEnd {
-			lo = min(lo, r.start)
-			postEnd = max(postEnd, r.end)
-		}
-	}
-	preEnd = postEnd - delta
-	if preEnd < lo-1 || postEnd < lo-1 || preEnd > preLines+1 {
-		return 0, 0, 0, false
-	}
-	for _, s := range post.syms {
-		if s.start <= 0 || (s.start < lo && s.end >= lo) || (s.start <= postEnd && s.end > postEnd) {
-			return 0, 0, 0, false
-		}
-	}
-	return lo, preEnd, postEnd, true
+// region is one stretch of lines a commit changed, widened to whole
+// top-level nodes of the version after the commit: pre lines before the
+// commit, post lines after it. Lines between regions are the same on both
+// sides, moved by the lines the regions above them gained or lost.
+type region struct {
+	preStart, preEnd, postStart, postEnd int32
 }
 
-// blankOutside returns src with the lines outside from..to emptied: their
-// newlines are kept, so that lines keep their numbers, and nothing else,
-// so that parsing the rest costs little more than its own length.
-func blankOutside(src []byte, from, to int32) []byte {
-	out := make([]byte, 0, int(from)+len(src)/4)
+// changedRegions returns the regions of a commit's hunks, ascending and
+// apart. ok is false when they do not line up: a symbol after the commit
+// crossing the edge of a region, or regions out of bounds.
+func changedRegions(post *symbolTable, hunks []hunk, preLines int32) ([]region, bool) {
+	var out []region
+	for _, h := range hunks {
+		// A hunk of no lines on one side sits after line start there: the
+		// region takes the unchanged line on either side of it, on both
+		// sides, so that its edges are lines both versions share.
+		r := region{preStart: h.oldStart, preEnd: h.oldStart + h.oldCount - 1,
+			postStart: h.newStart, postEnd: h.newStart + h.newCount - 1}
+		switch {
+		case h.oldCount == 0:
+			r.preEnd = h.oldStart + 1
+			r.postStart, r.postEnd = h.newStart-1, h.newStart+h.newCount
+		case h.newCount == 0:
+			r.postEnd = h.newStart + 1
+			r.preStart, r.preEnd = h.oldStart-1, h.oldStart+h.oldCount
+		}
+		if r.preStart < 1 || r.postStart < 1 {
+			r.preStart, r.postStart = r.preStart+1, r.postStart+1
+		}
+		// Widen the start to the top-level node (after the commit) that
+		// holds it, joining the regions above that this reaches: the lines
+		// above a region move by that region's own shift.
+		for {
+			ns := r.postStart
+			for _, t := range post.tops {
+				if t.start < ns && t.end >= ns {
+					ns = t.start
+				}
+			}
+			if n := len(out); n > 0 && ns <= out[n-1].postEnd+1 {
+				prev := out[n-1]
+				out = out[:n-1]
+				r.preStart, r.postStart = prev.preStart, prev.postStart
+				continue
+			}
+			r.preStart, r.postStart = r.preStart-(r.postStart-ns), ns
+			break
+		}
+		// Widen the end likewise; a region below that this reaches joins
+		// it when its turn comes.
+		ne := r.postEnd
+		for _, t := range post.tops {
+			if t.start <= ne && t.end > ne {
+				ne = t.end
+			}
+		}
+		r.preEnd, r.postEnd = r.preEnd+(ne-r.postEnd), ne
+		out = append(out, r)
+	}
+	// Widening may have joined regions; the lines between two regions must
+	// be the same count on both sides.
+	for i, r := range out {
+		if r.preStart < 1 || r.preStart > r.preEnd+1 || r.postStart > r.postEnd+1 || r.preEnd > preLines+1 || r.postEnd > post.lines+1 {
+			return nil, false
+		}
+		if i > 0 {
+			p := out[i-1]
+			if r.preStart <= p.preEnd || r.postStart <= p.postEnd || r.preStart-p.preEnd != r.postStart-p.postEnd {
+				return nil, false
+			}
+		} else if r.preStart != r.postStart {
+			return nil, false
+		}
+	}
+	if n := len(out); n == 0 || (preLines-out[n-1].preEnd) != (post.lines-out[n-1].postEnd) {
+		return nil, false
+	}
+	for _, s := range post.syms {
+		if s.start <= 0 {
+			return nil, false
+		}
+		for _, r := range out {
+			if (s.start < r.postStart && s.end >= r.postStart) || (s.start <= r.postEnd && s.end > r.postEnd) {
+				return nil, false
+			}
+		}
+	}
+	return out, true
+}
+
+// inPostRegion reports whether post lines start..end lie in a region.
+func inPostRegion(regions []region, start, end int32) bool {
+	for _, r := range regions {
+		if start >= r.postStart && end <= r.postEnd {
+			return true
+		}
+	}
+	return false
+}
+
+// regionOf returns the region holding pre lines start..end, -1 when none.
+func regionOf(regions []region, start, end int32) int {
+	for i, r := range regions {
+		if start >= r.preStart && end <= r.preEnd {
+			return i
+		}
+	}
+	return -1
+}
+
+// shiftAt is how many lines a post line outside the regions moves up
+// before the commit: what the regions above it gained.
+func shiftAt(regions []region, postLine int32) int32 {
+	var d int32
+	for _, r := range regions {
+		if r.postEnd < postLine {
+			d = r.postEnd - r.preEnd
+		}
+	}
+	return d
+}
+
+// blankOutside returns src with the lines outside the regions emptied:
+// their newlines are kept, so that lines keep their numbers, and nothing
+// else, so that parsing the rest costs little more than its own length.
+func blankOutside(src []byte, regions []region) []byte {
+	out := make([]byte, 0, len(src)/4)
 	line := int32(1)
+	ri := 0
 	for i := 0; i < len(src); {
 		j := bytes.IndexByte(src[i:], '\n')
 		end := len(src)
 		if j >= 0 {
 			end = i + j + 1
 		}
-		if line >= from && line <= to {
+		for ri < len(regions) && regions[ri].preEnd < line {
+			ri++
+		}
+		if ri < len(regions) && line >= regions[ri].preStart {
 			out = append(out, src[i:end]...)
 		} else if j >= 0 {
 			out = append(out, '\n')

@@ -199,12 +199,15 @@ func (p *symbolPass) queue(f *graph.FileChange, hunks []hunk) error {
 	for _, s := range []struct {
 		sd   *side
 		blob string
-	}{{pre, f.OldBlob}, {post, f.NewBlob}} {
+	}{{post, f.NewBlob}, {pre, f.OldBlob}} {
 		if s.sd == nil {
 			continue
 		}
-		entry, isNew := p.cache.get(s.blob, s.sd.lang)
+		entry, isNew := p.cache.get(s.blob, s.sd.path, s.sd.lang)
 		s.sd.entry = entry
+		if s.sd == pre {
+			p.cache.remember(pre.path, entry)
+		}
 		if !isNew {
 			continue
 		}

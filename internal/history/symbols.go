@@ -136,36 +136,57 @@ type parseEntry struct {
 // parseCache remembers the parses of recent blobs, keyed by blob and
 // language: a file's version after one commit is its version before the
 // next commit that changes it, so each version is parsed once while it
-// is in the cache. It is used by one goroutine (the feeder); the entries
-// it hands out are filled by the workers.
+// is in the cache. Besides the most recent blobs, it keeps for each path
+// the version before the newest commit read so far that changed it: the
+// history is read newest first, so that is the version after the next
+// commit that changes the path, however long ago (on prometheus, 10,000
+// commits, this took the whole-file reads from 5,500 to about 2,500). It is
+// used by one goroutine (the feeder); the entries it hands out are filled
+// by the workers.
 type parseCache struct {
 	max     int
 	entries map[string]*parseEntry
 	order   *list.List // front: most recent
+	byPath  map[string]*parseEntry
 	hits    int
 	misses  int
 }
 
 func newParseCache(max int) *parseCache {
-	return &parseCache{max: max, entries: map[string]*parseEntry{}, order: list.New()}
+	return &parseCache{max: max, entries: map[string]*parseEntry{}, order: list.New(), byPath: map[string]*parseEntry{}}
 }
 
-// get returns the entry for a blob in a language and whether it is new
-// (the caller must then have it parsed).
-func (c *parseCache) get(blob string, l lang.Language) (*parseEntry, bool) {
+// get returns the entry for a blob of a path in a language and whether it
+// is new (the caller must then have it parsed).
+func (c *parseCache) get(blob, path string, l lang.Language) (*parseEntry, bool) {
 	key := blob + ":" + l.Name()
 	if e, ok := c.entries[key]; ok {
 		c.order.MoveToFront(e.elem)
 		c.hits++
 		return e, false
 	}
+	if e, ok := c.byPath[path]; ok && e.key == key {
+		c.hits++
+		e.elem = c.order.PushFront(e)
+		c.entries[key] = e
+		c.evict()
+		return e, false
+	}
 	c.misses++
 	e := &parseEntry{done: make(chan struct{}), key: key}
 	e.elem = c.order.PushFront(e)
 	c.entries[key] = e
+	c.evict()
+	return e, true
+}
+
+// remember keeps e as the version of path before the newest commit read
+// that changed it.
+func (c *parseCache) remember(path string, e *parseEntry) { c.byPath[path] = e }
+
+func (c *parseCache) evict() {
 	for c.order.Len() > c.max {
 		old := c.order.Remove(c.order.Back()).(*parseEntry)
 		delete(c.entries, old.key)
 	}
-	return e, true
 }

@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"gitnexus.dev/gitnexus/internal/graph"
@@ -257,17 +259,25 @@ func listCommits(ctx context.Context, root string, opt *Options) ([]string, erro
 	return strings.Fields(string(out)), nil
 }
 
-// readCommits runs the log pass over hashes. A commit git cannot diff is
-// read without rename detection, then without its files.
+// readCommits runs the log pass over hashes, in as many git processes as
+// there are workers, each over a contiguous share of the commits: git
+// spends its time comparing trees, one commit at a time (on prometheus,
+// `git log --raw` over the 8,328 first-parent commits takes 0.50 s in one
+// process, 0.24 s in two).
+// A commit git cannot diff is read without rename detection, then without
+// its files.
 func readCommits(ctx context.Context, root string, opt *Options, hashes []string, st *Stats) (map[string]*loggedCommit, error) {
 	out := make(map[string]*loggedCommit, len(hashes))
 	if len(hashes) == 0 {
 		return out, nil
 	}
+	var mu sync.Mutex // out, st.MissingObjects, progress
 	parse := func(r *bufio.Reader, emit func(string, *loggedCommit) error) error {
 		return parseLog(r, func(c *loggedCommit) error { return emit(c.commit.Hash, c) })
 	}
 	accept := func(c *loggedCommit) error {
+		mu.Lock()
+		defer mu.Unlock()
 		out[c.commit.Hash] = c
 		if opt.Progress != nil && len(out)%500 == 0 {
 			opt.Progress(Event{Phase: PhaseCommits, Done: len(out), Total: len(hashes)})
@@ -275,7 +285,9 @@ func readCommits(ctx context.Context, root string, opt *Options, hashes []string
 		return nil
 	}
 	degrade := func(input string, _ error) error {
+		mu.Lock()
 		st.MissingObjects++
+		mu.Unlock()
 		// Without rename detection git reads trees only; failing that, the
 		// commit alone without its files.
 		err := runResumable(ctx, root, []string{input}, logArgs(opt.AllBranches, false), parse, accept,
@@ -288,12 +300,27 @@ func readCommits(ctx context.Context, root string, opt *Options, hashes []string
 		if err != nil {
 			return err
 		}
+		mu.Lock()
+		defer mu.Unlock()
 		if c := out[firstField(input)]; c != nil {
 			c.commit.SymbolsSkip = graph.SkipMissingObjects
 		}
 		return nil
 	}
-	if err := runResumable(ctx, root, hashes, logArgs(opt.AllBranches, true), parse, accept, degrade); err != nil {
+	// Shares of at least 500 commits: a git process costs a few ms.
+	n := max(1, min(opt.Workers, len(hashes)/500))
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		share := hashes[i*len(hashes)/n : (i+1)*len(hashes)/n]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = runResumable(ctx, root, share, logArgs(opt.AllBranches, true), parse, accept, degrade)
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
 		return nil, fmt.Errorf("read commits: %w", err)
 	}
 	return out, nil

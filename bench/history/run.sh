@@ -33,7 +33,7 @@ h, ph = s["history"], s["phaseMillis"]
 n = h["commits"]
 files_ms = h["listMillis"] + h["logMillis"]
 total_ms = ph["history"]
-print(f"commits:    {n} ({h['guarded']} over --max-commit-files, {h['missingObjects']} with missing objects)")
+print(f"commits:    {n} ({h['guarded']} over --max-commit-files, {h.get('missingObjects', 0)} with missing objects)")
 print(f"records:    {h['fileChanges']} file changes, {h['symbolChanges']} symbol changes, "
       f"{h['historicalSymbols']} historical symbols, {h['reverts']} reverts")
 print(f"blobs:      {h['blobsParsed']} parsed ({h['blobsDerived']} derived from the next version), "

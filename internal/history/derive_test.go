@@ -1,9 +1,12 @@
 package history
 
 import (
+	"cmp"
 	"context"
+	"os"
 	"os/exec"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -11,19 +14,24 @@ import (
 	_ "gitnexus.dev/gitnexus/internal/lang/java"
 )
 
-// TestDeriveMatchesFullParse reads the history of this repository twice,
-// once deriving each version before a commit from the version after it
-// and once reading every version whole, and requires the same symbol
-// changes: it checks the claim of the languages that declare their
-// declarations stand-alone, on real edits.
+// TestDeriveMatchesFullParse reads the history of this repository (or of
+// the one GITNEXUS_DERIVE_REPO names, its newest GITNEXUS_DERIVE_COMMITS
+// commits) twice, once deriving each version before a commit from the
+// version after it and once reading every version whole, and requires the
+// same symbol changes: it checks the claim of the languages that declare
+// their declarations stand-alone, on real edits.
 func TestDeriveMatchesFullParse(t *testing.T) {
-	out, err := exec.Command("git", "rev-parse", "--show-toplevel").Output()
-	if err != nil {
-		t.Skipf("not in a git work tree: %v", err)
+	root := os.Getenv("GITNEXUS_DERIVE_REPO")
+	commits, _ := strconv.Atoi(os.Getenv("GITNEXUS_DERIVE_COMMITS"))
+	if root == "" {
+		out, err := exec.Command("git", "rev-parse", "--show-toplevel").Output()
+		if err != nil {
+			t.Skipf("not in a git work tree: %v", err)
+		}
+		root = strings.TrimSpace(string(out))
 	}
-	root := strings.TrimSpace(string(out))
 	ctx := context.Background()
-	opt := Options{MaxCommits: 60, Workers: 2}
+	opt := Options{MaxCommits: cmp.Or(commits, 60), Workers: 2}
 	derived, dst, err := Read(ctx, root, opt)
 	if err != nil {
 		t.Fatal(err)

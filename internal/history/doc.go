@@ -13,7 +13,10 @@
 //   - one long-lived `git cat-file --batch` hands out the blobs: a source
 //     file's version before and after a commit, parsed by the language's
 //     extractor (symbols and their lines only, no resolution), each blob
-//     once while it is in the parse cache, by a pool of workers.
+//     once while it is in the parse cache, by a pool of workers. For
+//     languages whose top-level declarations stand alone, the version
+//     before a commit is derived from the version after it: only the
+//     declarations the commit touched are read again (derive.go).
 //
 // Which commits: the first-parent history of HEAD (merges diffed against
 // their first parent, so a merge stands for its branch), or with

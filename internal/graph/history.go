@@ -1,6 +1,9 @@
 package graph
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // History is a repository's git history as the index keeps it: the commits
 // read, the files each changed and the symbols each changed, as plain
@@ -160,3 +163,19 @@ func (g *Graph) SetHistory(h *History) { g.history = h }
 
 // History returns the history attached to the graph, nil when none.
 func (g *Graph) History() *History { return g.history }
+
+// PreviousPaths returns, for each File node at HEAD that was renamed in
+// the history, the paths it had before, newest first: the old paths of
+// the renames linked to it.
+func (h *History) PreviousPaths() map[string][]string {
+	out := map[string][]string{}
+	for _, f := range h.Files {
+		if f.Status != 'R' || f.FileID == "" || f.OldPath == "" || f.OldPath == strings.TrimPrefix(f.FileID, "File:") {
+			continue
+		}
+		if !slices.Contains(out[f.FileID], f.OldPath) {
+			out[f.FileID] = append(out[f.FileID], f.OldPath)
+		}
+	}
+	return out
+}

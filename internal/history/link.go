@@ -189,16 +189,3 @@ func setShortHashes(commits []graph.Commit) {
 		commits[i].ShortHashLen = min(n, len(commits[i].Hash))
 	}
 }
-
-// PreviousPaths returns, for each File node at HEAD, the paths it had
-// before, newest first: the old paths of the renames linked to it.
-func PreviousPaths(h *graph.History) map[string][]string {
-	out := map[string][]string{}
-	for _, f := range h.Files {
-		if f.Status == 'R' && f.FileID != "" && f.OldPath != "" && !slices.Contains(out[f.FileID], f.OldPath) &&
-			f.OldPath != strings.TrimPrefix(f.FileID, "File:") {
-			out[f.FileID] = append(out[f.FileID], f.OldPath)
-		}
-	}
-	return out
-}

@@ -81,22 +81,9 @@ func (g *Graph) loadHistory(ctx context.Context, r *store.Reader) error {
 			hs.removed[n] = &h.Removed[i]
 		}
 	}
-	// Renames, newest first (the records are newest first).
-	for i := range h.Files {
-		f := &h.Files[i]
-		if f.Status != 'R' || f.OldPath == "" || f.FileID == "" {
-			continue
-		}
-		n, ok := g.byID[f.FileID]
-		if !ok || f.OldPath == g.Nodes[n].FilePath {
-			continue
-		}
-		seen := false
-		for _, p := range hs.previous[n] {
-			seen = seen || p == f.OldPath
-		}
-		if !seen {
-			hs.previous[n] = append(hs.previous[n], f.OldPath)
+	for id, paths := range h.PreviousPaths() {
+		if n, ok := g.byID[id]; ok {
+			hs.previous[n] = paths
 		}
 	}
 	g.hist = hs

@@ -94,7 +94,12 @@ func (b *blobParser) extractTree(tx lang.TreeExtractor, path string, src []byte)
 		return nil, nil, err
 	}
 	defer tree.Close()
-	f, err := tx.ExtractTree(path, src, tree)
+	var f *lang.FileFacts
+	if sr, ok := tx.(lang.SymbolReader); ok {
+		f, err = sr.ExtractSymbols(path, src, tree)
+	} else {
+		f, err = tx.ExtractTree(path, src, tree)
+	}
 	if err != nil {
 		return nil, nil, err
 	}

@@ -51,6 +51,14 @@ type TreeExtractor interface {
 	ExtractTree(path string, src []byte, tree *ts.Tree) (*FileFacts, error)
 }
 
+// SymbolReader is an Extractor that can also read a file's symbols alone
+// (kinds, names, qualified names, lines, parameters), skipping calls,
+// bindings and references: what the history needs of each version of a
+// file. A test checks that the symbols are those Extract finds.
+type SymbolReader interface {
+	ExtractSymbols(path string, src []byte, tree *ts.Tree) (*FileFacts, error)
+}
+
 // StandAlone is implemented by languages whose top-level declarations
 // stand alone: the symbols a declaration makes depend on its own text only
 // (not on other declarations of the file), so extracting a file whose

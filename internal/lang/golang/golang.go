@@ -43,13 +43,15 @@ func (goLanguage) StandAloneDeclarations() bool { return true }
 var compiled = sync.OnceValue(func() *queries {
 	l := ts.NewLanguage(tsgo.Language())
 	all, bounds := lang.NewQueryParts(l, "go/*.scm", defsSource, factsSource)
-	return &queries{lang: l, all: all, defsPatterns: bounds[0]}
+	return &queries{lang: l, all: all, defsPatterns: bounds[0], defs: lang.MustQuery(l, "go/defs.scm", defsSource)}
 })
 
 type queries struct {
 	lang         *ts.Language
 	all          *lang.Query
 	defsPatterns int
+	// defs is defs.scm alone, for reading symbols without their uses.
+	defs *lang.Query
 }
 
 func (goLanguage) NewExtractor() (lang.Extractor, error) {

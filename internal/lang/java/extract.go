@@ -41,6 +41,25 @@ func (e *extractor) ExtractTree(path string, src []byte, tree *ts.Tree) (*lang.F
 	return x.facts, nil
 }
 
+// ExtractSymbols reads the symbols of a tree of src alone, with the
+// declarations' query only: no calls, bindings or references. The history
+// maps changed lines onto symbols and needs nothing else.
+func (e *extractor) ExtractSymbols(path string, src []byte, tree *ts.Tree) (*lang.FileFacts, error) {
+	root := tree.RootNode()
+	x := &extraction{
+		src:        src,
+		facts:      &lang.FileFacts{Path: path, Language: "java", Lines: lang.CountLines(src)},
+		anonCount:  map[int]int{},
+		localCount: map[localKey]int{},
+		components: map[int][]lang.Param{},
+		hasCtor:    map[int]bool{},
+	}
+	x.scopes = lang.NewScopeFinder(&x.facts.Symbols)
+	x.facts.SyntaxErrors = lang.CountSyntaxErrors(root)
+	x.readDefs(e.q.defs, e.q.defs.Collect(e.Cursor, root, src))
+	return x.facts, nil
+}
+
 type extraction struct {
 	src    []byte
 	facts  *lang.FileFacts

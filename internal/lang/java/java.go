@@ -79,7 +79,7 @@ func (javaLanguage) StandAloneDeclarations() bool { return true }
 var compiled = sync.OnceValue(func() *queries {
 	l := ts.NewLanguage(tsjava.Language())
 	all, bounds := lang.NewQueryParts(l, "java/*.scm", defsSource, usesSource)
-	return &queries{lang: l, all: all, defsPatterns: bounds[0]}
+	return &queries{lang: l, all: all, defsPatterns: bounds[0], defs: lang.MustQuery(l, "java/defs.scm", defsSource)}
 })
 
 // queries is defs.scm and uses.scm compiled as one query, so the tree is
@@ -88,6 +88,8 @@ type queries struct {
 	lang         *ts.Language
 	all          *lang.Query
 	defsPatterns int
+	// defs is defs.scm alone, for reading symbols without their uses.
+	defs *lang.Query
 }
 
 func (javaLanguage) NewExtractor() (lang.Extractor, error) {

@@ -40,8 +40,8 @@ type Extractor interface {
 }
 
 // TreeExtractor is an Extractor that also reads trees its caller parsed:
-// the history parses each version of a file incrementally, from the tree of
-// the version next to it, and hands the tree over.
+// the history parses each version of a file itself, to know its top-level
+// nodes, and hands the tree over.
 type TreeExtractor interface {
 	Extractor
 	// Grammar is the tree-sitter language of a file.
@@ -62,9 +62,9 @@ type SymbolReader interface {
 // StandAlone is implemented by languages whose top-level declarations
 // stand alone: the symbols a declaration makes depend on its own text only
 // (not on other declarations of the file), so extracting a file whose
-// other lines are blank yields that declaration's symbols with their
+// other lines are empty yields that declaration's symbols with their
 // lines. The history then re-reads only the declarations a commit touched.
-// A test checks the claim on the language's fixtures.
+// history.TestDeriveMatchesFullParse checks the claim on real edits.
 type StandAlone interface {
 	StandAloneDeclarations() bool
 }

@@ -83,8 +83,11 @@ func printHistorySummary(w io.Writer, h *ingest.HistoryStats) {
 	case h.Reason != "":
 		reuse = "all read again: " + h.Reason
 	}
-	if h.Rewritten {
+	switch {
+	case h.Rewritten:
 		reuse += fmt.Sprintf("; the history was rewritten (%d commit(s) of the previous index are gone)", h.Dropped)
+	case h.Dropped > 0:
+		reuse += fmt.Sprintf("; %d commit(s) of the previous index are outside the limits now", h.Dropped)
 	}
 	fmt.Fprintf(w, "  history   %d commits (%s), %d file changes, %d symbol changes, %d removed symbols\n",
 		h.Commits, reuse, h.FileChanges, h.SymbolChanges, h.HistoricalSymbols)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/ingest"
 	"gitnexus.dev/gitnexus/internal/lang"
 	"gitnexus.dev/gitnexus/internal/registry"
@@ -33,6 +34,7 @@ type analyzeOptions struct {
 	wait        time.Duration
 	quiet       bool
 	cpuProfile  string
+	history     historyFlags
 }
 
 func newAnalyzeCmd(stdio *IO) *cobra.Command {
@@ -46,10 +48,20 @@ func newAnalyzeCmd(stdio *IO) *cobra.Command {
 Files come from git (tracked plus untracked files that are not ignored) or, outside a git work
 tree, from the directory itself. .gitnexusignore (gitignore syntax) excludes more. Binary files,
 files over --max-file-size, vendored trees (vendor/, node_modules/, third_party/), minified bundles
-and symlinks are skipped and counted. An index that is already fresh is left alone unless --force.`,
+and symlinks are skipped and counted. An index that is already fresh is left alone unless --force.
+
+In a git repository the history is read too: the first-parent history of HEAD (--all-branches: every
+branch, remote branch and tag), at most --max-commits commits, as Commit nodes linked to the files
+(MODIFIES) and to the functions, methods and classes (CHANGES) each commit changed, following
+renames. Commits that change more than --max-commit-files files keep their file links but are not
+mapped onto symbols. A later analyze reads only the commits that are new since the index, and
+reads a rewritten history (rebase, reset, force push) again where it differs; --force reads it all
+again. --no-history leaves it out.`,
 		Example: `  gitnexus analyze
   gitnexus analyze ../service --workers 2 --json
-  gitnexus analyze --force --max-file-size 1024`,
+  gitnexus analyze --force --max-file-size 1024
+  gitnexus analyze --since 2024-01-01 --max-commit-files 100
+  gitnexus analyze --no-history`,
 		Args: argsRange(0, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.path = "."
@@ -68,6 +80,7 @@ and symlinks are skipped and counted. An index that is already fresh is left alo
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress output")
 	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a Go CPU profile of the analysis to this file")
 	_ = f.MarkHidden("cpuprofile")
+	o.history.register(f)
 	return cmd
 }
 
@@ -77,6 +90,9 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	}
 	if o.maxFileSize < 1 {
 		return usageError{fmt.Errorf("--max-file-size must be at least 1 (KiB)")}
+	}
+	if err := o.history.check(); err != nil {
+		return usageError{err}
 	}
 	if o.cpuProfile != "" {
 		pf, err := os.Create(o.cpuProfile)
@@ -113,6 +129,9 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	why := "no index yet"
 	if r, err := store.OpenRepo(root); err == nil {
 		fr := checkFreshness(ctx, root, r, gs)
+		if why := o.history.stale(r.Meta().History, gs.Git && gs.Commit != ""); why != "" {
+			fr.Fresh, fr.Reasons = false, append(fr.Reasons, why)
+		}
 		r.Close()
 		switch {
 		case fr.Fresh && !o.force:
@@ -129,7 +148,8 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	if !o.quiet {
 		fmt.Fprintf(o.io.ErrOut, "Indexing %s (%s)\n", root, why)
 	}
-	res, err := ingest.Run(ctx, ingest.Options{Root: root, Workers: o.workers, MaxFileSize: o.maxFileSize * 1024, Progress: prog.event})
+	res, err := ingest.Run(ctx, ingest.Options{Root: root, Workers: o.workers, MaxFileSize: o.maxFileSize * 1024,
+		Progress: prog.event, History: o.history.options(gs.Git && gs.Commit != ""), ReuseHistory: !o.force})
 	prog.done()
 	if err != nil {
 		return err
@@ -287,15 +307,18 @@ func printSummary(w io.Writer, id, root string, s *ingest.Summary) {
 		fmt.Fprintf(w, "  flows     %d communities (modularity %.2f), %d processes from %d entry points\n",
 			f.Communities, f.Modularity, f.Processes, f.EntryPoints)
 	}
+	if h := s.History; h != nil && h.Git {
+		printHistorySummary(w, h)
+	}
 	fmt.Fprintf(w, "  index     %s, %.1f MiB\n", filepath.Join(store.Dir(root), store.DBName), float64(s.IndexBytes)/(1<<20))
 }
 
 // orderedCounts renders counts in a fixed order; symbolsOnly drops File,
-// Folder and Package.
+// Folder, Package and the history's kinds.
 func orderedCounts(m map[string]int, order []string, symbolsOnly bool) string {
 	var parts []string
 	for _, k := range order {
-		if symbolsOnly && (k == "File" || k == "Folder" || k == "Package" || k == "Community" || k == "Process") {
+		if symbolsOnly && (k == "File" || k == "Folder" || k == "Package" || k == "Community" || k == "Process" || graph.ParseKind(k).IsHistory()) {
 			continue
 		}
 		if v := m[k]; v > 0 {

@@ -32,8 +32,14 @@ var phaseLabels = map[string]string{
 	"walk":    "Listing files",
 	"parse":   "Parsing",
 	"resolve": "Resolving imports, calls and types",
+	"history": "Reading the git history",
 	"store":   "Writing the index",
+
+	"history-symbols": "Mapping commits onto symbols",
 }
+
+// phaseUnits names what a counted phase counts (files when not listed).
+var phaseUnits = map[string]string{"history": "commits", "history-symbols": "commits"}
 
 // event is safe for concurrent use (parse workers report from goroutines).
 func (p *progress) event(e ingest.Event) {
@@ -51,7 +57,11 @@ func (p *progress) event(e ingest.Event) {
 		p.drawn = false
 		if !p.live {
 			if e.Total > 0 {
-				fmt.Fprintf(p.w, "%s %d files...\n", label, e.Total)
+				unit := phaseUnits[e.Phase]
+				if unit == "" {
+					unit = "files"
+				}
+				fmt.Fprintf(p.w, "%s %d %s...\n", label, e.Total, unit)
 			} else {
 				fmt.Fprintf(p.w, "%s...\n", label)
 			}

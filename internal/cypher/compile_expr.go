@@ -292,7 +292,7 @@ func propertyOf(ec *execCtx, v Value, name string, pos Pos) (Value, error) {
 	case KindNode:
 		return ec.props.nodeProperty(v.Node(), name)
 	case KindRel:
-		return relProperty(v, name), nil
+		return relProperty(ec.props.g, v, name), nil
 	case KindMap:
 		x, _ := v.Map().Get(name)
 		return x, nil

@@ -82,7 +82,7 @@ func init() {
 		case KindNode:
 			return ListValue(ec.props.nodeKeys(a[0].Node())), nil
 		case KindRel:
-			return ListValue(relKeys(a[0])), nil
+			return ListValue(relKeys(ec.props.g, a[0])), nil
 		case KindMap:
 			m := a[0].Map()
 			out := make([]Value, len(m.Keys))
@@ -442,7 +442,7 @@ func propertiesOf(ec *execCtx, v Value, pos Pos) (Value, error) {
 	case KindNode:
 		return ec.props.nodeMap(v.Node())
 	case KindRel:
-		return relMap(v), nil
+		return relMap(ec.props.g, v), nil
 	case KindMap:
 		return v, nil
 	}

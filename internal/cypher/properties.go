@@ -44,7 +44,7 @@ type RelProperty struct {
 	Name string
 	Type string
 	Doc  string
-	get  func(v Value) Value
+	get  func(g *memgraph.Graph, v Value) Value
 }
 
 // RelationshipType is the one relationship type of the graph; every edge
@@ -105,19 +105,23 @@ var symbolNodeProperties = []NodeProperty{
 		}},
 }
 
+func init() { NodeProperties = append(NodeProperties, historyNodeProperties...) }
+
 // RelProperties lists the relationship properties.
 var RelProperties = []RelProperty{
 	{Name: "type", Type: "STRING", Doc: "the edge kind: CALLS, IMPORTS, ...",
-		get: func(v Value) Value { return StringValue(v.et.String()) }},
+		get: func(_ *memgraph.Graph, v Value) Value { return StringValue(v.et.String()) }},
 	{Name: "confidence", Type: "FLOAT", Doc: "in (0, 1]: how sure the indexer is (see the reasons)",
-		get: func(v Value) Value { return FloatValue(v.relConfidence()) }},
+		get: func(_ *memgraph.Graph, v Value) Value { return FloatValue(v.relConfidence()) }},
 	{Name: "reason", Type: "STRING", Doc: "how the edge was established (below)",
-		get: func(v Value) Value { return StringValue(v.s) }},
+		get: func(_ *memgraph.Graph, v Value) Value { return StringValue(v.s) }},
 	{Name: "line", Type: "INTEGER", Doc: "line of the first call site (CALLS) or import (IMPORTS) in the source's file; 0 when not applicable",
 		get: lineProperty},
 	{Name: "step", Type: "INTEGER", Doc: "STEP_IN_PROCESS: the symbol's 1-based position in the process; null on other relationships",
 		get: stepProperty},
 }
+
+func init() { RelProperties = append(RelProperties, historyRelProperties...) }
 
 var (
 	nodePropIndex = map[string]int{}
@@ -201,19 +205,19 @@ func (pr *propReader) nodeMap(n memgraph.NodeID) (Value, error) {
 
 // relProperty returns property name of relationship v; unknown names are
 // null.
-func relProperty(v Value, name string) Value {
+func relProperty(g *memgraph.Graph, v Value, name string) Value {
 	i, ok := relPropIndex[name]
 	if !ok {
 		return Null
 	}
-	return RelProperties[i].get(v)
+	return RelProperties[i].get(g, v)
 }
 
-func relMap(v Value) Value {
+func relMap(g *memgraph.Graph, v Value) Value {
 	var keys []string
 	var vals []Value
 	for _, p := range RelProperties {
-		if x := p.get(v); !x.IsNull() {
+		if x := p.get(g, v); !x.IsNull() {
 			keys = append(keys, p.Name)
 			vals = append(vals, x)
 		}
@@ -228,15 +232,20 @@ func (pr *propReader) nodeKeys(n memgraph.NodeID) []Value {
 		if p.Lazy && pr.src == nil || !p.hasKind(pr.g.Nodes[n].Kind) {
 			continue
 		}
+		if p.Kinds != nil {
+			if v, err := p.get(pr, n); err != nil || v.IsNull() {
+				continue
+			}
+		}
 		out = append(out, StringValue(p.Name))
 	}
 	return out
 }
 
-func relKeys(v Value) []Value {
+func relKeys(g *memgraph.Graph, v Value) []Value {
 	var out []Value
 	for _, p := range RelProperties {
-		if !p.get(v).IsNull() {
+		if !p.get(g, v).IsNull() {
 			out = append(out, StringValue(p.Name))
 		}
 	}

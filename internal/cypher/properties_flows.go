@@ -83,7 +83,7 @@ var flowNodeProperties = []NodeProperty{
 
 // stepProperty reads the step of a STEP_IN_PROCESS relationship, which the
 // graph keeps as its line.
-func stepProperty(v Value) Value {
+func stepProperty(_ *memgraph.Graph, v Value) Value {
 	if v.et == graph.EdgeStepInProcess {
 		return IntValue(int64(v.line))
 	}
@@ -92,7 +92,7 @@ func stepProperty(v Value) Value {
 
 // lineProperty is the line of a relationship; STEP_IN_PROCESS edges have
 // none (their line holds the step).
-func lineProperty(v Value) Value {
+func lineProperty(_ *memgraph.Graph, v Value) Value {
 	if v.et == graph.EdgeStepInProcess {
 		return IntValue(0)
 	}

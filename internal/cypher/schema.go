@@ -14,22 +14,24 @@ import (
 // the descriptions below are checked to cover every kind, type and reason.
 
 var kindDocs = map[graph.NodeKind]string{
-	graph.KindFolder:      "a directory holding indexed files",
-	graph.KindFile:        "an indexed file, in a supported language or not",
-	graph.KindPackage:     "a Go, Java or Python package, or a TS/JS directory of sources",
-	graph.KindFunction:    "a function (TS/JS: also an arrow function or function expression assigned to a variable or field)",
-	graph.KindMethod:      "a method, including interface methods",
-	graph.KindConstructor: "a constructor (Python __init__, TS constructor, Java constructors)",
-	graph.KindClass:       "a class (Java anonymous classes are named Outer$1)",
-	graph.KindInterface:   "an interface",
-	graph.KindStruct:      "a struct",
-	graph.KindEnum:        "an enum",
-	graph.KindTypeAlias:   "an alias, or a Go defined type that is not a struct or interface",
-	graph.KindConst:       "a package- or module-level constant",
-	graph.KindVariable:    "a package- or module-level variable",
-	graph.KindProperty:    "a field",
-	graph.KindCommunity:   "a functional area: callables and types that call each other more than the rest (members have MEMBER_OF edges to it)",
-	graph.KindProcess:     "an execution flow: calls traced from an entry point (steps have STEP_IN_PROCESS edges with `step`)",
+	graph.KindFolder:           "a directory holding indexed files",
+	graph.KindFile:             "an indexed file, in a supported language or not",
+	graph.KindPackage:          "a Go, Java or Python package, or a TS/JS directory of sources",
+	graph.KindFunction:         "a function (TS/JS: also an arrow function or function expression assigned to a variable or field)",
+	graph.KindMethod:           "a method, including interface methods",
+	graph.KindConstructor:      "a constructor (Python __init__, TS constructor, Java constructors)",
+	graph.KindClass:            "a class (Java anonymous classes are named Outer$1)",
+	graph.KindInterface:        "an interface",
+	graph.KindStruct:           "a struct",
+	graph.KindEnum:             "an enum",
+	graph.KindTypeAlias:        "an alias, or a Go defined type that is not a struct or interface",
+	graph.KindConst:            "a package- or module-level constant",
+	graph.KindVariable:         "a package- or module-level variable",
+	graph.KindProperty:         "a field",
+	graph.KindCommunity:        "a functional area: callables and types that call each other more than the rest (members have MEMBER_OF edges to it)",
+	graph.KindProcess:          "an execution flow: calls traced from an entry point (steps have STEP_IN_PROCESS edges with `step`)",
+	graph.KindCommit:           "a git commit (analyze reads the first-parent history of HEAD by default); `name` is its short hash, `qualifiedName` its full hash",
+	graph.KindHistoricalSymbol: "a symbol a commit changed that no longer exists at HEAD (`filePath` is its last path, `kind` the kind it had)",
 }
 
 var edgeDocs = map[graph.EdgeType]string{
@@ -45,6 +47,10 @@ var edgeDocs = map[graph.EdgeType]string{
 	graph.EdgeMemberOf:      "callable or type → the Community it belongs to",
 	graph.EdgeStepInProcess: "callable → a Process it is a step of (`step` is its 1-based position)",
 	graph.EdgeEntryPointOf:  "callable → the Process it starts",
+	graph.EdgeParentOf:      "Commit → child Commit",
+	graph.EdgeReverts:       "Commit → the Commit it reverts (named by \"This reverts commit <hash>\" in its message)",
+	graph.EdgeModifies:      "Commit → File it added, modified, deleted or renamed (the File at HEAD, following renames); `changeType`, `additions`, `deletions`, `oldPath`",
+	graph.EdgeChanges:       "Commit → symbol whose lines it changed (the symbol at HEAD, or a HistoricalSymbol); `changeType`, `additions`, `deletions`",
 }
 
 var reasonDocs = map[graph.Reason]string{
@@ -62,6 +68,8 @@ var reasonDocs = map[graph.Reason]string{
 	graph.ReasonNameOnly:       "a guess: the receiver could not be typed and one callable has that name",
 	graph.ReasonCommunity:      "membership found by community detection",
 	graph.ReasonTrace:          "a step of a traced flow; confidence is the lowest of the calls reaching it",
+	graph.ReasonGit:            "read from git: parents, changed files, a revert's message",
+	graph.ReasonDiffHunk:       "a line the commit added or deleted lies in the symbol, as it was in that commit",
 }
 
 // Example is one query of the schema text.

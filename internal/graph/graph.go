@@ -70,6 +70,7 @@ type Graph struct {
 	edges   []Edge
 	edgeIdx map[edgeKey]int
 	flows   *Flows // communities and processes (flows.go)
+	history *History
 }
 
 type edgeKey struct {

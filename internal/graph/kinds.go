@@ -32,27 +32,33 @@ const (
 	KindProperty
 	KindCommunity
 	KindProcess
+	// KindCommit is a git commit; KindHistoricalSymbol a symbol that a
+	// commit changed and that no longer exists at HEAD.
+	KindCommit
+	KindHistoricalSymbol
 	numKinds
 )
 
 var kindNames = [...]string{
-	KindInvalid:     "",
-	KindFolder:      "Folder",
-	KindFile:        "File",
-	KindPackage:     "Package",
-	KindFunction:    "Function",
-	KindMethod:      "Method",
-	KindConstructor: "Constructor",
-	KindClass:       "Class",
-	KindInterface:   "Interface",
-	KindStruct:      "Struct",
-	KindEnum:        "Enum",
-	KindTypeAlias:   "TypeAlias",
-	KindConst:       "Const",
-	KindVariable:    "Variable",
-	KindProperty:    "Property",
-	KindCommunity:   "Community",
-	KindProcess:     "Process",
+	KindInvalid:          "",
+	KindFolder:           "Folder",
+	KindFile:             "File",
+	KindPackage:          "Package",
+	KindFunction:         "Function",
+	KindMethod:           "Method",
+	KindConstructor:      "Constructor",
+	KindClass:            "Class",
+	KindInterface:        "Interface",
+	KindStruct:           "Struct",
+	KindEnum:             "Enum",
+	KindTypeAlias:        "TypeAlias",
+	KindConst:            "Const",
+	KindVariable:         "Variable",
+	KindProperty:         "Property",
+	KindCommunity:        "Community",
+	KindProcess:          "Process",
+	KindCommit:           "Commit",
+	KindHistoricalSymbol: "HistoricalSymbol",
 }
 
 func (k NodeKind) String() string {
@@ -95,10 +101,16 @@ func (k NodeKind) IsType() bool {
 	return false
 }
 
-// IsSymbol reports whether the kind is a code symbol (not a file, folder,
-// package, community or process).
+// IsSymbol reports whether the kind is a code symbol at HEAD (not a file,
+// folder, package, community, process, commit or historical symbol).
 func (k NodeKind) IsSymbol() bool {
 	return k >= KindFunction && k <= KindProperty
+}
+
+// IsHistory reports whether the kind comes from the git history (Commit,
+// HistoricalSymbol) rather than from the code at HEAD.
+func (k NodeKind) IsHistory() bool {
+	return k == KindCommit || k == KindHistoricalSymbol
 }
 
 // EdgeType is the type of a relationship. The string form is the value of the
@@ -120,6 +132,13 @@ const (
 	EdgeMemberOf
 	EdgeStepInProcess
 	EdgeEntryPointOf
+	// History: PARENT_OF parent commit → child commit; REVERTS commit →
+	// the commit it reverts; MODIFIES commit → File; CHANGES commit →
+	// symbol (or HistoricalSymbol).
+	EdgeParentOf
+	EdgeReverts
+	EdgeModifies
+	EdgeChanges
 	numEdgeTypes
 )
 
@@ -137,6 +156,10 @@ var edgeNames = [...]string{
 	EdgeMemberOf:      "MEMBER_OF",
 	EdgeStepInProcess: "STEP_IN_PROCESS",
 	EdgeEntryPointOf:  "ENTRY_POINT_OF",
+	EdgeParentOf:      "PARENT_OF",
+	EdgeReverts:       "REVERTS",
+	EdgeModifies:      "MODIFIES",
+	EdgeChanges:       "CHANGES",
 }
 
 func (t EdgeType) String() string {
@@ -155,6 +178,9 @@ func ParseEdgeType(s string) EdgeType {
 	}
 	return EdgeInvalid
 }
+
+// IsHistory reports whether the edge type comes from the git history.
+func (t EdgeType) IsHistory() bool { return t >= EdgeParentOf && t < numEdgeTypes }
 
 // AllEdgeTypes lists every valid edge type in declaration order.
 func AllEdgeTypes() []EdgeType {

@@ -48,20 +48,27 @@ const (
 	// traced over confident CALLS edges (STEP_IN_PROCESS, ENTRY_POINT_OF);
 	// the edge carries the lowest confidence of the calls that reach it.
 	ReasonTrace Reason = "trace"
+	// ReasonGit: read from git: a commit's parents, the files it changed,
+	// and the commit named by its "This reverts commit <hash>" line.
+	ReasonGit Reason = "git"
+	// ReasonDiffHunk: a line the commit's diff added or deleted lies in the
+	// symbol as it was in that commit (post-image, or pre-image for
+	// deleted lines).
+	ReasonDiffHunk Reason = "diff-hunk"
 )
 
 // AllReasons lists every reason, in the order above.
 func AllReasons() []Reason {
 	return []Reason{ReasonSyntax, ReasonPackageMember, ReasonDeclared, ReasonSameFile,
 		ReasonSamePackage, ReasonImportResolved, ReasonSelfReceiver, ReasonReceiverTyped,
-		ReasonInherited, ReasonMethodSet, ReasonDispatch, ReasonNameOnly, ReasonCommunity, ReasonTrace}
+		ReasonInherited, ReasonMethodSet, ReasonDispatch, ReasonNameOnly, ReasonCommunity, ReasonTrace, ReasonGit, ReasonDiffHunk}
 }
 
 // Confidence is the default confidence for each reason. Resolvers use these
 // values so that a confidence threshold means the same thing everywhere.
 func (r Reason) Confidence() float64 {
 	switch r {
-	case ReasonSyntax, ReasonPackageMember, ReasonCommunity:
+	case ReasonSyntax, ReasonPackageMember, ReasonCommunity, ReasonGit, ReasonDiffHunk:
 		return 1.0
 	case ReasonDeclared, ReasonSameFile, ReasonSamePackage, ReasonImportResolved, ReasonSelfReceiver:
 		return 0.95

@@ -15,6 +15,7 @@ import (
 
 	"gitnexus.dev/gitnexus/internal/enrich"
 	"gitnexus.dev/gitnexus/internal/graph"
+	"gitnexus.dev/gitnexus/internal/history"
 	"gitnexus.dev/gitnexus/internal/lang"
 )
 
@@ -26,6 +27,13 @@ type Options struct {
 	// Progress, when set, receives events from every stage. It is called
 	// from worker goroutines and must be safe for concurrent use.
 	Progress func(Event)
+	// History, when set, reads the git history into the graph with these
+	// options (the indexer fills in what it decides: which paths and
+	// contents are indexed, the workers, the file size limit).
+	History *history.Options
+	// ReuseHistory reuses the history records of the repository's current
+	// index for the commits they cover.
+	ReuseHistory bool
 }
 
 // DefaultMaxFileSize is the default of --max-file-size.
@@ -33,7 +41,7 @@ const DefaultMaxFileSize = 512 * 1024
 
 // Event reports progress: a stage name, and for counted stages how far it is.
 type Event struct {
-	Phase string // "walk", "parse", "resolve", "enrich", "store"
+	Phase string // "walk", "parse", "resolve", "enrich", "history", "history-symbols", "store"
 	Done  int
 	Total int
 }
@@ -61,6 +69,8 @@ type Stats struct {
 	UnsupportedFiles map[string]int    `json:"unsupportedExtensions,omitempty"`
 	// Flows are the communities and processes found (internal/enrich).
 	Flows enrich.Stats `json:"flows"`
+	// History describes the git history stage; nil when it did not run.
+	History *HistoryStats `json:"history,omitempty"`
 }
 
 // maxListedErrorFiles bounds ParseErrorFiles.
@@ -177,6 +187,15 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	st.Flows = fs
 	timed("enrich", start)
+	if opts.History != nil {
+		start = time.Now()
+		hst, err := addHistory(ctx, &opts, w, g, emit)
+		if err != nil {
+			return nil, err
+		}
+		st.History = hst
+		timed("history", start)
+	}
 	return &Result{Graph: g, Stats: st}, nil
 }
 

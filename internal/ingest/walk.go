@@ -37,6 +37,10 @@ type walkResult struct {
 	Files   []string // repository-relative, sorted
 	Skipped map[string]int
 	Git     bool // listed by git
+	// Keeps reports whether a path, listed or not, would be indexed by its
+	// location: not our own state, not vendored, not ignored. Not safe for
+	// concurrent use.
+	Keeps func(rel string) bool
 }
 
 // walk lists the files under root: with git when root is in a work tree
@@ -70,6 +74,9 @@ func walk(ctx context.Context, root string) (*walkResult, error) {
 		v := dirIgnoredUncached(ign, dir, ignoredDirs)
 		ignoredDirs[dir] = v
 		return v
+	}
+	res.Keeps = func(rel string) bool {
+		return !isOwnState(rel) && !inVendoredTree(rel) && !dirIgnored(path.Dir(rel)) && !ign.ignored(rel, false)
 	}
 	for _, rel := range listed {
 		if ctx.Err() != nil {

@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	ts "github.com/tree-sitter/go-tree-sitter"
 )
 
 // Language is one supported language.
@@ -35,6 +37,36 @@ type Language interface {
 type Extractor interface {
 	Extract(path string, src []byte) (*FileFacts, error)
 	Close()
+}
+
+// TreeExtractor is an Extractor that also reads trees its caller parsed:
+// the history parses each version of a file itself, to know its top-level
+// nodes, and hands the tree over.
+type TreeExtractor interface {
+	Extractor
+	// Grammar is the tree-sitter language of a file.
+	Grammar(path string) *ts.Language
+	// ExtractTree is Extract on a tree of src parsed with Grammar(path).
+	// The tree stays the caller's.
+	ExtractTree(path string, src []byte, tree *ts.Tree) (*FileFacts, error)
+}
+
+// SymbolReader is an Extractor that can also read a file's symbols alone
+// (kinds, names, qualified names, lines, parameters), skipping calls,
+// bindings and references: what the history needs of each version of a
+// file. A test checks that the symbols are those Extract finds.
+type SymbolReader interface {
+	ExtractSymbols(path string, src []byte, tree *ts.Tree) (*FileFacts, error)
+}
+
+// StandAlone is implemented by languages whose top-level declarations
+// stand alone: the symbols a declaration makes depend on its own text only
+// (not on other declarations of the file), so extracting a file whose
+// other lines are empty yields that declaration's symbols with their
+// lines. The history then re-reads only the declarations a commit touched.
+// history.TestDeriveMatchesFullParse checks the claim on real edits.
+type StandAlone interface {
+	StandAloneDeclarations() bool
 }
 
 var (

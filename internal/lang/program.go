@@ -337,34 +337,64 @@ func (p *Program) AddSubtype(sub, super SymID) {
 	p.subtypes[super] = append(p.subtypes[super], sub)
 }
 
-// assignIDs gives every symbol its graph id: kind, file and qualified name,
-// with a parameter-type suffix where overloads share a qualified name, and a
-// counter after that where even those collide (several Go init functions).
+// assignIDs gives every symbol its graph id (SymbolIDs).
 func (p *Program) assignIDs() {
 	for _, f := range p.Files {
-		base := make([]string, len(f.Facts.Symbols))
-		count := map[string]int{}
-		for i := range f.Facts.Symbols {
-			s := &f.Facts.Symbols[i]
-			base[i] = graph.SymbolID(s.Kind, f.Facts.Path, s.Qual)
-			count[base[i]]++
-		}
-		used := map[string]int{}
-		for i := range f.Facts.Symbols {
-			id := base[i]
-			if count[id] > 1 {
-				id += overloadSuffix(&f.Facts.Symbols[i])
-				used[id]++
-				if n := used[id]; n > 1 {
-					id += "#" + strconv.Itoa(n)
-				}
-			}
+		for i, id := range SymbolIDs(f.Facts) {
 			p.Syms[f.First+SymID(i)].ID = id
 		}
 	}
 }
 
-func overloadSuffix(s *Symbol) string {
+// SymbolIDs returns the graph id of each symbol of a file, by index: kind,
+// file and qualified name, with a parameter-type suffix where overloads
+// share a qualified name, and a counter after that where even those
+// collide (several Go init functions). The history links a symbol as it
+// was in a commit to the symbol at HEAD by this id.
+func SymbolIDs(f *FileFacts) []string {
+	keys := SymbolKeys(len(f.Symbols), func(i int) (graph.NodeKind, string, string) {
+		s := &f.Symbols[i]
+		return s.Kind, s.Qual, OverloadSuffix(s)
+	})
+	for i, k := range keys {
+		keys[i] = graph.SymbolID(f.Symbols[i].Kind, f.Path, k)
+	}
+	return keys
+}
+
+// SymbolKeys returns the part of each symbol's id after the file: its
+// qualified name, with its overload suffix and a counter where symbols of
+// the same kind share the name. at gives the n symbols in document order.
+func SymbolKeys(n int, at func(i int) (kind graph.NodeKind, qual, suffix string)) []string {
+	type base struct {
+		kind graph.NodeKind
+		qual string
+	}
+	keys := make([]string, n)
+	count := make(map[base]int, n)
+	for i := 0; i < n; i++ {
+		k, q, _ := at(i)
+		count[base{k, q}]++
+	}
+	used := map[base]int{}
+	for i := 0; i < n; i++ {
+		k, q, suffix := at(i)
+		keys[i] = q
+		if count[base{k, q}] > 1 {
+			key := q + suffix
+			used[base{k, key}]++
+			if c := used[base{k, key}]; c > 1 {
+				key += "#" + strconv.Itoa(c)
+			}
+			keys[i] = key
+		}
+	}
+	return keys
+}
+
+// OverloadSuffix is the suffix an id gets where overloads share a
+// qualified name: the parameter types, "(int,String)".
+func OverloadSuffix(s *Symbol) string {
 	types := make([]string, len(s.Params))
 	for i, prm := range s.Params {
 		types[i] = strings.ReplaceAll(prm.Type, " ", "")

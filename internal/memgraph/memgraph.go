@@ -67,6 +67,8 @@ type Graph struct {
 	byKind map[graph.NodeKind][]NodeID
 	byFile map[string][]NodeID // sorted by start line
 
+	hist *history // nil when the index has no git history
+
 	memoMu sync.Mutex
 	memo   map[any]any
 
@@ -131,6 +133,9 @@ func Load(ctx context.Context, r *store.Reader) (*Graph, error) {
 	if err := g.loadFlows(ctx, r); err != nil {
 		return nil, err
 	}
+	if err := g.loadHistory(ctx, r); err != nil {
+		return nil, err
+	}
 	return g, nil
 }
 
@@ -168,6 +173,9 @@ func loadTables(ctx context.Context, r *store.Reader) (*Graph, error) {
 	}
 	g := b.finish()
 	if err := g.loadFlows(ctx, r); err != nil {
+		return nil, err
+	}
+	if err := g.loadHistory(ctx, r); err != nil {
 		return nil, err
 	}
 	return g, nil

@@ -63,7 +63,7 @@ func (g *Graph) Walk(start []NodeID, opt WalkOptions) WalkResult {
 	if opt.Limit <= 0 {
 		opt.Limit = DefaultLimit
 	}
-	var follow [16]bool
+	var follow [256]bool // by EdgeType (a uint8)
 	for _, t := range opt.Types {
 		follow[t] = true
 	}
@@ -121,7 +121,7 @@ func (g *Graph) ShortestPath(a, b NodeID, dir Direction, types []graph.EdgeType,
 	if a == b {
 		return []Step{}
 	}
-	var follow [16]bool
+	var follow [256]bool // by EdgeType (a uint8)
 	for _, t := range types {
 		follow[t] = true
 	}

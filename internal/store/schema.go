@@ -20,7 +20,11 @@ package store
 //	3: communities and processes: Community and Process nodes, MEMBER_OF,
 //	   STEP_IN_PROCESS (the step in edge.line) and ENTRY_POINT_OF edges,
 //	   the community and process tables and their views.
-const SchemaVersion = 3
+//	4: the git history: Commit and HistoricalSymbol nodes, PARENT_OF,
+//	   REVERTS, MODIFIES and CHANGES edges, and the tables git_commit,
+//	   git_file_change, git_symbol_change and git_removed_symbol with their
+//	   attributes; the views commits, file_changes and symbol_changes.
+const SchemaVersion = 4
 
 // createTables is run on a new, empty database before the bulk load.
 const createTables = `
@@ -56,6 +60,51 @@ CREATE TABLE snapshot (
 	id   INTEGER PRIMARY KEY,
 	data BLOB NOT NULL
 );
+CREATE TABLE git_commit (
+	rid          INTEGER PRIMARY KEY,
+	seq          INTEGER NOT NULL,
+	hash         TEXT NOT NULL,
+	parents      TEXT NOT NULL,
+	author_name  TEXT NOT NULL,
+	author_email TEXT NOT NULL,
+	authored_at  INTEGER NOT NULL,
+	author_zone  INTEGER NOT NULL,
+	committed_at INTEGER NOT NULL,
+	commit_zone  INTEGER NOT NULL,
+	subject      TEXT NOT NULL,
+	symbols_skip TEXT NOT NULL
+);
+CREATE TABLE git_file_change (
+	commit_rid INTEGER NOT NULL,
+	path       TEXT NOT NULL,
+	old_path   TEXT NOT NULL,
+	status     TEXT NOT NULL,
+	additions  INTEGER NOT NULL,
+	deletions  INTEGER NOT NULL,
+	binary     INTEGER NOT NULL,
+	old_blob   TEXT NOT NULL,
+	new_blob   TEXT NOT NULL,
+	file_rid   INTEGER NOT NULL
+);
+CREATE TABLE git_symbol_change (
+	commit_rid     INTEGER NOT NULL,
+	path           TEXT NOT NULL,
+	kind           TEXT NOT NULL,
+	name           TEXT NOT NULL,
+	qualified_name TEXT NOT NULL,
+	symbol_key     TEXT NOT NULL,
+	change         TEXT NOT NULL,
+	additions      INTEGER NOT NULL,
+	deletions      INTEGER NOT NULL,
+	start_line     INTEGER NOT NULL,
+	end_line       INTEGER NOT NULL,
+	symbol_rid     INTEGER NOT NULL
+);
+CREATE TABLE git_removed_symbol (
+	rid        INTEGER PRIMARY KEY,
+	kind       TEXT NOT NULL,
+	deleted_in INTEGER NOT NULL
+);
 CREATE VIRTUAL TABLE search USING fts5(
 	name, qualified_name, words, signature, doc, content, path,
 	content='',
@@ -79,4 +128,21 @@ CREATE VIEW edges AS
 	SELECT s.id AS src, d.id AS dst, e.type AS type, e.confidence AS confidence,
 	       e.reason AS reason, e.line AS line, e.more_lines AS more_lines
 	FROM edge e JOIN node s ON s.rid = e.src JOIN node d ON d.rid = e.dst;
+CREATE INDEX git_file_change_commit ON git_file_change(commit_rid);
+CREATE INDEX git_file_change_path ON git_file_change(path);
+CREATE INDEX git_symbol_change_commit ON git_symbol_change(commit_rid);
+CREATE INDEX git_symbol_change_symbol ON git_symbol_change(symbol_rid);
+CREATE VIEW commits AS
+	SELECT n.id AS id, c.hash AS hash, c.parents AS parents, c.author_name AS author_name,
+	       c.author_email AS author_email, c.authored_at AS authored_at, c.committed_at AS committed_at,
+	       c.subject AS subject, n.doc AS message, c.symbols_skip AS symbols_skipped
+	FROM git_commit c JOIN node n ON n.rid = c.rid;
+CREATE VIEW file_changes AS
+	SELECT c.id AS commit_id, f.id AS file_id, g.path AS path, g.old_path AS old_path, g.status AS status,
+	       g.additions AS additions, g.deletions AS deletions, g.binary AS binary
+	FROM git_file_change g JOIN node c ON c.rid = g.commit_rid LEFT JOIN node f ON f.rid = g.file_rid;
+CREATE VIEW symbol_changes AS
+	SELECT c.id AS commit_id, s.id AS symbol_id, g.path AS path, g.kind AS kind, g.qualified_name AS qualified_name,
+	       g.change AS change, g.additions AS additions, g.deletions AS deletions
+	FROM git_symbol_change g JOIN node c ON c.rid = g.commit_rid JOIN node s ON s.rid = g.symbol_rid;
 `

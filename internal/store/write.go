@@ -40,6 +40,9 @@ type Meta struct {
 	Branch        string    `json:"branch,omitempty"`
 	Dirty         bool      `json:"dirty"`
 	IndexedAt     time.Time `json:"indexedAt"`
+	// History is what the git history was read with; nil when the index
+	// has no history.
+	History *graph.HistorySettings `json:"history,omitempty"`
 	// Stats is the pipeline's summary, kept as written.
 	Stats json.RawMessage `json:"stats,omitempty"`
 }
@@ -70,6 +73,10 @@ func Write(ctx context.Context, repo string, g *graph.Graph, meta Meta) (*WriteR
 	meta.Format = MetaFormat
 	meta.SchemaVersion = SchemaVersion
 	meta.Generation = previousGeneration(filepath.Join(dir, DBName)) + 1
+	if h := g.History(); h != nil {
+		settings := h.Settings
+		meta.History = &settings
+	}
 	tmp := filepath.Join(dir, tmpDBPrefix+strconv.Itoa(os.Getpid()))
 	_ = os.Remove(tmp)
 	if err := build(ctx, tmp, g, meta); err != nil {
@@ -305,6 +312,9 @@ func load(ctx context.Context, tx *sql.Tx, g *graph.Graph, meta Meta) error {
 		return fmt.Errorf("store edges: %w", err)
 	}
 	if err := loadFlows(ctx, tx, g, rid); err != nil {
+		return err
+	}
+	if err := writeHistory(ctx, tx, g.History(), rid); err != nil {
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO snapshot(id, data) VALUES (1, ?)`, encodeSnapshot(nodes, edges, rid)); err != nil {

@@ -18,6 +18,14 @@ func (e *extractor) Extract(path string, src []byte) (*lang.FileFacts, error) {
 		return nil, err
 	}
 	defer tree.Close()
+	return e.ExtractTree(path, src, tree)
+}
+
+// Grammar is the tree-sitter language of Go files.
+func (e *extractor) Grammar(string) *ts.Language { return e.q.lang }
+
+// ExtractTree reads the facts off a tree of src the caller parsed.
+func (e *extractor) ExtractTree(path string, src []byte, tree *ts.Tree) (*lang.FileFacts, error) {
 	root := tree.RootNode()
 	x := &extraction{
 		src:   src,
@@ -32,6 +40,22 @@ func (e *extractor) Extract(path string, src []byte) (*lang.FileFacts, error) {
 	x.readUses(e.q.all, uses)
 	x.readRefs()
 	x.addAnonStructs()
+	return x.facts, nil
+}
+
+// ExtractSymbols reads the symbols of a tree of src alone, with the
+// declarations' query only: no calls, bindings or references, and none of
+// the hidden anonymous struct types that uses add. The history maps
+// changed lines onto symbols and needs nothing else.
+func (e *extractor) ExtractSymbols(path string, src []byte, tree *ts.Tree) (*lang.FileFacts, error) {
+	root := tree.RootNode()
+	x := &extraction{
+		src:   src,
+		facts: &lang.FileFacts{Path: path, Language: "go", Lines: lang.CountLines(src)},
+	}
+	x.scopes = lang.NewScopeFinder(&x.facts.Symbols)
+	x.facts.SyntaxErrors = lang.CountSyntaxErrors(root)
+	x.readDefs(e.q.defs, e.q.defs.Collect(e.Cursor, root, src))
 	return x.facts, nil
 }
 

@@ -31,6 +31,11 @@ func (goLanguage) Name() string         { return "go" }
 func (goLanguage) Extensions() []string { return []string{".go"} }
 func (goLanguage) Rules() lang.Rules    { return rules{} }
 
+// StandAloneDeclarations: a Go declaration's symbols (a function, a method
+// named after its receiver's type, a type with its fields, a const or var
+// group) come from its own text.
+func (goLanguage) StandAloneDeclarations() bool { return true }
+
 // compiled holds the language and the query, compiled once per process and
 // shared by every extractor (queries are read-only once built). The two
 // query files run as one query, so the tree is walked once; patterns below
@@ -38,13 +43,15 @@ func (goLanguage) Rules() lang.Rules    { return rules{} }
 var compiled = sync.OnceValue(func() *queries {
 	l := ts.NewLanguage(tsgo.Language())
 	all, bounds := lang.NewQueryParts(l, "go/*.scm", defsSource, factsSource)
-	return &queries{lang: l, all: all, defsPatterns: bounds[0]}
+	return &queries{lang: l, all: all, defsPatterns: bounds[0], defs: lang.MustQuery(l, "go/defs.scm", defsSource)}
 })
 
 type queries struct {
 	lang         *ts.Language
 	all          *lang.Query
 	defsPatterns int
+	// defs is defs.scm alone, for reading symbols without their uses.
+	defs *lang.Query
 }
 
 func (goLanguage) NewExtractor() (lang.Extractor, error) {

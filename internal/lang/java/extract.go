@@ -16,6 +16,14 @@ func (e *extractor) Extract(path string, src []byte) (*lang.FileFacts, error) {
 		return nil, err
 	}
 	defer tree.Close()
+	return e.ExtractTree(path, src, tree)
+}
+
+// Grammar is the tree-sitter language of Java files.
+func (e *extractor) Grammar(string) *ts.Language { return e.q.lang }
+
+// ExtractTree reads the facts off a tree of src the caller parsed.
+func (e *extractor) ExtractTree(path string, src []byte, tree *ts.Tree) (*lang.FileFacts, error) {
 	root := tree.RootNode()
 	x := &extraction{
 		src:        src,
@@ -30,6 +38,25 @@ func (e *extractor) Extract(path string, src []byte) (*lang.FileFacts, error) {
 	defs, uses := e.q.all.CollectSplit(e.Cursor, root, src, e.q.defsPatterns)
 	x.readDefs(e.q.all, defs)
 	x.readUses(e.q.all, uses)
+	return x.facts, nil
+}
+
+// ExtractSymbols reads the symbols of a tree of src alone, with the
+// declarations' query only: no calls, bindings or references. The history
+// maps changed lines onto symbols and needs nothing else.
+func (e *extractor) ExtractSymbols(path string, src []byte, tree *ts.Tree) (*lang.FileFacts, error) {
+	root := tree.RootNode()
+	x := &extraction{
+		src:        src,
+		facts:      &lang.FileFacts{Path: path, Language: "java", Lines: lang.CountLines(src)},
+		anonCount:  map[int]int{},
+		localCount: map[localKey]int{},
+		components: map[int][]lang.Param{},
+		hasCtor:    map[int]bool{},
+	}
+	x.scopes = lang.NewScopeFinder(&x.facts.Symbols)
+	x.facts.SyntaxErrors = lang.CountSyntaxErrors(root)
+	x.readDefs(e.q.defs, e.q.defs.Collect(e.Cursor, root, src))
 	return x.facts, nil
 }
 

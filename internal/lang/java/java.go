@@ -70,12 +70,16 @@ func (javaLanguage) Name() string         { return "java" }
 func (javaLanguage) Extensions() []string { return []string{".java"} }
 func (javaLanguage) Rules() lang.Rules    { return rules{} }
 
+// StandAloneDeclarations: a Java type declaration's symbols, nested and
+// anonymous classes numbered inside it included, come from its own text.
+func (javaLanguage) StandAloneDeclarations() bool { return true }
+
 // compiled holds the language and queries, compiled once per process and
 // shared by every extractor.
 var compiled = sync.OnceValue(func() *queries {
 	l := ts.NewLanguage(tsjava.Language())
 	all, bounds := lang.NewQueryParts(l, "java/*.scm", defsSource, usesSource)
-	return &queries{lang: l, all: all, defsPatterns: bounds[0]}
+	return &queries{lang: l, all: all, defsPatterns: bounds[0], defs: lang.MustQuery(l, "java/defs.scm", defsSource)}
 })
 
 // queries is defs.scm and uses.scm compiled as one query, so the tree is
@@ -84,6 +88,8 @@ type queries struct {
 	lang         *ts.Language
 	all          *lang.Query
 	defsPatterns int
+	// defs is defs.scm alone, for reading symbols without their uses.
+	defs *lang.Query
 }
 
 func (javaLanguage) NewExtractor() (lang.Extractor, error) {

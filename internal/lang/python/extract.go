@@ -15,6 +15,14 @@ func (e *extractor) Extract(path string, src []byte) (*lang.FileFacts, error) {
 		return nil, err
 	}
 	defer tree.Close()
+	return e.ExtractTree(path, src, tree)
+}
+
+// Grammar is the tree-sitter language of Python files.
+func (e *extractor) Grammar(string) *ts.Language { return e.q.lang }
+
+// ExtractTree reads the facts off a tree of src the caller parsed.
+func (e *extractor) ExtractTree(path string, src []byte, tree *ts.Tree) (*lang.FileFacts, error) {
 	root := tree.RootNode()
 	x := &extraction{
 		src:        src,

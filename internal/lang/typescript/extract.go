@@ -18,13 +18,23 @@ import (
 // properties created by `this.x = ...`) are appended after the uses pass,
 // so that scope lookups during extraction only see properly nested spans.
 func (e *extractor) Extract(path string, src []byte) (*lang.FileFacts, error) {
-	g := e.grammarFor(path)
-	tp := e.parsers[g]
-	tree, err := tp.Parse(path, src)
+	tree, err := e.parsers[e.grammarFor(path)].Parse(path, src)
 	if err != nil {
 		return nil, err
 	}
 	defer tree.Close()
+	return e.ExtractTree(path, src, tree)
+}
+
+// Grammar is the tree-sitter language of a file: TypeScript, TSX or
+// JavaScript by its extension.
+func (e *extractor) Grammar(path string) *ts.Language { return e.grammarFor(path).lang }
+
+// ExtractTree reads the facts off a tree of src the caller parsed with
+// Grammar(path).
+func (e *extractor) ExtractTree(path string, src []byte, tree *ts.Tree) (*lang.FileFacts, error) {
+	g := e.grammarFor(path)
+	tp := e.parsers[g]
 	root := tree.RootNode()
 	x := &extraction{
 		g:     g,

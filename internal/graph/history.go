@@ -1,0 +1,181 @@
+package graph
+
+import (
+	"slices"
+	"strings"
+)
+
+// History is a repository's git history as the index keeps it: the commits
+// read, the files each changed and the symbols each changed, as plain
+// records. The records name files and symbols as they were in that commit
+// (path, kind, key); linking them to the nodes of the graph at HEAD
+// (following renames) fills FileID and NodeID. A graph carries its history
+// to the store with SetHistory; the graph's Commit and HistoricalSymbol
+// nodes and its history edges are built from it.
+type History struct {
+	Settings HistorySettings
+	// Commits, newest first (children before parents).
+	Commits []Commit
+	// Files and Symbols are grouped by commit in the order of Commits,
+	// then sorted by path (and symbol key).
+	Files   []FileChange
+	Symbols []SymbolChange
+	// Removed are the HistoricalSymbol nodes linking made: symbols that
+	// commits changed and that no longer exist at HEAD.
+	Removed []RemovedSymbol
+}
+
+// RemovedSymbol is a symbol that no longer exists at HEAD.
+type RemovedSymbol struct {
+	ID   string   // the HistoricalSymbol node
+	Kind NodeKind // the kind it had
+	// DeletedIn is the commit that deleted it, "" when no indexed commit
+	// did (it vanished in a commit that was not mapped onto symbols).
+	DeletedIn string
+}
+
+// HistorySettings are what a history was read with. An index whose settings
+// differ from a new run's is read again rather than extended.
+type HistorySettings struct {
+	// Format is the version of the records (history.FormatVersion): a
+	// change in what is recorded invalidates older records.
+	Format int `json:"format"`
+	// AllBranches: every ref was read; otherwise the first-parent history
+	// of HEAD (merges diffed against their first parent).
+	AllBranches bool `json:"allBranches,omitempty"`
+	// Since and MaxCommits bound what was read; "" and 0 mean no bound.
+	Since      string `json:"since,omitempty"`
+	MaxCommits int    `json:"maxCommits,omitempty"`
+	// MaxCommitFiles is the guard: commits changing more files keep their
+	// file records but are not mapped onto symbols.
+	MaxCommitFiles int `json:"maxCommitFiles"`
+	// Head is the newest commit read (HEAD when it was read).
+	Head string `json:"head,omitempty"`
+}
+
+// Commit is one commit. Times are Unix seconds; the zones are the offsets
+// east of UTC in minutes that git recorded.
+type Commit struct {
+	Hash         string
+	Parents      []string
+	AuthorName   string
+	AuthorEmail  string
+	AuthoredAt   int64
+	AuthorZone   int
+	CommittedAt  int64
+	CommitZone   int
+	Subject      string
+	Message      string // the whole message, subject included
+	SymbolsSkip  string // why symbols were not mapped ("" when they were): SkipTooManyFiles
+	ShortHashLen int    // set by linking: the prefix length that is unique among the commits
+}
+
+// Why a commit's changes were not mapped onto symbols.
+const (
+	// SkipTooManyFiles: the commit changed more files than the guard.
+	SkipTooManyFiles = "too-many-files"
+	// SkipMissingObjects: git could not read the commit's diff because
+	// the repository lacks some of its objects (a shallow, partial or
+	// damaged clone).
+	SkipMissingObjects = "missing-objects"
+)
+
+// IsMerge reports whether the commit has more than one parent.
+func (c *Commit) IsMerge() bool { return len(c.Parents) > 1 }
+
+// ShortHash is the commit's abbreviated hash.
+func (c *Commit) ShortHash() string {
+	n := c.ShortHashLen
+	if n <= 0 {
+		n = 7
+	}
+	return c.Hash[:min(n, len(c.Hash))]
+}
+
+// FileChange is one file a commit added, modified, deleted or renamed.
+type FileChange struct {
+	Commit string // hash
+	// Status is git's: 'A', 'M', 'D', 'R' (renamed, perhaps edited), 'T'
+	// (type changed).
+	Status byte
+	Path   string // the path after the commit (before it, for 'D')
+	// OldPath is the path before a rename; "" otherwise.
+	OldPath string
+	// Additions and Deletions are lines; both -1 when they were not
+	// counted (a binary file, or a commit whose diff was not read).
+	Additions, Deletions int
+	// Binary: git saw binary content.
+	Binary bool
+	// OldBlob and NewBlob are the blob hashes before and after ("" when
+	// the file did not exist on that side).
+	OldBlob, NewBlob string
+	// FileID is the File node at HEAD this change is linked to (following
+	// later renames), "" when the file no longer exists or is not indexed.
+	FileID string
+}
+
+// ChangeType is what a commit did to a symbol.
+type ChangeType string
+
+// Change types of symbols.
+const (
+	ChangeAdded    ChangeType = "added"
+	ChangeModified ChangeType = "modified"
+	ChangeDeleted  ChangeType = "deleted"
+)
+
+// SymbolChange is one symbol a commit changed: a line it added lies in the
+// symbol as it is after the commit, or a line it deleted lies in the symbol
+// as it was before. Lines go to the innermost symbol that holds them.
+type SymbolChange struct {
+	Commit string // hash
+	Path   string // the file's path after the commit (before it, for deleted files)
+	Kind   NodeKind
+	Name   string
+	// Qual is the qualified name inside the file ("Server.Handle"); Key
+	// is Qual with the overload suffix the symbol's id carries, if any.
+	Qual, Key string
+	Change    ChangeType
+	// Additions and Deletions count the lines attributed to the symbol.
+	Additions, Deletions int
+	// StartLine and EndLine are the symbol's lines after the commit (before
+	// it, for a deleted symbol).
+	StartLine, EndLine int
+	// NodeID is the node the change is linked to: the symbol at HEAD, or a
+	// HistoricalSymbol.
+	NodeID string
+}
+
+// CommitID is the id of a Commit node.
+func CommitID(hash string) string { return "Commit:" + hash }
+
+// HistoricalSymbolID is the id of a HistoricalSymbol: the kind the symbol
+// had, its last path and its key.
+func HistoricalSymbolID(kind NodeKind, path, key string) string {
+	return "HistoricalSymbol:" + kind.String() + ":" + path + ":" + key
+}
+
+// HashOfCommitID returns the hash in a Commit node's id.
+func HashOfCommitID(id string) string { return strings.TrimPrefix(id, "Commit:") }
+
+// SetHistory attaches the repository's history to the graph, for the store.
+func (g *Graph) SetHistory(h *History) { g.history = h }
+
+// History returns the history attached to the graph, nil when none.
+func (g *Graph) History() *History { return g.history }
+
+// PreviousPaths returns, for each File node at HEAD that was renamed in
+// the history, the paths it had before, newest first: the old paths of
+// the renames linked to it.
+func (h *History) PreviousPaths() map[string][]string {
+	out := map[string][]string{}
+	for _, f := range h.Files {
+		if f.Status != 'R' || f.FileID == "" || f.OldPath == "" || f.OldPath == strings.TrimPrefix(f.FileID, "File:") {
+			continue
+		}
+		if !slices.Contains(out[f.FileID], f.OldPath) {
+			out[f.FileID] = append(out[f.FileID], f.OldPath)
+		}
+	}
+	return out
+}

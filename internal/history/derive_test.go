@@ -1,0 +1,59 @@
+package history
+
+import (
+	"cmp"
+	"context"
+	"os"
+	"os/exec"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	_ "gitnexus.dev/gitnexus/internal/lang/golang"
+	_ "gitnexus.dev/gitnexus/internal/lang/java"
+)
+
+// TestDeriveMatchesFullParse reads the history of this repository (or of
+// the one GITNEXUS_DERIVE_REPO names, its newest GITNEXUS_DERIVE_COMMITS
+// commits) twice, once deriving each version before a commit from the
+// version after it and once reading every version whole, and requires the
+// same symbol changes: it checks the claim of the languages that declare
+// their declarations stand-alone, on real edits.
+func TestDeriveMatchesFullParse(t *testing.T) {
+	root := os.Getenv("GITNEXUS_DERIVE_REPO")
+	commits, _ := strconv.Atoi(os.Getenv("GITNEXUS_DERIVE_COMMITS"))
+	if root == "" {
+		out, err := exec.Command("git", "rev-parse", "--show-toplevel").Output()
+		if err != nil {
+			t.Skipf("not in a git work tree: %v", err)
+		}
+		root = strings.TrimSpace(string(out))
+	}
+	ctx := context.Background()
+	opt := Options{MaxCommits: cmp.Or(commits, 60), Workers: 2}
+	derived, dst, err := Read(ctx, root, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt.fullParses = true
+	full, fst, err := Read(ctx, root, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if full == nil || derived == nil || len(full.Commits) < 20 {
+		t.Skipf("%s has too short a history (a shallow clone?) to compare", root)
+	}
+	if dst.BlobsDerived == 0 || fst.BlobsDerived != 0 {
+		t.Fatalf("derived %d blobs (full read: %d): the comparison checks nothing", dst.BlobsDerived, fst.BlobsDerived)
+	}
+	if len(derived.Symbols) != len(full.Symbols) {
+		t.Errorf("%d symbol changes derived, %d read whole", len(derived.Symbols), len(full.Symbols))
+	}
+	for i := range min(len(derived.Symbols), len(full.Symbols)) {
+		if !reflect.DeepEqual(derived.Symbols[i], full.Symbols[i]) {
+			t.Fatalf("symbol change %d:\n derived %+v\n    full %+v", i, derived.Symbols[i], full.Symbols[i])
+		}
+	}
+	t.Logf("%d commits, %d blobs, %d derived, %d symbol changes", len(full.Commits), dst.BlobsParsed, dst.BlobsDerived, len(full.Symbols))
+}

@@ -1,0 +1,191 @@
+package history
+
+import (
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	"gitnexus.dev/gitnexus/internal/graph"
+	"gitnexus.dev/gitnexus/internal/lang"
+)
+
+// Linking puts a history into a graph of the code at HEAD: a Commit node
+// per commit, PARENT_OF and REVERTS between commits, MODIFIES to the File
+// each change's file is at HEAD, CHANGES to the symbol each symbol change
+// is at HEAD, or to a HistoricalSymbol when it is gone.
+//
+// A file is followed through renames: commits are walked newest first,
+// keeping for each path the file it became at HEAD. A rename old → new
+// makes old (in older commits) the file new became; a file added at a path,
+// or renamed onto it, makes the path name another, older file before that
+// commit (one that was deleted), which is not the file at HEAD.
+
+// LinkStats count what linking found.
+type LinkStats struct {
+	FilesLinked       int `json:"fileChangesLinked"`
+	SymbolsLinked     int `json:"symbolChangesLinked"`
+	HistoricalSymbols int `json:"historicalSymbols"`
+	Reverts           int `json:"reverts"`
+}
+
+// lineage is what a path at some point of the history became at HEAD.
+type lineage struct {
+	path string // its path at HEAD, or its last path
+	gone bool   // the file does not reach HEAD (it was deleted)
+}
+
+// revertLine is the line `git revert` writes into the message.
+var revertLine = regexp.MustCompile(`This reverts commit ([0-9a-f]{7,64})`)
+
+// Link adds the history h to g and attaches it (g.SetHistory). It fills
+// the records' FileID and NodeID and h.Removed.
+func Link(g *graph.Graph, h *graph.History) LinkStats {
+	var st LinkStats
+	g.SetHistory(h)
+	setShortHashes(h.Commits)
+	inGraph := make(map[string]bool, len(h.Commits))
+	for _, c := range h.Commits {
+		inGraph[c.Hash] = true
+	}
+	sorted := make([]string, 0, len(h.Commits))
+	for i := range h.Commits {
+		c := &h.Commits[i]
+		sorted = append(sorted, c.Hash)
+		g.AddNode(graph.Node{ID: graph.CommitID(c.Hash), Kind: graph.KindCommit, Name: c.ShortHash(),
+			QualifiedName: c.Hash, Doc: c.Message})
+	}
+	sort.Strings(sorted)
+	history := func(src, dst string, t graph.EdgeType, r graph.Reason) {
+		g.AddEdge(graph.Edge{Src: src, Dst: dst, Type: t, Confidence: r.Confidence(), Reason: r})
+	}
+	for i := range h.Commits {
+		c := &h.Commits[i]
+		for _, p := range c.Parents {
+			if inGraph[p] {
+				history(graph.CommitID(p), graph.CommitID(c.Hash), graph.EdgeParentOf, graph.ReasonGit)
+			}
+		}
+		for _, m := range revertLine.FindAllStringSubmatch(c.Message, -1) {
+			if target := findCommit(sorted, m[1]); target != "" && target != c.Hash {
+				history(graph.CommitID(c.Hash), graph.CommitID(target), graph.EdgeReverts, graph.ReasonGit)
+				st.Reverts++
+			}
+		}
+	}
+
+	alias := map[string]lineage{}
+	resolve := func(p string) lineage {
+		if l, ok := alias[p]; ok {
+			return l
+		}
+		return lineage{path: p}
+	}
+	removed := map[string]int{} // HistoricalSymbol id → index in h.Removed
+	fi, si := 0, 0
+	for ci := range h.Commits {
+		c := &h.Commits[ci]
+		fStart := fi
+		for ; fi < len(h.Files) && h.Files[fi].Commit == c.Hash; fi++ {
+			f := &h.Files[fi]
+			if l := resolve(f.Path); !l.gone && g.HasNode(graph.FileID(l.path)) {
+				f.FileID = graph.FileID(l.path)
+				history(graph.CommitID(c.Hash), f.FileID, graph.EdgeModifies, graph.ReasonGit)
+				st.FilesLinked++
+			}
+		}
+		for ; si < len(h.Symbols) && h.Symbols[si].Commit == c.Hash; si++ {
+			s := &h.Symbols[si]
+			l := resolve(s.Path)
+			if id := graph.SymbolID(s.Kind, l.path, s.Key); !l.gone && g.HasNode(id) {
+				s.NodeID = id
+				st.SymbolsLinked++
+			} else {
+				s.NodeID = graph.HistoricalSymbolID(s.Kind, l.path, s.Key)
+				if _, ok := removed[s.NodeID]; !ok {
+					// The newest change is the one that says what it was last.
+					language := ""
+					if lg := lang.ForPath(l.path); lg != nil {
+						language = lg.Name()
+					}
+					g.AddNode(graph.Node{ID: s.NodeID, Kind: graph.KindHistoricalSymbol, Name: s.Name,
+						QualifiedName: s.Qual, FilePath: l.path, StartLine: s.StartLine, EndLine: s.EndLine,
+						Language: language})
+					r := graph.RemovedSymbol{ID: s.NodeID, Kind: s.Kind}
+					if s.Change == graph.ChangeDeleted {
+						r.DeletedIn = c.Hash
+					}
+					removed[s.NodeID] = len(h.Removed)
+					h.Removed = append(h.Removed, r)
+				}
+			}
+			history(graph.CommitID(c.Hash), s.NodeID, graph.EdgeChanges, graph.ReasonDiffHunk)
+		}
+		// Older commits see the paths as they were before this one. Every
+		// update reads the state after the commit, so renames that swap or
+		// rotate paths come out right.
+		var renamed []struct {
+			old string
+			to  lineage
+		}
+		for _, f := range h.Files[fStart:fi] {
+			if f.Status == 'R' {
+				renamed = append(renamed, struct {
+					old string
+					to  lineage
+				}{f.OldPath, resolve(f.Path)})
+			}
+		}
+		for _, f := range h.Files[fStart:fi] {
+			if f.Status == 'R' || f.Status == 'A' {
+				alias[f.Path] = lineage{path: f.Path, gone: true}
+			}
+		}
+		for _, r := range renamed {
+			alias[r.old] = r.to
+		}
+	}
+	st.HistoricalSymbols = len(h.Removed)
+	slices.SortFunc(h.Removed, func(a, b graph.RemovedSymbol) int { return strings.Compare(a.ID, b.ID) })
+	return st
+}
+
+// findCommit returns the commit whose hash is hash or starts with it, ""
+// when none or several do.
+func findCommit(sorted []string, prefix string) string {
+	i := sort.SearchStrings(sorted, prefix)
+	if i == len(sorted) || !strings.HasPrefix(sorted[i], prefix) {
+		return ""
+	}
+	if i+1 < len(sorted) && strings.HasPrefix(sorted[i+1], prefix) {
+		return ""
+	}
+	return sorted[i]
+}
+
+// setShortHashes gives each commit the shortest abbreviation, at least 7
+// characters, that no other commit of the history shares.
+func setShortHashes(commits []graph.Commit) {
+	idx := make([]int, len(commits))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.Slice(idx, func(a, b int) bool { return commits[idx[a]].Hash < commits[idx[b]].Hash })
+	common := func(a, b string) int {
+		n := 0
+		for n < len(a) && n < len(b) && a[n] == b[n] {
+			n++
+		}
+		return n
+	}
+	for k, i := range idx {
+		n := 7
+		if k > 0 {
+			n = max(n, common(commits[i].Hash, commits[idx[k-1]].Hash)+1)
+		}
+		if k+1 < len(idx) {
+			n = max(n, common(commits[i].Hash, commits[idx[k+1]].Hash)+1)
+		}
+		commits[i].ShortHashLen = min(n, len(commits[i].Hash))
+	}
+}

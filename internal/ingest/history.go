@@ -1,0 +1,64 @@
+package ingest
+
+import (
+	"context"
+	"fmt"
+
+	"gitnexus.dev/gitnexus/internal/graph"
+	"gitnexus.dev/gitnexus/internal/history"
+	"gitnexus.dev/gitnexus/internal/store"
+)
+
+// HistoryStats describe the history stage: what was read, reused and
+// linked.
+type HistoryStats struct {
+	history.Stats
+	history.LinkStats
+	// Previous says why the previous index's history could not be read
+	// for reuse, when it could not.
+	Previous string `json:"previous,omitempty"`
+}
+
+// addHistory reads the repository's git history, reusing the previous
+// index's records when asked, and links it into g.
+func addHistory(ctx context.Context, opts *Options, w *walkResult, g *graph.Graph, progress func(Event)) (*HistoryStats, error) {
+	hopt := *opts.History
+	hst := &HistoryStats{}
+	if opts.ReuseHistory && hopt.Previous == nil {
+		prev, why := previousHistory(ctx, opts.Root)
+		hopt.Previous, hst.Previous = prev, why
+	}
+	if hopt.Workers <= 0 {
+		hopt.Workers = opts.Workers
+	}
+	if hopt.MaxFileSize <= 0 {
+		hopt.MaxFileSize = opts.MaxFileSize
+	}
+	hopt.KeepPath = w.Keeps
+	hopt.KeepContent = func(rel string, src []byte) bool { return !isBinary(src) && !isMinified(rel, src) }
+	hopt.Progress = func(e history.Event) { progress(Event{Phase: e.Phase, Done: e.Done, Total: e.Total}) }
+	h, st, err := history.Read(ctx, opts.Root, hopt)
+	if err != nil {
+		return nil, fmt.Errorf("read the git history: %w", err)
+	}
+	hst.Stats = *st
+	if h != nil {
+		hst.LinkStats = history.Link(g, h)
+	}
+	return hst, nil
+}
+
+// previousHistory reads the history the current index kept; why says what
+// went wrong when it cannot be read (no index is not a problem).
+func previousHistory(ctx context.Context, root string) (*graph.History, string) {
+	r, err := store.OpenRepo(root)
+	if err != nil {
+		return nil, ""
+	}
+	defer r.Close()
+	h, err := r.History(ctx)
+	if err != nil {
+		return nil, err.Error()
+	}
+	return h, ""
+}

@@ -1,0 +1,204 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+
+	"gitnexus.dev/gitnexus/internal/graph"
+)
+
+// The git history is kept in four tables beside the graph: the attributes
+// of Commit nodes (git_commit; the message is the node's doc), the files
+// and the symbols each commit changed (git_file_change, git_symbol_change,
+// linked to the File and symbol nodes by rid, 0 when not linked), and the
+// kind and deleting commit of HistoricalSymbol nodes (git_removed_symbol).
+// They keep the records as read from git, so that the next analyze can
+// reuse them and link them afresh.
+
+// writeHistory stores h; rid maps node ids to rids.
+func writeHistory(ctx context.Context, tx *sql.Tx, h *graph.History, rid map[string]int64) error {
+	if h == nil {
+		return nil
+	}
+	commits, err := newBatchInsert(ctx, tx, "git_commit", []string{"rid", "seq", "hash", "parents", "author_name",
+		"author_email", "authored_at", "author_zone", "committed_at", "commit_zone", "subject", "symbols_skip"})
+	if err != nil {
+		return err
+	}
+	for i := range h.Commits {
+		c := &h.Commits[i]
+		r, ok := rid[graph.CommitID(c.Hash)]
+		if !ok {
+			return fmt.Errorf("store history: commit %s has no node", c.Hash)
+		}
+		if err := commits.add(r, i, c.Hash, strings.Join(c.Parents, " "), c.AuthorName, c.AuthorEmail,
+			c.AuthoredAt, c.AuthorZone, c.CommittedAt, c.CommitZone, c.Subject, c.SymbolsSkip); err != nil {
+			return fmt.Errorf("store commits: %w", err)
+		}
+	}
+	if err := commits.flush(); err != nil {
+		return fmt.Errorf("store commits: %w", err)
+	}
+	files, err := newBatchInsert(ctx, tx, "git_file_change", []string{"commit_rid", "path", "old_path", "status",
+		"additions", "deletions", "binary", "old_blob", "new_blob", "file_rid"})
+	if err != nil {
+		return err
+	}
+	for i := range h.Files {
+		f := &h.Files[i]
+		binary := 0
+		if f.Binary {
+			binary = 1
+		}
+		if err := files.add(rid[graph.CommitID(f.Commit)], f.Path, f.OldPath, string(f.Status), f.Additions,
+			f.Deletions, binary, f.OldBlob, f.NewBlob, rid[f.FileID]); err != nil {
+			return fmt.Errorf("store file changes: %w", err)
+		}
+	}
+	if err := files.flush(); err != nil {
+		return fmt.Errorf("store file changes: %w", err)
+	}
+	syms, err := newBatchInsert(ctx, tx, "git_symbol_change", []string{"commit_rid", "path", "kind", "name",
+		"qualified_name", "symbol_key", "change", "additions", "deletions", "start_line", "end_line", "symbol_rid"})
+	if err != nil {
+		return err
+	}
+	for i := range h.Symbols {
+		s := &h.Symbols[i]
+		if err := syms.add(rid[graph.CommitID(s.Commit)], s.Path, s.Kind.String(), s.Name, s.Qual, s.Key,
+			string(s.Change), s.Additions, s.Deletions, s.StartLine, s.EndLine, rid[s.NodeID]); err != nil {
+			return fmt.Errorf("store symbol changes: %w", err)
+		}
+	}
+	if err := syms.flush(); err != nil {
+		return fmt.Errorf("store symbol changes: %w", err)
+	}
+	removed, err := newBatchInsert(ctx, tx, "git_removed_symbol", []string{"rid", "kind", "deleted_in"})
+	if err != nil {
+		return err
+	}
+	for _, r := range h.Removed {
+		var in int64
+		if r.DeletedIn != "" {
+			in = rid[graph.CommitID(r.DeletedIn)]
+		}
+		if err := removed.add(rid[r.ID], r.Kind.String(), in); err != nil {
+			return fmt.Errorf("store historical symbols: %w", err)
+		}
+	}
+	if err := removed.flush(); err != nil {
+		return fmt.Errorf("store historical symbols: %w", err)
+	}
+	return nil
+}
+
+// History reads the git history of the index, nil when it has none. The
+// records come linked as the index linked them (FileID, NodeID).
+func (r *Reader) History(ctx context.Context) (*graph.History, error) {
+	h := &graph.History{}
+	if r.meta.History != nil {
+		h.Settings = *r.meta.History
+	}
+	rows, err := r.db.QueryContext(ctx, `SELECT c.hash, c.parents, c.author_name, c.author_email, c.authored_at,
+		c.author_zone, c.committed_at, c.commit_zone, c.subject, c.symbols_skip, n.doc, n.name
+		FROM git_commit c JOIN node n ON n.rid = c.rid ORDER BY c.seq`)
+	if err != nil {
+		return nil, fmt.Errorf("read commits: %w", err)
+	}
+	for rows.Next() {
+		var c graph.Commit
+		var parents, short string
+		if err := rows.Scan(&c.Hash, &parents, &c.AuthorName, &c.AuthorEmail, &c.AuthoredAt, &c.AuthorZone,
+			&c.CommittedAt, &c.CommitZone, &c.Subject, &c.SymbolsSkip, &c.Message, &short); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("read commits: %w", err)
+		}
+		if parents != "" { // a root commit keeps nil parents, as read from git
+			c.Parents = strings.Fields(parents)
+		}
+		c.ShortHashLen = len(short)
+		h.Commits = append(h.Commits, c)
+	}
+	if err := closeRows(rows); err != nil {
+		return nil, fmt.Errorf("read commits: %w", err)
+	}
+	if len(h.Commits) == 0 {
+		return nil, nil
+	}
+	rows, err = r.db.QueryContext(ctx, `SELECT c.hash, f.path, f.old_path, f.status, f.additions, f.deletions,
+		f.binary, f.old_blob, f.new_blob, coalesce(n.id, '')
+		FROM git_file_change f JOIN git_commit c ON c.rid = f.commit_rid LEFT JOIN node n ON n.rid = f.file_rid
+		ORDER BY c.seq, f.rowid`)
+	if err != nil {
+		return nil, fmt.Errorf("read file changes: %w", err)
+	}
+	for rows.Next() {
+		var f graph.FileChange
+		var status string
+		if err := rows.Scan(&f.Commit, &f.Path, &f.OldPath, &status, &f.Additions, &f.Deletions, &f.Binary,
+			&f.OldBlob, &f.NewBlob, &f.FileID); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("read file changes: %w", err)
+		}
+		if len(status) != 1 {
+			rows.Close()
+			return nil, fmt.Errorf("read file changes: bad status %q", status)
+		}
+		f.Status = status[0]
+		h.Files = append(h.Files, f)
+	}
+	if err := closeRows(rows); err != nil {
+		return nil, fmt.Errorf("read file changes: %w", err)
+	}
+	rows, err = r.db.QueryContext(ctx, `SELECT c.hash, s.path, s.kind, s.name, s.qualified_name, s.symbol_key,
+		s.change, s.additions, s.deletions, s.start_line, s.end_line, coalesce(n.id, '')
+		FROM git_symbol_change s JOIN git_commit c ON c.rid = s.commit_rid LEFT JOIN node n ON n.rid = s.symbol_rid
+		ORDER BY c.seq, s.rowid`)
+	if err != nil {
+		return nil, fmt.Errorf("read symbol changes: %w", err)
+	}
+	for rows.Next() {
+		var s graph.SymbolChange
+		var kind, change string
+		if err := rows.Scan(&s.Commit, &s.Path, &kind, &s.Name, &s.Qual, &s.Key, &change, &s.Additions,
+			&s.Deletions, &s.StartLine, &s.EndLine, &s.NodeID); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("read symbol changes: %w", err)
+		}
+		s.Kind, s.Change = graph.ParseKind(kind), graph.ChangeType(change)
+		h.Symbols = append(h.Symbols, s)
+	}
+	if err := closeRows(rows); err != nil {
+		return nil, fmt.Errorf("read symbol changes: %w", err)
+	}
+	rows, err = r.db.QueryContext(ctx, `SELECT n.id, h.kind, coalesce(c.hash, '')
+		FROM git_removed_symbol h JOIN node n ON n.rid = h.rid LEFT JOIN git_commit c ON c.rid = h.deleted_in
+		ORDER BY n.id`)
+	if err != nil {
+		return nil, fmt.Errorf("read historical symbols: %w", err)
+	}
+	for rows.Next() {
+		var rs graph.RemovedSymbol
+		var kind string
+		if err := rows.Scan(&rs.ID, &kind, &rs.DeletedIn); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("read historical symbols: %w", err)
+		}
+		rs.Kind = graph.ParseKind(kind)
+		h.Removed = append(h.Removed, rs)
+	}
+	if err := closeRows(rows); err != nil {
+		return nil, fmt.Errorf("read historical symbols: %w", err)
+	}
+	return h, nil
+}
+
+func closeRows(rows *sql.Rows) error {
+	err := rows.Err()
+	if cerr := rows.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

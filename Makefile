@@ -38,7 +38,7 @@ fmt-check:
 # test/inspector/package-lock.json) against the built server.
 test: fmt-check vet build
 	$(GO) test -tags $(TAGS) -count=1 ./...
-	$(GO) test -tags $(TAGS) -count=1 -race ./internal/ingest/ ./internal/memgraph/ ./internal/registry/ ./internal/store/ ./internal/backend/
+	$(GO) test -tags $(TAGS) -count=1 -race ./internal/ingest/ ./internal/memgraph/ ./internal/registry/ ./internal/store/ ./internal/backend/ ./internal/httpserver/
 	$(GO) test -tags $(TAGS) -count=1 -race -run 'TestConcurrentQueries' ./internal/cypher/
 	test/inspector/check.sh $(BIN)
 

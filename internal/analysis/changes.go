@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -99,7 +98,7 @@ func DetectChanges(ctx context.Context, g *memgraph.Graph, repo string, opt Chan
 		opt.Limit = DefaultImpactLimit
 	}
 	if _, err := git(ctx, repo, "rev-parse", "--is-inside-work-tree"); err != nil {
-		return nil, fmt.Errorf("%s is not a git work tree, so there are no changes to detect", repo)
+		return nil, inputErrorf("%s is not a git work tree, so there are no changes to detect", repo)
 	}
 	args := []string{"diff", "-U0", "--no-color", "--no-ext-diff", "--find-renames"}
 	switch opt.Scope {
@@ -114,17 +113,17 @@ func DetectChanges(ctx context.Context, g *memgraph.Graph, repo string, opt Chan
 		}
 	case ScopeCompare:
 		if opt.BaseRef == "" {
-			return nil, errors.New(`scope "compare" needs base_ref (a branch, tag or commit, e.g. "main")`)
+			return nil, inputErrorf(`scope "compare" needs base_ref (a branch, tag or commit, e.g. "main")`)
 		}
 		if strings.HasPrefix(opt.BaseRef, "-") {
-			return nil, fmt.Errorf("base_ref %q is not a ref", opt.BaseRef)
+			return nil, inputErrorf("base_ref %q is not a ref", opt.BaseRef)
 		}
 		if _, err := git(ctx, repo, "rev-parse", "--verify", "-q", opt.BaseRef+"^{commit}"); err != nil {
-			return nil, fmt.Errorf("base_ref %q is not a commit, branch or tag of %s", opt.BaseRef, repo)
+			return nil, inputErrorf("base_ref %q is not a commit, branch or tag of %s", opt.BaseRef, repo)
 		}
 		args = append(args, opt.BaseRef)
 	default:
-		return nil, fmt.Errorf("scope %q: use unstaged, staged, all or compare", opt.Scope)
+		return nil, inputErrorf("scope %q: use unstaged, staged, all or compare", opt.Scope)
 	}
 	args = append(args, "--")
 	out, err := git(ctx, repo, args...)

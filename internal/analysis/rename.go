@@ -88,7 +88,7 @@ var ErrInvalidName = errors.New("invalid new name")
 func Rename(ctx context.Context, g *memgraph.Graph, root string, target memgraph.NodeID, files []string, opt RenameOptions) (*RenameResult, error) {
 	sym := &g.Nodes[target]
 	if !sym.Kind.IsSymbol() {
-		return nil, fmt.Errorf("%s is a %s; only code symbols can be renamed", sym.ID, sym.Kind)
+		return nil, inputErrorf("%s is a %s; only code symbols can be renamed", sym.ID, sym.Kind)
 	}
 	old := sym.Name
 	if err := validName(opt.NewName, sym.Language); err != nil {
@@ -489,7 +489,7 @@ func occurrences(line []byte, name string, ident func(rune) bool) []int {
 // the repository (by .. or through a symlink).
 func inside(root, rel string) (string, error) {
 	if filepath.IsAbs(rel) || strings.HasPrefix(filepath.Clean(rel), "..") {
-		return "", fmt.Errorf("%s is outside the repository", rel)
+		return "", inputErrorf("%s is outside the repository", rel)
 	}
 	abs := filepath.Join(root, filepath.FromSlash(rel))
 	real, err := filepath.EvalSymlinks(abs)
@@ -501,7 +501,7 @@ func inside(root, rel string) (string, error) {
 		return "", err
 	}
 	if real != realRoot && !strings.HasPrefix(real, realRoot+string(filepath.Separator)) {
-		return "", fmt.Errorf("%s leads outside the repository", rel)
+		return "", inputErrorf("%s leads outside the repository", rel)
 	}
 	return abs, nil
 }
@@ -548,12 +548,12 @@ func applyEdits(root string, edits []Edit) ([]string, error) {
 		})
 		for _, e := range eds {
 			if e.Line < 1 || e.Line > len(lines) {
-				return nil, fmt.Errorf("%s:%d no longer exists; the file changed since the rename was planned", f, e.Line)
+				return nil, staleErrorf("%s:%d no longer exists; the file changed since the rename was planned", f, e.Line)
 			}
 			l := lines[e.Line-1]
 			at := e.Column - 1
 			if at < 0 || at+len(e.Old) > len(l) || string(l[at:at+len(e.Old)]) != e.Old {
-				return nil, fmt.Errorf("%s:%d:%d does not hold %q any more; the file changed since the rename was planned", f, e.Line, e.Column, e.Old)
+				return nil, staleErrorf("%s:%d:%d does not hold %q any more; the file changed since the rename was planned", f, e.Line, e.Column, e.Old)
 			}
 			nl := append(append(append([]byte{}, l[:at]...), e.New...), l[at+len(e.Old):]...)
 			lines[e.Line-1] = nl

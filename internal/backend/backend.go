@@ -7,6 +7,7 @@ package backend
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"sort"
@@ -24,7 +25,13 @@ type Options struct {
 	// Cwd is the working directory of the serving process: when it is
 	// inside exactly one indexed repository, calls without a repo use it.
 	Cwd string
+	// ReadOnly refuses every call that would write to a repository (a
+	// rename with dry_run false); plans and queries still run.
+	ReadOnly bool
 }
+
+// ErrReadOnly is a write refused by a read-only backend.
+var ErrReadOnly = errors.New("this server is read-only")
 
 // DefaultIdleTimeout is the default of --idle-timeout.
 const DefaultIdleTimeout = 10 * time.Minute

@@ -70,6 +70,9 @@ type Result struct {
 	Data any
 	Text string
 	Hint string
+	// Ambiguous: the call named several symbols; Data lists the
+	// candidates and nothing else was computed.
+	Ambiguous bool
 }
 
 // Markdown is the text rendering with the hint appended.

@@ -243,7 +243,8 @@ func lookup(s *Snapshot, a *Args, uidParam, nameParam string) (memgraph.NodeID, 
 		return l.Node, nil, nil
 	case "ambiguous":
 		return 0, &Result{Data: map[string]any{"status": "ambiguous", "candidates": l.Candidates, "totalCandidates": l.TotalCandidates},
-			Text: format.Candidates(name, l.Candidates, l.TotalCandidates), Hint: "call again with uid set to one of the candidates."}, nil
+			Text: format.Candidates(name, l.Candidates, l.TotalCandidates), Hint: "call again with uid set to one of the candidates.",
+			Ambiguous: true}, nil
 	}
 	what := name
 	if uid != "" {
@@ -333,6 +334,9 @@ func runRename(ctx context.Context, b *Backend, a *Args) (*Result, error) {
 		return nil, &ArgError{Param: "symbol_name", Msg: "give symbol_name or symbol_uid"}
 	}
 	return b.withRepo(ctx, a.String("repo"), func(s *Snapshot) (*Result, error) {
+		if !a.Bool("dry_run") && b.opts.ReadOnly {
+			return nil, fmt.Errorf("%w: rename with dry_run false is refused (the server was started without --allow-write); plan with dry_run true and apply the edits yourself", ErrReadOnly)
+		}
 		n, amb, err := lookup(s, a, "symbol_uid", "symbol_name")
 		if err != nil || amb != nil {
 			return amb, err

@@ -1,9 +1,12 @@
 package cli_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -432,5 +435,83 @@ func TestToolCommands(t *testing.T) {
 	build.Env = append(os.Environ(), "GOTOOLCHAIN=local")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Errorf("the renamed module does not build: %v\n%s", err, out)
+	}
+}
+
+// TestServe starts `gitnexus serve` on a free port, calls the REST API and
+// MCP over HTTP, and stops it with SIGTERM; a public address without a
+// token is refused.
+func TestServe(t *testing.T) {
+	home := t.TempDir()
+	root := newRepo(t, "shop", shop)
+	mustRun(t, home, root, "analyze", "-q")
+	if r := run(t, home, root, "serve", "--host", "0.0.0.0", "--port", "0"); r.code != 2 || !strings.Contains(r.stderr, "without a token") {
+		t.Errorf("public address without a token: exit %d\n%s", r.code, r.stderr)
+	}
+	cmd := exec.Command(binary, "serve", "--port", "0", "--json-log")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GITNEXUS_HOME="+home)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	lines := make(chan string, 100)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	var url string
+	deadline := time.After(30 * time.Second)
+	for url == "" {
+		select {
+		case l := <-lines:
+			var rec struct{ Msg, URL string }
+			if json.Unmarshal([]byte(l), &rec) == nil && rec.Msg == "listening" {
+				url = rec.URL
+			}
+		case <-deadline:
+			t.Fatal("the server did not say where it listens")
+		}
+	}
+	resp, err := http.Post(url+"/api/v1/tools/context", "application/json", strings.NewReader(`{"name": "Client.Charge"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(body), "payment/payment.go:7") {
+		t.Errorf("context over REST: %d %s", resp.StatusCode, body)
+	}
+	session, err := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil).Connect(context.Background(),
+		&mcp.StreamableClientTransport{Endpoint: url + "/api/mcp"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := session.CallTool(context.Background(), &mcp.CallToolParams{Name: "impact", Arguments: map[string]any{"target": "validate"}})
+	if err != nil || res.IsError || !strings.Contains(text(res), "Client.Charge") {
+		t.Errorf("impact over MCP/HTTP: %v %s", err, text(res))
+	}
+	session.Close()
+	http.DefaultClient.CloseIdleConnections()
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	var logged []string
+	for l := range lines {
+		logged = append(logged, l)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("exit after SIGTERM: %v\n%s", err, strings.Join(logged, "\n"))
+	}
+	all := strings.Join(logged, "\n")
+	if !strings.Contains(all, `"path":"/api/v1/tools/context"`) || !strings.Contains(all, `"msg":"stopped"`) {
+		t.Errorf("access log:\n%s", all)
 	}
 }

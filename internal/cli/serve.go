@@ -1,0 +1,132 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"gitnexus.dev/gitnexus/internal/backend"
+	"gitnexus.dev/gitnexus/internal/httpserver"
+)
+
+type serveOptions struct {
+	io             *IO
+	host           string
+	port           int
+	token          string
+	corsOrigin     string
+	allowWrite     bool
+	idleTimeout    time.Duration
+	requestTimeout time.Duration
+	drainTimeout   time.Duration
+	jsonLog        bool
+}
+
+func newServeCmd(stdio *IO) *cobra.Command {
+	o := &serveOptions{io: stdio}
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the indexed repositories over HTTP: MCP at /api/mcp and a REST API",
+		Long: `Serve every indexed repository over HTTP to many clients at once:
+
+  /api/mcp                    MCP over streamable HTTP (the tools of gitnexus mcp)
+  GET  /api/v1/health         liveness, version, repository count (no token needed)
+  GET  /api/v1/repos          the indexed repositories
+  POST /api/v1/tools/{name}   a tool with its arguments as a JSON object (?repo= selects)
+
+Answers are JSON; errors are {"error": "..."} with 400 (bad input), 401/403 (token),
+404 (unknown tool, repository or symbol), 409 (ambiguous), 413 (body too large), 429 (too
+many requests at once). Reference: docs/http.md.
+
+It binds 127.0.0.1 by default. A non-loopback --host needs a token (--auth-token or
+GITNEXUS_AUTH_TOKEN), sent as "Authorization: Bearer <token>". Nothing writes to a repository
+unless --allow-write (rename with dry_run false). Access logs go to stderr. SIGINT or SIGTERM
+stops accepting connections and waits up to --drain-timeout for requests in flight.`,
+		Example: `  gitnexus serve
+  gitnexus serve --port 0                       # any free port; the address is printed
+  GITNEXUS_AUTH_TOKEN=s3cret gitnexus serve --host 0.0.0.0
+  curl -s localhost:8910/api/v1/tools/impact -H 'Content-Type: application/json' \
+       -d '{"target": "ParseConfig", "repo": "app"}'`,
+		Args: argsRange(0, 0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !cmd.Flags().Changed("auth-token") {
+				o.token = os.Getenv("GITNEXUS_AUTH_TOKEN")
+			}
+			return runServe(cmd.Context(), o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.host, "host", "127.0.0.1", "address to listen on")
+	f.IntVar(&o.port, "port", 8910, "port to listen on (0: any free port)")
+	f.StringVar(&o.token, "auth-token", "", "require this bearer token (default $GITNEXUS_AUTH_TOKEN)")
+	f.StringVar(&o.corsOrigin, "cors-origin", "", "allow browser requests from this origin (* for any); off by default")
+	f.BoolVar(&o.allowWrite, "allow-write", false, "let rename apply edits (dry_run false); refused by default")
+	f.DurationVar(&o.idleTimeout, "idle-timeout", backend.DefaultIdleTimeout, "release a repository's graph after this long without calls (0 keeps graphs loaded)")
+	f.DurationVar(&o.requestTimeout, "request-timeout", httpserver.DefaultRequestTimeout, "stop a REST request after this long")
+	f.DurationVar(&o.drainTimeout, "drain-timeout", 30*time.Second, "on shutdown, wait this long for requests in flight")
+	f.BoolVar(&o.jsonLog, "json-log", false, "write the access log as JSON lines")
+	return cmd
+}
+
+func runServe(ctx context.Context, o *serveOptions) error {
+	if o.port < 0 || o.port > 65535 {
+		return usageError{fmt.Errorf("--port must be between 0 and 65535")}
+	}
+	if o.idleTimeout < 0 || o.requestTimeout <= 0 || o.drainTimeout < 0 {
+		return usageError{fmt.Errorf("--idle-timeout and --drain-timeout must not be negative, --request-timeout must be positive")}
+	}
+	cwd, err := o.io.Getwd()
+	if err != nil {
+		return err
+	}
+	idle := o.idleTimeout
+	if idle == 0 {
+		idle = -1
+	}
+	b, err := backend.New(backend.Options{IdleTimeout: idle, Cwd: cwd, ReadOnly: !o.allowWrite})
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	var handler slog.Handler = slog.NewTextHandler(o.io.ErrOut, nil)
+	if o.jsonLog {
+		handler = slog.NewJSONHandler(o.io.ErrOut, nil)
+	}
+	logger := slog.New(handler)
+	addr := net.JoinHostPort(o.host, strconv.Itoa(o.port))
+	srv, err := httpserver.New(b, httpserver.Options{Addr: addr, Token: o.token, CORSOrigin: o.corsOrigin,
+		RequestTimeout: o.requestTimeout, Version: Version(), Log: logger})
+	if err != nil {
+		return usageError{err}
+	}
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", addr, err)
+	}
+	logger.Info("listening", "url", "http://"+l.Addr().String(), "mcp", "http://"+l.Addr().String()+"/api/mcp",
+		"repos", len(b.Repos()), "auth", o.token != "", "write", o.allowWrite)
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(l) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down", "drain", o.drainTimeout.String())
+	sctx, cancel := context.WithTimeout(context.Background(), o.drainTimeout)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-done; err != nil {
+		return err
+	}
+	logger.Info("stopped")
+	return nil
+}

@@ -140,7 +140,7 @@ func TestMCPOverStdio(t *testing.T) {
 				t.Errorf("%s input schema: %s", tool.Name, schema)
 			}
 		}
-		want := []string{"context", "cypher", "detect_changes", "impact", "list_repos", "overview", "query", "rename"}
+		want := []string{"context", "cypher", "detect_changes", "get_commit_impact", "get_file_history", "get_recent_changes", "get_symbol_history", "impact", "list_repos", "overview", "query", "rename"}
 		if !slices.Equal(names, want) {
 			t.Errorf("tools = %v, want %v", names, want)
 		}

@@ -209,3 +209,12 @@ func FindRemovedSymbol(g *memgraph.Graph, ref SymbolRef) Lookup {
 	out.Candidates = ranked
 	return out
 }
+
+// CommitIndex is the position of a commit in the history (0 the newest),
+// -1 when the history does not hold it.
+func (x *HistoryIndex) CommitIndex(hash string) int {
+	if i, ok := x.commit[hash]; ok {
+		return i
+	}
+	return -1
+}

@@ -11,6 +11,7 @@ import (
 
 	"gitnexus.dev/gitnexus/internal/analysis"
 	"gitnexus.dev/gitnexus/internal/memgraph"
+	"gitnexus.dev/gitnexus/internal/search"
 	"gitnexus.dev/gitnexus/internal/store"
 )
 
@@ -34,6 +35,9 @@ type Snapshot struct {
 	historyOnce sync.Once
 	historyIdx  *analysis.HistoryIndex
 	historyErr  error
+
+	corpusOnce sync.Once
+	corpus     *search.Corpus
 }
 
 // history loads the index's git history once per snapshot, the first time

@@ -1,7 +1,9 @@
 // Package analysis holds the query-plane algorithms the tools run on a
 // repository's in-memory graph: finding the symbol a user means, its
 // context, the impact of changing it, the symbols a diff touches, renames,
-// and the repository overview.
+// the repository overview, and the navigation answers: where a name is
+// defined, a symbol's callers and callees by depth, and a module's
+// dependencies.
 package analysis
 
 import (

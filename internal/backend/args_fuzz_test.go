@@ -8,12 +8,15 @@ import (
 
 // FuzzToolArgs feeds arbitrary JSON objects to every tool's argument
 // decoder: it accepts them or returns an ArgError, never panics, and what
-// it accepts reads back with the declared types.
+// it accepts reads back with the declared types and within the declared
+// bounds.
 func FuzzToolArgs(f *testing.F) {
 	for _, seed := range []string{
 		`{}`, `{"name":"Get"}`, `{"maxDepth":3.5}`, `{"maxDepth":"3"}`, `{"relationTypes":["CALLS",1]}`,
 		`{"relationTypes":"CALLS,IMPORTS"}`, `{"dry_run":"false"}`, `{"limit":1e308}`, `{"limit":-1}`,
 		`{"direction":"sideways"}`, `{"query":null}`, `{"params":{"a":1}}`, `{"symbol":"x","name":"y"}`,
+		`{"depth":6}`, `{"depth":2,"max_depth":2}`, `{"depth":2,"maxDepth":3}`, `{"module":"example.com/shop/order"}`,
+		`{"folder":"a","package":"b"}`, `{"kind":"Function","file":"a.go","file_path":"a.go"}`,
 	} {
 		f.Add(seed)
 	}
@@ -36,7 +39,12 @@ func FuzzToolArgs(f *testing.F) {
 				case TypeString:
 					a.String(p.Name)
 				case TypeInteger:
-					a.Int(p.Name)
+					// Bounds hold for what is accepted (depth of the call
+					// trees at most 5, limits at least 1).
+					v := float64(a.Int(p.Name))
+					if (p.Min != nil && v < *p.Min) || (p.Max != nil && v > *p.Max) {
+						t.Fatalf("%s %s: %s = %v is out of its bounds", tool.Name, raw, p.Name, v)
+					}
 				case TypeNumber:
 					a.Float(p.Name)
 				case TypeBoolean:

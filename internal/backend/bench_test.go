@@ -4,7 +4,9 @@ import (
 	"context"
 	"math/rand"
 	"os"
+	"path"
 	"sort"
+	"strings"
 	"testing"
 
 	"gitnexus.dev/gitnexus/internal/graph"
@@ -86,4 +88,27 @@ func BenchmarkQuery(b *testing.B) {
 	words := []string{"parse config", "read file", "http server handler", "encode json", "lock mutex", "error wrap"}
 	n := 0
 	benchTool(b, "query", func(string) map[string]any { n++; return map[string]any{"query": words[n%len(words)]} })
+}
+
+func BenchmarkCallersDepth3(b *testing.B) {
+	benchTool(b, "get_callers_of", func(uid string) map[string]any { return map[string]any{"uid": uid, "depth": 3} })
+}
+
+func BenchmarkCalleesDepth1(b *testing.B) {
+	benchTool(b, "get_callees_of", func(uid string) map[string]any { return map[string]any{"uid": uid} })
+}
+
+// BenchmarkModuleDependencies asks for the folder of each sampled symbol.
+func BenchmarkModuleDependencies(b *testing.B) {
+	benchTool(b, "get_module_dependencies", func(uid string) map[string]any {
+		_, rest, _ := strings.Cut(uid, ":")
+		file := rest[:strings.LastIndexByte(rest, ':')]
+		return map[string]any{"module": path.Dir(file)}
+	})
+}
+
+func BenchmarkFindSymbol(b *testing.B) {
+	benchTool(b, "find_symbol", func(uid string) map[string]any {
+		return map[string]any{"name": uid[strings.LastIndexAny(uid, ":.")+1:]}
+	})
 }

@@ -133,6 +133,50 @@ func toolTable() []*Tool {
 			run: runCypher,
 		},
 		{
+			Name: "find_symbol", Title: "Where a symbol is defined", ReadOnly: true,
+			Description: "Find the definition sites of a symbol by exact name: kind, file:line, signature and the package " +
+				"(or folder) of each, code before tests. The name is a simple name (Get), Type.method or a qualified name; " +
+				"it matches with its case first, ignoring case only when nothing else does. Narrow with kind and file_path. " +
+				"At most 100 sites; the answer says when it was cut. Use to locate a symbol; then get_callers_of or context.",
+			Params: []Param{
+				{Name: "name", Type: TypeString, Description: "Symbol name: a simple name, Type.method or a qualified name, matched exactly.", Required: true, Aliases: []string{"symbol", "symbol_name"}},
+				{Name: "kind", Type: TypeString, Description: "Only symbols of this kind: Function, Method, Constructor, Class, Interface, Struct, Enum, TypeAlias, Const, Variable, Property."},
+				{Name: "file_path", Type: TypeString, Description: "Only symbols in this file (path or path suffix) or under this folder.", Aliases: []string{"file"}},
+				repoParam,
+			},
+			run: runFindSymbol,
+		},
+		{
+			Name: "get_callers_of", Title: "Who calls a symbol", ReadOnly: true,
+			Description: "List who calls a function or method, breadth first over CALLS edges to depth levels (1 = direct " +
+				"callers), each caller once, grouped by depth: the file:line of every call, the edge's confidence and reason, " +
+				"the caller's package or folder, and whether it is test code. A name shared by several symbols returns status " +
+				"\"ambiguous\" with candidates; pass uid. At most 100 callers, nearest first; the answer says when it was cut.",
+			Params: callTreeParams(),
+			run:    runCallTree(true),
+		},
+		{
+			Name: "get_callees_of", Title: "What a symbol calls", ReadOnly: true,
+			Description: "List what a function or method calls, breadth first over CALLS edges to depth levels (1 = direct " +
+				"callees), each callee once, grouped by depth: the file:line of every call, the edge's confidence and reason, " +
+				"the callee's package or folder, and whether it is test code. A name shared by several symbols returns status " +
+				"\"ambiguous\" with candidates; pass uid. At most 100 callees, nearest first; the answer says when it was cut.",
+			Params: callTreeParams(),
+			run:    runCallTree(false),
+		},
+		{
+			Name: "get_module_dependencies", Title: "What a module depends on and what depends on it", ReadOnly: true,
+			Description: "For a package or folder: the modules it imports or calls (downstream) and the modules that import " +
+				"or call it (upstream), counted from the file-level IMPORTS and CALLS edges that cross its boundary, most " +
+				"linked first, modules linked only through tests marked. An unknown module is an error listing close " +
+				"matches. Use to see where a module sits in the architecture; then get_callers_of on its symbols.",
+			Params: []Param{
+				{Name: "module", Type: TypeString, Description: "A package path as in Package node ids (example.com/shop/order, com.acme.shop, shop.orders) or a folder path (internal/order: every file under it).", Required: true, Aliases: []string{"package", "folder", "path"}},
+				repoParam,
+			},
+			run: runModuleDependencies,
+		},
+		{
 			Name: "overview", Title: "Repository overview", ReadOnly: true,
 			Description: "Summarise a repository: node and edge counts, languages, the biggest modules and the likeliest " +
 				"entry points. Use to orient in an unfamiliar codebase.",

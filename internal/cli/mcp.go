@@ -27,7 +27,8 @@ func newMCPCmd(stdio *IO) *cobra.Command {
 		Use:   "mcp",
 		Short: "Serve the indexed repositories to AI agents over MCP (stdio)",
 		Long: `Serve every indexed repository over the Model Context Protocol on stdin and stdout: the tools
-list_repos, query, context, impact, detect_changes, rename, cypher and overview, the resources
+list_repos, query, context, impact, detect_changes, rename, cypher, overview, find_symbol,
+get_callers_of, get_callees_of and get_module_dependencies, the resources
 gitnexus://repos, gitnexus://repo/{name}/context and gitnexus://repo/{name}/schema, and the
 prompts detect_impact and generate_map. Stdout carries only the protocol; diagnostics go to
 stderr.

@@ -140,7 +140,9 @@ func TestMCPOverStdio(t *testing.T) {
 				t.Errorf("%s input schema: %s", tool.Name, schema)
 			}
 		}
-		want := []string{"context", "cypher", "detect_changes", "get_commit_impact", "get_file_history", "get_recent_changes", "get_symbol_history", "impact", "list_repos", "overview", "query", "rename"}
+		want := []string{"context", "cypher", "detect_changes", "find_symbol", "get_callees_of", "get_callers_of",
+			"get_commit_impact", "get_file_history", "get_module_dependencies", "get_recent_changes", "get_symbol_history",
+			"impact", "list_repos", "overview", "query", "rename"}
 		if !slices.Equal(names, want) {
 			t.Errorf("tools = %v, want %v", names, want)
 		}
@@ -175,6 +177,15 @@ func TestMCPOverStdio(t *testing.T) {
 			{"cypher", map[string]any{"query": "MATCH (c)-[:CALLS]->(f:Function {name: $name}) RETURN c.qualifiedName AS caller", "params": map[string]any{"name": "validate"}, "repo": idA}, false, []string{"payment.Client.Charge"}},
 			{"cypher", map[string]any{"query": "MATCH (n) RETURN n LIMIT", "repo": idA}, true, []string{"the query failed", "/schema"}},
 			{"cypher", map[string]any{"query": "CREATE (n:Function)", "repo": idA}, true, []string{"read-only"}},
+			{"find_symbol", map[string]any{"name": "Charge", "repo": idA}, false, []string{"Method `payment.Client.Charge` is defined at `payment/payment.go:7` in `example.com/shop/payment`"}},
+			{"find_symbol", map[string]any{"name": "Charge", "kind": "Gadget", "repo": idA}, true, []string{`unknown kind "Gadget"`}},
+			{"get_callers_of", map[string]any{"name": "validate", "depth": 2, "repo": idA}, false, []string{
+				"called directly from: `Client.Charge` (`payment/payment.go:7`)", "At depth 2 (callers of those): `Service.Place` (`order/order.go:13`)",
+				"By module: example.com/shop/order (Service.Place); example.com/shop/payment (Client.Charge)."}},
+			{"get_callers_of", map[string]any{"name": "validate", "depth": 6, "repo": idA}, true, []string{"must be at most 5"}},
+			{"get_callees_of", map[string]any{"name": "Service.Place", "repo": idA}, false, []string{"calls directly: `record` (`order/order.go:16`), `Client.Charge` (`order/order.go:13`)"}},
+			{"get_module_dependencies", map[string]any{"module": "example.com/shop/payment", "repo": idA}, false, []string{"- `example.com/shop/order`: 1 import, 1 call"}},
+			{"get_module_dependencies", map[string]any{"module": "paymnt", "repo": idA}, true, []string{"close matches: payment, example.com/shop/payment"}},
 		}
 		for _, c := range cases {
 			res := s.call(t, c.tool, c.args)
@@ -413,6 +424,12 @@ func TestToolCommands(t *testing.T) {
 		{[]string{"overview", "--json"}, 0, `"nodesByKind"`},
 		{[]string{"context", "Nowhere"}, 1, "no symbol"},
 		{[]string{"context", "Charge", "--name", "Charge"}, 2, "both as an argument and as --name"},
+		{[]string{"find-symbol", "validate", "--json"}, 0, `"uid": "Function:payment/payment.go:validate"`},
+		{[]string{"get-callers-of", "validate", "--depth", "2"}, 0, "At depth 2 (callers of those): `Service.Place` (`order/order.go:13`)"},
+		{[]string{"get-callers-of", "validate", "--depth", "6"}, 2, "--depth: must be at most 5"},
+		{[]string{"get-callees-of", "Client.Charge", "--json"}, 0, `"callLines": [`},
+		{[]string{"get-module-dependencies", "order"}, 0, "Folder `order` (1 file): depends on 1 module, used by 1 module"},
+		{[]string{"callers", "validate", "--depth", "3"}, 0, "Callers of Function payment.validate"},
 	}
 	for _, c := range cases {
 		r := run(t, home, root, c.args...)

@@ -138,6 +138,8 @@ the calls, imports and inheritance between them, stored in <repo>/.gitnexus/grap
   gitnexus analyze ~/src/app --json
   gitnexus callers ParseConfig      # who calls ParseConfig?
   gitnexus callees Server.Serve --depth 2
+  gitnexus get-callers-of Server.Serve --depth 2   # by depth, with call lines, modules, tests marked
+  gitnexus get-module-dependencies internal/store  # what it imports and calls, what imports and calls it
   gitnexus cypher "MATCH (f:Function)<-[:CALLS]-(c) RETURN f.name, count(c) ORDER BY count(c) DESC LIMIT 10"
   gitnexus list                     # indexed repositories
   gitnexus status                   # is the index fresh?`,

@@ -385,8 +385,5 @@ func joinInts(xs []int32, max int) string {
 // method), read off its id "<Kind>:<path>:<name in file>"; the location
 // column gives the file. Other nodes keep their name.
 func InFile(uid, kind, file, name string) string {
-	if rest, ok := strings.CutPrefix(uid, kind+":"+file+":"); ok && rest != "" {
-		return rest
-	}
-	return name
+	return analysis.NameInFile(uid, kind, file, name)
 }

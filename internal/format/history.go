@@ -45,7 +45,7 @@ func pageNote(b *strings.Builder, p analysis.Page, what string) {
 // FileHistory renders the commits of a file.
 func FileHistory(r *analysis.FileHistoryResult) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "`%s`: %d %s changed it", r.Path, r.Total, plural(r.Total, "commit", "commits"))
+	fmt.Fprintf(&b, "`%s`: %d %s changed it", r.Path, r.Total, noun(r.Total, "commit", "commits"))
 	if len(r.Names) > 1 {
 		fmt.Fprintf(&b, " (also named %s)", strings.Join(quoteAll(r.Names[1:]), ", "))
 	}
@@ -69,7 +69,8 @@ func quoteAll(xs []string) []string {
 	return out
 }
 
-func plural(n int, one, many string) string {
+// noun is one or many by n.
+func noun(n int, one, many string) string {
 	if n == 1 {
 		return one
 	}
@@ -81,7 +82,7 @@ func SymbolHistory(r *analysis.SymbolHistoryResult) string {
 	var b strings.Builder
 	s := &r.Symbol
 	fmt.Fprintf(&b, "%s `%s` (%s): %d %s changed it, newest first.", s.Kind, s.QualifiedName, Loc(s.FilePath, s.StartLine),
-		r.Total, plural(r.Total, "commit", "commits"))
+		r.Total, noun(r.Total, "commit", "commits"))
 	if !r.AtHead {
 		if r.DeletedIn != "" {
 			fmt.Fprintf(&b, " It no longer exists: deleted in %s.", short(r.DeletedIn))
@@ -120,8 +121,8 @@ func RecentChanges(r *analysis.RecentChangesResult) string {
 	for _, f := range r.Files {
 		symbols += len(f.Symbols)
 	}
-	fmt.Fprintf(&b, "%s: %d %s changed %d %s in %d %s.\n", r.Window, len(r.Commits), plural(len(r.Commits), "commit", "commits"),
-		symbols, plural(symbols, "symbol", "symbols"), len(r.Files), plural(len(r.Files), "file", "files"))
+	fmt.Fprintf(&b, "%s: %d %s changed %d %s in %d %s.\n", r.Window, len(r.Commits), noun(len(r.Commits), "commit", "commits"),
+		symbols, noun(symbols, "symbol", "symbols"), len(r.Files), noun(len(r.Files), "file", "files"))
 	if r.MoreCommits > 0 {
 		fmt.Fprintf(&b, "%d older commits in the window are not included (limit).\n", r.MoreCommits)
 	}

@@ -27,6 +27,9 @@ const Instructions = `GitNexus serves a code knowledge graph of indexed git repo
 
 Start with list_repos when several repositories may be indexed (pass "repo" to the other tools), or overview to orient in one.
 - query: find where a concept lives (words, not regexes).
+- find_symbol: where a symbol is defined (kind, file:line, signature, package), by exact name.
+- get_callers_of / get_callees_of: who calls a symbol / what it calls, by depth, with the file:line of every call.
+- get_module_dependencies: what a package or folder imports and calls, and what imports and calls it, with counts.
 - context: one symbol's callers, callees, imports, inheritance and members, with file:line.
 - impact: what breaks if a symbol changes (upstream) or what it depends on (downstream), with a risk level.
 - detect_changes: which symbols the working tree's diff touches, and their callers.

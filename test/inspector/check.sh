@@ -57,15 +57,17 @@ inspect() {
 fail() { echo "check.sh: $*" >&2; exit 1; }
 
 out="$(inspect --method tools/list --strict)" || fail "tools/list failed: $out"
-for tool in list_repos query context impact detect_changes rename cypher overview; do
+for tool in list_repos query context impact detect_changes rename cypher overview find_symbol get_callers_of get_callees_of get_module_dependencies; do
 	grep -q "\"name\": \"$tool\"" <<<"$out" || fail "tools/list lacks $tool"
 done
 out="$(inspect --method tools/call --tool-name context --tool-arg name=check)" || fail "context failed: $out"
 grep -q 'called by' <<<"$out" && grep -q 'billing/billing.go:5' <<<"$out" || fail "context answer: $out"
 out="$(inspect --method tools/call --tool-name impact --tool-arg target=check maxDepth=2)" || fail "impact failed: $out"
 grep -q 'Charge' <<<"$out" || fail "impact answer: $out"
+out="$(inspect --method tools/call --tool-name get_callers_of --tool-arg name=check)" || fail "get_callers_of failed: $out"
+grep -q 'called directly from: `Charge` (`billing/billing.go:5`)' <<<"$out" || fail "get_callers_of answer: $out"
 out="$(inspect --method resources/read --uri gitnexus://repos)" || fail "resources/read failed: $out"
 grep -q "$repo" <<<"$out" || fail "gitnexus://repos: $out"
 out="$(inspect --method prompts/get --prompt-name detect_impact)" || fail "prompts/get failed: $out"
 grep -q 'detect_changes' <<<"$out" || fail "detect_impact: $out"
-echo "check.sh: the MCP Inspector CLI listed the tools and called context and impact: ok" >&2
+echo "check.sh: the MCP Inspector CLI listed the tools and called context, impact and get_callers_of: ok" >&2

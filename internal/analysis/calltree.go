@@ -1,0 +1,249 @@
+package analysis
+
+import (
+	"sort"
+	"strings"
+
+	"gitnexus.dev/gitnexus/internal/graph"
+	"gitnexus.dev/gitnexus/internal/memgraph"
+)
+
+// The callers and callees of a symbol (get_callers_of, get_callees_of): a
+// breadth-first walk over CALLS edges, each symbol listed once at the
+// depth it is first reached, with the lines of the call.
+
+// Call-tree bounds.
+const (
+	DefaultCallDepth = 1
+	MaxCallDepth     = 5
+	// MaxCallVisit bounds the walk itself; past it the counts are lower
+	// bounds and the result says so.
+	MaxCallVisit = 20000
+)
+
+// CallItem is one caller or callee.
+type CallItem struct {
+	UID           string `json:"uid"`
+	Name          string `json:"name"`
+	QualifiedName string `json:"qualifiedName"`
+	Kind          string `json:"kind"`
+	FilePath      string `json:"filePath"`
+	StartLine     int    `json:"startLine"`
+	Module        string `json:"module"`
+	Test          bool   `json:"test,omitempty"`
+	Depth         int    `json:"depth"`
+	// Via is the symbol one level closer to the target that this one
+	// calls (callers) or is called by (callees): the target at depth 1.
+	Via string `json:"via"`
+	// CallFile and CallLines are where the call is written: the caller's
+	// file, every line of it that makes the call.
+	CallFile   string  `json:"callFile"`
+	CallLines  []int32 `json:"callLines"`
+	Confidence float32 `json:"confidence"`
+	Reason     string  `json:"reason"`
+}
+
+// CallLevel is the callers (or callees) found at one depth.
+type CallLevel struct {
+	Depth int `json:"depth"`
+	// Count is how many were found at this depth; Items lists them unless
+	// the answer was cut at MaxNavResults.
+	Count int        `json:"count"`
+	Items []CallItem `json:"items"`
+}
+
+// CallModule is a module the listed callers (or callees) belong to.
+type CallModule struct {
+	Name    string   `json:"name"`
+	Symbols []string `json:"symbols"` // names as written in their files
+	Test    bool     `json:"test,omitempty"`
+}
+
+// CallTreeResult is the answer of get_callers_of and get_callees_of.
+type CallTreeResult struct {
+	Symbol    SymbolInfo `json:"symbol"`
+	Module    string     `json:"module"`
+	Direction string     `json:"direction"` // callers or callees
+	Depth     int        `json:"depth"`
+	Total     int        `json:"total"`
+	Returned  int        `json:"returned"`
+	// Truncated: more than MaxNavResults were found; the nearest are
+	// listed.
+	Truncated bool        `json:"truncated"`
+	Levels    []CallLevel `json:"levels"`
+	// Recursive: the symbol calls itself (a call the walk does not list).
+	Recursive bool `json:"recursive,omitempty"`
+	// Modules places the listed items in their packages or folders, code
+	// before tests, most items first.
+	Modules []CallModule `json:"modules"`
+	// Exhaustive false: the walk stopped at MaxCallVisit symbols, so the
+	// counts are lower bounds.
+	Exhaustive bool `json:"exhaustive"`
+}
+
+// CallTreeOptions say which way and how far a call tree goes.
+type CallTreeOptions struct {
+	Callers bool // who calls the symbol; else what it calls
+	Depth   int  // levels, 1..MaxCallDepth
+	// MaxVisit bounds the walk (MaxCallVisit when 0).
+	MaxVisit int
+}
+
+// CallTree walks CALLS edges from n, upstream (callers) or downstream
+// (callees), opt.Depth levels (1..MaxCallDepth), each symbol once. Within a
+// depth, code comes before tests, then the more confident edges, then by
+// file and line; at most MaxNavResults items are listed, nearest depths
+// first.
+func CallTree(g *memgraph.Graph, n memgraph.NodeID, opt CallTreeOptions) CallTreeResult {
+	depth := max(1, min(opt.Depth, MaxCallDepth))
+	callers := opt.Callers
+	maxVisit := opt.MaxVisit
+	if maxVisit <= 0 {
+		maxVisit = MaxCallVisit
+	}
+	facts := factsOf(g)
+	mod := facts.moduleOf(n)
+	res := CallTreeResult{Symbol: Info(g, n), Module: mod, Direction: "callees", Depth: depth,
+		Levels: []CallLevel{}, Modules: []CallModule{}, Exhaustive: true}
+	if callers {
+		res.Direction = "callers"
+	}
+	type hit struct {
+		node, from memgraph.NodeID
+		edge       memgraph.Edge
+	}
+	for _, e := range g.Out(n) {
+		if e.Type == graph.EdgeCalls && e.To == n {
+			res.Recursive = true
+		}
+	}
+	visited := newNodeSet(g.Len())
+	visited.add(n)
+	var levels [][]hit
+	frontier := []memgraph.NodeID{n}
+	count := 0
+walk:
+	for d := 1; d <= depth && len(frontier) > 0; d++ {
+		var level []hit
+		var next []memgraph.NodeID
+		for _, f := range frontier {
+			edges := g.Out(f)
+			if callers {
+				edges = g.In(f)
+			}
+			for _, e := range edges {
+				if e.Type != graph.EdgeCalls || visited.has(e.To) {
+					continue
+				}
+				visited.add(e.To)
+				level = append(level, hit{node: e.To, from: f, edge: e})
+				next = append(next, e.To)
+				if count++; count >= maxVisit {
+					res.Exhaustive = false
+					levels = append(levels, level)
+					break walk
+				}
+			}
+		}
+		if len(level) == 0 {
+			break
+		}
+		levels = append(levels, level)
+		frontier = next
+	}
+	left := MaxNavResults
+	for i, level := range levels {
+		sort.Slice(level, func(a, b int) bool {
+			x, y := &level[a], &level[b]
+			if tx, ty := facts.isTest(x.node), facts.isTest(y.node); tx != ty {
+				return !tx
+			}
+			if x.edge.Confidence != y.edge.Confidence {
+				return x.edge.Confidence > y.edge.Confidence
+			}
+			nx, ny := &g.Nodes[x.node], &g.Nodes[y.node]
+			if nx.FilePath != ny.FilePath {
+				return nx.FilePath < ny.FilePath
+			}
+			if nx.StartLine != ny.StartLine {
+				return nx.StartLine < ny.StartLine
+			}
+			return nx.ID < ny.ID
+		})
+		res.Total += len(level)
+		lv := CallLevel{Depth: i + 1, Count: len(level), Items: []CallItem{}}
+		for _, h := range level[:min(left, len(level))] {
+			other := &g.Nodes[h.node]
+			caller := h.node
+			if !callers {
+				caller = h.from
+			}
+			lv.Items = append(lv.Items, CallItem{UID: other.ID, Name: other.Name, QualifiedName: other.QualifiedName,
+				Kind: other.Kind.String(), FilePath: other.FilePath, StartLine: int(other.StartLine),
+				Module: facts.moduleOf(h.node), Test: facts.isTest(h.node), Depth: i + 1, Via: g.Nodes[h.from].ID,
+				CallFile: g.Nodes[caller].FilePath, CallLines: nonNilLines(g.Lines(h.edge)),
+				Confidence: h.edge.Confidence, Reason: string(g.Reason(h.edge))})
+		}
+		left -= len(lv.Items)
+		res.Returned += len(lv.Items)
+		res.Levels = append(res.Levels, lv)
+	}
+	res.Truncated = res.Returned < res.Total
+	res.Modules = callModules(res.Levels)
+	return res
+}
+
+func nonNilLines(lines []int32) []int32 {
+	if lines == nil {
+		return []int32{}
+	}
+	return lines
+}
+
+// callModules groups the listed items by module: code modules before test
+// code, then the modules with more items first, then by name. A module
+// holding both code and tests appears twice, once marked as tests.
+func callModules(levels []CallLevel) []CallModule {
+	type key struct {
+		name string
+		test bool
+	}
+	byKey := map[key]*CallModule{}
+	var order []key
+	for _, lv := range levels {
+		for _, it := range lv.Items {
+			k := key{it.Module, it.Test}
+			m := byKey[k]
+			if m == nil {
+				m = &CallModule{Name: it.Module, Test: it.Test, Symbols: []string{}}
+				byKey[k] = m
+				order = append(order, k)
+			}
+			m.Symbols = append(m.Symbols, NameInFile(it.UID, it.Kind, it.FilePath, it.Name))
+		}
+	}
+	out := make([]CallModule, 0, len(order))
+	for _, k := range order {
+		out = append(out, *byKey[k])
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Test != out[j].Test {
+			return !out[i].Test
+		}
+		if len(out[i].Symbols) != len(out[j].Symbols) {
+			return len(out[i].Symbols) > len(out[j].Symbols)
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
+}
+
+// NameInFile is a symbol's name as written in its file (Service.Place for a
+// method), read off its id "<Kind>:<path>:<name in file>". Other nodes keep
+// their name.
+func NameInFile(uid, kind, file, name string) string {
+	if rest, ok := strings.CutPrefix(uid, kind+":"+file+":"); ok && rest != "" {
+		return rest
+	}
+	return name
+}

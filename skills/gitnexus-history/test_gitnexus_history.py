@@ -408,6 +408,27 @@ class LiveServerTest(unittest.TestCase):
         # commits (each once).
         self.assertEqual(out["requests"], 3 + 1 + 8)
 
+    def test_file_window_and_cap(self):
+        # A date window of 5 commits: listed, not clustered.
+        out, _ = run_json(self, "file", "cart/basket.go", "--since", "2024-03-05", "--until", "2024-03-10",
+                          "--url", self.server.url)
+        self.assertIsNone(out["clusters"])
+        self.assertEqual([(c["subject"], [f["name"] for f in c["functions"]]) for c in out["commits"]], [
+            ("cart: remove reports whether a line was there", ["Remove"]),
+            ("cart: round discounted totals", ["TotalWith"]),
+            ("cart: remove lines by sku", ["Remove"]),
+            ("cart: rename cart.go to basket.go", []),
+            ("cart: discount codes expire", ["Discount", "Expired"]),
+        ])
+        # The newest 6 of 8: clustered from the commits read, not the file.
+        out, _ = run_json(self, "file", "cart/basket.go", "--max-commits", "6", "--url", self.server.url)
+        self.assertEqual((out["total"], out["truncated"], len(out["commits"])), (8, True, 6))
+        self.assertEqual([(cl["label"], [self.subject(h) for h in cl["commits"]]) for cl in out["clusters"]], [
+            ("discount total", ["cart: discount rounding for empty carts", "cart: round discounted totals",
+                                "cart: rename cart.go to basket.go", "cart: discount codes expire"]),
+            ("remove", ["cart: remove reports whether a line was there", "cart: remove lines by sku"]),
+        ])
+
     def test_file_text_output(self):
         status, text, err = run_cli("file", "cart/basket.go", "--url", self.server.url, "--show", "2")
         self.assertEqual((status, err), (0, ""))

@@ -110,7 +110,10 @@ func (c cachedAnswer) write(w http.ResponseWriter, status int) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(status)
-	w.Write(append(c[i+1:], '\n'))
+	// Two writes: appending the newline to c would write into the spare
+	// capacity of bytes the cache shares between concurrent requests.
+	w.Write(c[i+1:])
+	w.Write([]byte{'\n'})
 }
 
 func (s *Server) semanticSearch(r *http.Request) (int, any, error) {

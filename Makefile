@@ -15,7 +15,7 @@ LDFLAGS    := -X gitnexus.dev/gitnexus/internal/cli.version=$(VERSION) \
 BIN        := bin/gitnexus
 REPO       ?= .
 
-.PHONY: build analyze test test-race vet fmt-check bench clean
+.PHONY: build analyze test test-skill test-race vet fmt-check bench clean
 
 build:
 	$(GO) build -tags $(TAGS) -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/gitnexus
@@ -35,12 +35,18 @@ fmt-check:
 # The whole suite: formatting, vet, unit and fixture tests, end-to-end tests
 # that drive the built binary, the race detector on concurrent packages, and
 # an independent MCP client (the MCP Inspector's CLI, installed from
-# test/inspector/package-lock.json) against the built server.
-test: fmt-check vet build
+# test/inspector/package-lock.json) against the built server, and the agent
+# skill's Python tests against the built server.
+test: fmt-check vet build test-skill
 	$(GO) test -tags $(TAGS) -count=1 ./...
 	$(GO) test -tags $(TAGS) -count=1 -race ./internal/ingest/ ./internal/history/ ./internal/memgraph/ ./internal/registry/ ./internal/store/ ./internal/backend/ ./internal/httpserver/
 	$(GO) test -tags $(TAGS) -count=1 -race -run 'TestConcurrentQueries' ./internal/cypher/
 	test/inspector/check.sh $(BIN)
+
+# The history skill's client (skills/gitnexus-history) against bin/gitnexus:
+# a fixture repository indexed and served on 127.0.0.1, then the fallbacks.
+test-skill: build
+	cd skills/gitnexus-history && GITNEXUS_BIN=$(CURDIR)/$(BIN) PYTHONDONTWRITEBYTECODE=1 python3 -m unittest test_gitnexus_history
 
 # GITNEXUS_BENCH_REPO=<indexed repository> runs them on that index; the
 # Cypher and tool benchmarks are skipped without it (bench/cypher/RESULTS.md).

@@ -23,3 +23,7 @@ func (e *StaleError) Error() string { return e.msg }
 func staleErrorf(format string, args ...any) error {
 	return &StaleError{msg: fmt.Sprintf(format, args...)}
 }
+
+// NewInputError is an InputError with this message, for callers outside
+// the package that check requests.
+func NewInputError(msg string) error { return &InputError{msg: msg} }

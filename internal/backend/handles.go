@@ -11,6 +11,7 @@ import (
 
 	"gitnexus.dev/gitnexus/internal/analysis"
 	"gitnexus.dev/gitnexus/internal/memgraph"
+	"gitnexus.dev/gitnexus/internal/search"
 	"gitnexus.dev/gitnexus/internal/store"
 )
 
@@ -30,6 +31,27 @@ type Snapshot struct {
 
 	overviewOnce sync.Once
 	overviewRes  analysis.OverviewResult
+
+	historyOnce sync.Once
+	historyIdx  *analysis.HistoryIndex
+	historyErr  error
+
+	corpusOnce sync.Once
+	corpus     *search.Corpus
+}
+
+// history loads the index's git history once per snapshot, the first time
+// a history tool needs it.
+func (s *Snapshot) history(ctx context.Context) (*analysis.HistoryIndex, error) {
+	s.historyOnce.Do(func() {
+		h, err := s.Reader.History(context.WithoutCancel(ctx))
+		if err != nil {
+			s.historyErr = fmt.Errorf("read the history of %s: %w", s.Repo.ID, err)
+			return
+		}
+		s.historyIdx = analysis.NewHistoryIndex(h, s.Graph)
+	})
+	return s.historyIdx, s.historyErr
 }
 
 // overview computes the repository overview once per snapshot: it walks

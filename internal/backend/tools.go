@@ -21,7 +21,7 @@ var repoParam = Param{Name: "repo", Type: TypeString, Description: "Repository i
 	"May be omitted when one repository is indexed or the server runs inside one."}
 
 func toolTable() []*Tool {
-	return []*Tool{
+	return append([]*Tool{
 		{
 			Name: "list_repos", Title: "List indexed repositories", ReadOnly: true,
 			Description: "List the indexed repositories with their path, when they were indexed, the commit, and counts. " +
@@ -183,7 +183,7 @@ func toolTable() []*Tool {
 			Params: []Param{repoParam},
 			run:    runOverview,
 		},
-	}
+	}, historyTools()...)
 }
 
 // withRepo resolves the repository and runs fn on its snapshot.

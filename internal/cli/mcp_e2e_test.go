@@ -142,7 +142,8 @@ func TestMCPOverStdio(t *testing.T) {
 			}
 		}
 		want := []string{"context", "cypher", "detect_changes", "find_symbol", "get_callees_of", "get_callers_of",
-			"get_module_dependencies", "impact", "list_repos", "overview", "query", "rename"}
+			"get_commit_impact", "get_file_history", "get_module_dependencies", "get_recent_changes", "get_symbol_history",
+			"impact", "list_repos", "overview", "query", "rename"}
 		if !slices.Equal(names, want) {
 			t.Errorf("tools = %v, want %v", names, want)
 		}

@@ -26,6 +26,7 @@ type serveOptions struct {
 	requestTimeout time.Duration
 	drainTimeout   time.Duration
 	jsonLog        bool
+	cacheTTL       time.Duration
 }
 
 func newServeCmd(stdio *IO) *cobra.Command {
@@ -71,6 +72,7 @@ stops accepting connections and waits up to --drain-timeout for requests in flig
 	f.DurationVar(&o.requestTimeout, "request-timeout", httpserver.DefaultRequestTimeout, "stop a REST request after this long")
 	f.DurationVar(&o.drainTimeout, "drain-timeout", 30*time.Second, "on shutdown, wait this long for requests in flight")
 	f.BoolVar(&o.jsonLog, "json-log", false, "write the access log as JSON lines")
+	f.DurationVar(&o.cacheTTL, "cache-ttl", httpserver.DefaultCacheTTL, "reuse answers of the history endpoints for this long (0: no cache)")
 	return cmd
 }
 
@@ -78,8 +80,12 @@ func runServe(ctx context.Context, o *serveOptions) error {
 	if o.port < 0 || o.port > 65535 {
 		return usageError{fmt.Errorf("--port must be between 0 and 65535")}
 	}
-	if o.idleTimeout < 0 || o.requestTimeout <= 0 || o.drainTimeout < 0 {
-		return usageError{fmt.Errorf("--idle-timeout and --drain-timeout must not be negative, --request-timeout must be positive")}
+	if o.idleTimeout < 0 || o.requestTimeout <= 0 || o.drainTimeout < 0 || o.cacheTTL < 0 {
+		return usageError{fmt.Errorf("--idle-timeout, --drain-timeout and --cache-ttl must not be negative, --request-timeout must be positive")}
+	}
+	cacheTTL := o.cacheTTL
+	if cacheTTL == 0 {
+		cacheTTL = -1 // no cache
 	}
 	cwd, err := o.io.Getwd()
 	if err != nil {
@@ -101,7 +107,7 @@ func runServe(ctx context.Context, o *serveOptions) error {
 	logger := slog.New(handler)
 	addr := net.JoinHostPort(o.host, strconv.Itoa(o.port))
 	srv, err := httpserver.New(b, httpserver.Options{Addr: addr, Token: o.token, CORSOrigin: o.corsOrigin,
-		RequestTimeout: o.requestTimeout, Version: Version(), Log: logger})
+		RequestTimeout: o.requestTimeout, CacheTTL: cacheTTL, Version: Version(), Log: logger})
 	if err != nil {
 		return usageError{err}
 	}

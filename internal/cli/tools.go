@@ -46,6 +46,14 @@ var toolCommands = []toolCommand{
 	{tool: "get_module_dependencies", use: "get-module-dependencies <module>", positional: []string{"module"},
 		example: "  gitnexus get-module-dependencies example.com/shop/order\n  gitnexus get-module-dependencies internal/store --json"},
 	{tool: "overview", use: "overview", example: "  gitnexus overview\n  gitnexus overview --repo myapp --json"},
+	{tool: "get_file_history", use: "get-file-history <path>", positional: []string{"path"},
+		example: "  gitnexus get-file-history internal/order/service.go\n  gitnexus get-file-history service.go --since 2024-01-01 --limit 50"},
+	{tool: "get_symbol_history", use: "get-symbol-history [<symbol>]", positional: []string{"name"},
+		example: "  gitnexus get-symbol-history Service.Place\n  gitnexus get-symbol-history Purge --include-source"},
+	{tool: "get_recent_changes", use: "get-recent-changes",
+		example: "  gitnexus get-recent-changes --since 2024-06-01\n  gitnexus get-recent-changes --range v1.2.0..v1.3.0\n  gitnexus get-recent-changes --branch feature/x --json"},
+	{tool: "get_commit_impact", use: "get-commit-impact <hash>", positional: []string{"hash"},
+		example: "  gitnexus get-commit-impact 1a2b3c4\n  gitnexus get-commit-impact 1a2b3c4 --json"},
 }
 
 // flagName turns a parameter name (max_symbols, maxDepth) into a flag name

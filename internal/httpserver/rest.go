@@ -40,6 +40,10 @@ func (s *Server) rest(h restHandler) http.HandlerFunc {
 			writeError(w, status, msg)
 			return
 		}
+		if ca, ok := body.(cachedAnswer); ok {
+			ca.write(w, status)
+			return
+		}
 		writeJSON(w, status, body)
 	}
 }

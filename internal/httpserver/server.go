@@ -40,6 +40,11 @@ type Options struct {
 	// MaxInFlight bounds concurrent requests; more get 429
 	// (DefaultMaxInFlight when 0).
 	MaxInFlight int
+	// CacheTTL is how long a history answer is reused
+	// (DefaultCacheTTL when 0; negative: no cache); CacheBytes bounds the
+	// cache (DefaultCacheBytes when 0).
+	CacheTTL   time.Duration
+	CacheBytes int
 	// Version is reported by the health check and the MCP server.
 	Version string
 	// Log receives one access-log record per request; nil logs nothing.
@@ -61,6 +66,7 @@ type Server struct {
 	mux      *http.ServeMux
 	inFlight chan struct{}
 	http     *http.Server
+	cache    *answerCache // nil: no cache
 }
 
 // ErrNeedToken refuses a non-loopback listener without a token.
@@ -85,6 +91,16 @@ func New(b *backend.Backend, opts Options) (*Server, error) {
 		return nil, fmt.Errorf("%w (address %s)", ErrNeedToken, opts.Addr)
 	}
 	s := &Server{b: b, opts: opts, mux: http.NewServeMux(), inFlight: make(chan struct{}, opts.MaxInFlight)}
+	if opts.CacheTTL >= 0 {
+		ttl, size := opts.CacheTTL, opts.CacheBytes
+		if ttl == 0 {
+			ttl = DefaultCacheTTL
+		}
+		if size <= 0 {
+			size = DefaultCacheBytes
+		}
+		s.cache = newAnswerCache(ttl, size)
+	}
 	s.routes()
 	s.http = &http.Server{
 		Handler:           s.middleware(s.mux),
@@ -128,6 +144,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /api/v1/health", s.health)
 	s.mux.HandleFunc("GET /api/v1/repos", s.rest(s.repos))
 	s.mux.HandleFunc("POST /api/v1/tools/{name}", s.rest(s.tool))
+	s.routeHistory()
 	s.mux.HandleFunc("/api/v1/", func(w http.ResponseWriter, r *http.Request) {
 		if allow := allowedMethods(r.URL.Path); allow != "" {
 			w.Header().Set("Allow", allow)
@@ -144,8 +161,12 @@ func allowedMethods(path string) string {
 	switch {
 	case path == "/api/v1/health", path == "/api/v1/repos":
 		return "GET"
-	case strings.HasPrefix(path, "/api/v1/tools/") && !strings.Contains(strings.TrimPrefix(path, "/api/v1/tools/"), "/"):
+	case strings.HasPrefix(path, "/api/v1/tools/") && !strings.Contains(strings.TrimPrefix(path, "/api/v1/tools/"), "/"),
+		path == "/api/v1/semantic_search", path == "/api/v1/commit/cluster":
 		return "POST"
+	case strings.HasPrefix(path, "/api/v1/commit/") && (strings.HasSuffix(path, "/files") || strings.HasSuffix(path, "/functions")),
+		strings.HasPrefix(path, "/api/v1/file/"), strings.HasPrefix(path, "/api/v1/function/"):
+		return "GET"
 	}
 	return ""
 }

@@ -27,6 +27,13 @@ func start(t *testing.T, opts Options, bopts backend.Options) (string, string) {
 	testrepo.Home(t)
 	root := testrepo.New(t, filepath.Join(t.TempDir(), "shop"), testrepo.Shop)
 	testrepo.Index(t, root)
+	return serve(t, root, opts, bopts), root
+}
+
+// serve serves the registered repositories on 127.0.0.1 until the test
+// ends and returns the base URL.
+func serve(t *testing.T, root string, opts Options, bopts backend.Options) string {
+	t.Helper()
 	b, err := backend.New(bopts)
 	if err != nil {
 		t.Fatal(err)
@@ -58,7 +65,7 @@ func start(t *testing.T, opts Options, bopts backend.Options) (string, string) {
 			t.Errorf("serve: %v", err)
 		}
 	})
-	return "http://" + l.Addr().String(), root
+	return "http://" + l.Addr().String()
 }
 
 type response struct {

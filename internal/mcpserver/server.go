@@ -23,7 +23,7 @@ import (
 
 // Instructions are sent to clients at initialization: when to use which
 // tool.
-const Instructions = `GitNexus serves a code knowledge graph of indexed git repositories: files, packages, functions, classes and the calls, imports and inheritance between them.
+const Instructions = `GitNexus serves a code knowledge graph of indexed git repositories: files, packages, functions, classes and the calls, imports and inheritance between them, and the commits that changed them.
 
 Start with list_repos when several repositories may be indexed (pass "repo" to the other tools), or overview to orient in one.
 - query: find where a concept lives (words, not regexes).
@@ -34,6 +34,9 @@ Start with list_repos when several repositories may be indexed (pass "repo" to t
 - impact: what breaks if a symbol changes (upstream) or what it depends on (downstream), with a risk level.
 - detect_changes: which symbols the working tree's diff touches, and their callers.
 - rename: plan (dry run) or apply a rename at the positions the graph resolved.
+- get_file_history / get_symbol_history: the commits that changed a file (following renames) or a symbol (deleted ones too), newest first.
+- get_recent_changes: the symbols a range, branch or date window of commits changed, by file.
+- get_commit_impact: what one commit changed, what depends on that code now, and whether it was reverted.
 - cypher: read-only Cypher for anything else (counts, filters, multi-hop patterns); read gitnexus://repo/{name}/schema first.
 Read gitnexus://repo/{name}/context for a repository's summary.`
 

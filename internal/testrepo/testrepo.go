@@ -68,8 +68,16 @@ func Git(t testing.TB, dir string, args ...string) string {
 // Index analyzes root and registers it, as `gitnexus analyze` does.
 func Index(t testing.TB, root string) registry.Entry {
 	t.Helper()
+	return IndexWith(t, ingest.Options{Root: root, MaxFileSize: 512 << 10})
+}
+
+// IndexWith is Index with the pipeline's options (opts.Root is the
+// repository).
+func IndexWith(t testing.TB, opts ingest.Options) registry.Entry {
+	t.Helper()
 	ctx := context.Background()
-	res, err := ingest.Run(ctx, ingest.Options{Root: root, MaxFileSize: 512 << 10})
+	root := opts.Root
+	res, err := ingest.Run(ctx, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

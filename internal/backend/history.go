@@ -1,0 +1,301 @@
+package backend
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"gitnexus.dev/gitnexus/internal/analysis"
+	"gitnexus.dev/gitnexus/internal/format"
+	"gitnexus.dev/gitnexus/internal/graph"
+	"gitnexus.dev/gitnexus/internal/memgraph"
+)
+
+// The tools that read the git history the index keeps.
+func historyTools() []*Tool {
+	limit := Param{Name: "limit", Type: TypeInteger, Description: "Commits listed.", Default: analysis.DefaultHistoryLimit,
+		Min: num(1), Max: num(analysis.MaxHistoryLimit)}
+	offset := Param{Name: "offset", Type: TypeInteger, Description: "Commits skipped (paging).", Default: 0, Min: num(0)}
+	since := Param{Name: "since", Type: TypeString, Description: "Only commits authored on or after this date (YYYY-MM-DD or RFC 3339)."}
+	until := Param{Name: "until", Type: TypeString, Description: "Only commits authored before the end of this day (YYYY-MM-DD) or before this time (RFC 3339)."}
+	return []*Tool{
+		{
+			Name: "get_file_history", Title: "Commits that changed a file", ReadOnly: true,
+			Description: "List the commits that changed a file, newest first, following its renames (commits made under " +
+				"earlier names are included): hash, date, author, subject, change type and line counts. Paged with limit " +
+				"and offset; since/until bound the author date.",
+			Params: []Param{
+				{Name: "path", Type: TypeString, Description: "The file's path in the repository (or a unique path suffix).", Required: true, Aliases: []string{"file_path", "file"}},
+				limit, offset, since, until, repoParam,
+			},
+			run: runFileHistory,
+		},
+		{
+			Name: "get_symbol_history", Title: "Commits that changed a symbol", ReadOnly: true,
+			Description: "List the commits that changed a function, method, class... (lines added or deleted inside it), " +
+				"newest first, with the size of each change; a symbol that no longer exists is found too, with the commit " +
+				"that deleted it. With include_source, the symbol's source as of each commit.",
+			Params: []Param{
+				{Name: "name", Type: TypeString, Description: "Symbol name: simple, Type.method or qualified.", Aliases: []string{"symbol", "symbol_name"}},
+				{Name: "uid", Type: TypeString, Description: "Exact symbol id from an earlier result.", Aliases: []string{"symbol_uid"}},
+				{Name: "file_path", Type: TypeString, Description: "File (or path suffix) the symbol is in.", Aliases: []string{"file"}},
+				{Name: "kind", Type: TypeString, Description: "Kind: Function, Method, Class, ... or HistoricalSymbol for a deleted one."},
+				limit, offset,
+				{Name: "include_source", Type: TypeBoolean, Description: "Include the symbol's source as of each commit (at most 300 lines each).", Default: false},
+				repoParam,
+			},
+			run: runSymbolHistory,
+		},
+		{
+			Name: "get_recent_changes", Title: "Symbols changed recently", ReadOnly: true,
+			Description: "The symbols changed by a window of commits, grouped by file, with the commits that changed them. " +
+				"The window: a range A..B, a branch, and/or since/until dates; without any, the latest commits. " +
+				"limit bounds the commits taken (newest first).",
+			Params: []Param{
+				since, until,
+				{Name: "range", Type: TypeString, Description: "Commit range A..B (commits reachable from B and not from A)."},
+				{Name: "branch", Type: TypeString, Description: "Commits reachable from this branch or ref."},
+				{Name: "limit", Type: TypeInteger, Description: "Commits taken, newest first.", Default: analysis.DefaultHistoryLimit, Min: num(1), Max: num(analysis.MaxHistoryLimit)},
+				repoParam,
+			},
+			run: runRecentChanges,
+		},
+		{
+			Name: "get_commit_impact", Title: "What a commit changed and what depends on it", ReadOnly: true,
+			Description: "One commit: its message, the files and symbols it changed, the code that calls the changed " +
+				"symbols now (upstream, depth 2), and whether it reverts or was reverted by another commit.",
+			Params: []Param{
+				{Name: "hash", Type: TypeString, Description: "Commit hash or unique prefix (at least 4 hex digits).", Required: true, Aliases: []string{"commit", "commit_hash"}},
+				{Name: "limit", Type: TypeInteger, Description: "Callers listed per depth.", Default: 50, Min: num(1), Max: num(analysis.MaxHistoryLimit)},
+				repoParam,
+			},
+			run: runCommitImpact,
+		},
+	}
+}
+
+// withHistory runs fn on the repository's history, or says how to get one.
+func (b *Backend) withHistory(ctx context.Context, a *Args, fn func(s *Snapshot, x *analysis.HistoryIndex) (*Result, error)) (*Result, error) {
+	return b.withRepo(ctx, a.String("repo"), func(s *Snapshot) (*Result, error) {
+		x, err := s.history(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if x.Empty() {
+			return nil, &NotFoundError{What: fmt.Sprintf("the index of %s has no git history: run `gitnexus analyze` "+
+				"in a git repository (without --no-history)", s.Repo.ID)}
+		}
+		return fn(s, x)
+	})
+}
+
+func dateWindow(a *Args) (analysis.DateWindow, error) {
+	var w analysis.DateWindow
+	var err error
+	if w.Since, err = analysis.ParseDate("since", a.String("since"), false); err != nil {
+		return w, err
+	}
+	if w.Until, err = analysis.ParseDate("until", a.String("until"), true); err != nil {
+		return w, err
+	}
+	return w, nil
+}
+
+// repoPath turns what a caller wrote into a repository-relative path.
+func repoPath(root, p string) string {
+	p = strings.TrimSpace(filepath.ToSlash(p))
+	if filepath.IsAbs(p) {
+		if rel, err := filepath.Rel(root, p); err == nil && !strings.HasPrefix(rel, "..") {
+			p = filepath.ToSlash(rel)
+		}
+	}
+	p = path.Clean(strings.TrimPrefix(p, "./"))
+	return strings.TrimPrefix(p, "/")
+}
+
+func runFileHistory(ctx context.Context, b *Backend, a *Args) (*Result, error) {
+	w, err := dateWindow(a)
+	if err != nil {
+		return nil, err
+	}
+	return b.withHistory(ctx, a, func(s *Snapshot, x *analysis.HistoryIndex) (*Result, error) {
+		p := repoPath(s.Repo.RepoPath, a.String("path"))
+		if !x.KnownPath(p) {
+			// A unique suffix of a file at HEAD.
+			var files []analysis.Candidate
+			for n := range s.Graph.Nodes {
+				if nd := &s.Graph.Nodes[n]; nd.Kind == graph.KindFile && strings.HasSuffix(nd.FilePath, "/"+p) {
+					files = append(files, analysis.Candidate{SymbolInfo: analysis.Info(s.Graph, memgraph.NodeID(n))})
+				}
+			}
+			switch len(files) {
+			case 0:
+				return nil, &NotFoundError{What: fmt.Sprintf("no indexed commit changed %q in %s (the path is relative to the repository root)", p, s.Repo.ID)}
+			case 1:
+				p = files[0].FilePath
+			default:
+				return &Result{Data: map[string]any{"status": "ambiguous", "candidates": files, "totalCandidates": len(files)},
+					Text: format.Candidates(p, files, len(files)), Hint: "call again with the full path of one of the candidates.",
+					Ambiguous: true}, nil
+			}
+		}
+		res := analysis.FileHistory(x, p, w, a.Int("offset"), a.Int("limit"))
+		hint := "call get_commit_impact on a hash to see what that commit changed."
+		if res.Truncated {
+			hint = fmt.Sprintf("more commits: call get_file_history again with offset %d.", res.NextOffset)
+		}
+		return &Result{Data: res, Text: format.FileHistory(&res), Hint: hint}, nil
+	})
+}
+
+func runSymbolHistory(ctx context.Context, b *Backend, a *Args) (*Result, error) {
+	return b.withHistory(ctx, a, func(s *Snapshot, x *analysis.HistoryIndex) (*Result, error) {
+		n, amb, err := lookup(s, a, "uid", "name")
+		var nf *NotFoundError
+		if errors.As(err, &nf) && a.String("uid") == "" {
+			// Not at HEAD: perhaps a symbol that was deleted.
+			l := analysis.FindRemovedSymbol(s.Graph, analysis.SymbolRef{Name: a.String("name"), FilePath: a.String("file_path")})
+			switch l.Status {
+			case "found":
+				n, err = l.Node, nil
+			case "ambiguous":
+				return &Result{Data: map[string]any{"status": "ambiguous", "candidates": l.Candidates, "totalCandidates": l.TotalCandidates},
+					Text: format.Candidates(a.String("name"), l.Candidates, l.TotalCandidates), Hint: "call again with uid set to one of the candidates.",
+					Ambiguous: true}, nil
+			}
+		}
+		if err != nil || amb != nil {
+			return amb, err
+		}
+		res := analysis.SymbolHistory(s.Graph, x, n, a.Int("offset"), a.Int("limit"))
+		if a.Bool("include_source") {
+			if err := addSources(ctx, s.Repo.RepoPath, x, &res); err != nil {
+				return nil, err
+			}
+		}
+		hint := "call get_commit_impact on a hash to see the whole commit."
+		if res.Truncated {
+			hint = fmt.Sprintf("more commits: call get_symbol_history again with offset %d.", res.NextOffset)
+		}
+		return &Result{Data: res, Text: format.SymbolHistory(&res), Hint: hint}, nil
+	})
+}
+
+// addSources reads the symbol's lines as of each listed commit.
+func addSources(ctx context.Context, root string, x *analysis.HistoryIndex, res *analysis.SymbolHistoryResult) error {
+	var specs []string
+	for i := range res.Commits {
+		c := &res.Commits[i]
+		if rev := x.SourceRev(c.Hash, c.Change); rev != "" {
+			c.SourceRev = rev
+			specs = append(specs, rev+":"+c.Path)
+		}
+	}
+	files, err := analysis.ReadRevisionFiles(ctx, root, specs)
+	if err != nil {
+		return fmt.Errorf("read the symbol's past source: %w", err)
+	}
+	for i := range res.Commits {
+		c := &res.Commits[i]
+		if src, ok := files[c.SourceRev+":"+c.Path]; ok {
+			text, cut := analysis.LinesOf(src, c.StartLine, c.EndLine)
+			if cut {
+				text += fmt.Sprintf("… (cut at %d lines)\n", analysis.MaxSourceLines)
+			}
+			c.Source = text
+		}
+	}
+	return nil
+}
+
+func runRecentChanges(ctx context.Context, b *Backend, a *Args) (*Result, error) {
+	w, err := dateWindow(a)
+	if err != nil {
+		return nil, err
+	}
+	rng, branch := strings.TrimSpace(a.String("range")), strings.TrimSpace(a.String("branch"))
+	if rng != "" && branch != "" {
+		return nil, &ArgError{Param: "range", Msg: "give range or branch, not both"}
+	}
+	if rng != "" && !strings.Contains(rng, "..") {
+		return nil, &ArgError{Param: "range", Msg: fmt.Sprintf("%q is not a range: write A..B", rng)}
+	}
+	for _, p := range []struct{ name, v string }{{"range", rng}, {"branch", branch}} {
+		if strings.HasPrefix(p.v, "-") || strings.ContainsAny(p.v, " \t\n\x00") {
+			return nil, &ArgError{Param: p.name, Msg: fmt.Sprintf("%q is not a revision", p.v)}
+		}
+	}
+	return b.withHistory(ctx, a, func(s *Snapshot, x *analysis.HistoryIndex) (*Result, error) {
+		var only map[string]bool
+		window := describeWindow(a)
+		if rev := rng + branch; rev != "" {
+			hashes, err := revList(ctx, s.Repo.RepoPath, rev)
+			if err != nil {
+				return nil, err
+			}
+			only = make(map[string]bool, len(hashes))
+			for _, h := range hashes {
+				only[h] = true
+			}
+		}
+		res := analysis.RecentChanges(s.Graph, x, only, w, a.Int("limit"), window)
+		hint := "call get_symbol_history on a symbol, or get_commit_impact on a commit."
+		if res.MoreCommits > 0 {
+			hint = "more commits in the window: narrow it with since/until or raise limit."
+		}
+		return &Result{Data: res, Text: format.RecentChanges(&res), Hint: hint}, nil
+	})
+}
+
+func describeWindow(a *Args) string {
+	var parts []string
+	for _, p := range []string{"range", "branch", "since", "until"} {
+		if v := strings.TrimSpace(a.String(p)); v != "" {
+			parts = append(parts, p+" "+v)
+		}
+	}
+	if len(parts) == 0 {
+		return "latest commits"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// maxRevList bounds the commits a range or branch may list.
+const maxRevList = 200000
+
+// revList lists the commits of a range or ref with git.
+func revList(ctx context.Context, root, rev string) ([]string, error) {
+	cmd := exec.CommandContext(ctx, "git", "-C", root, "rev-list", fmt.Sprintf("--max-count=%d", maxRevList), rev, "--")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if i := strings.IndexByte(msg, '\n'); i > 0 {
+			msg = msg[:i]
+		}
+		return nil, analysis.NewInputError(fmt.Sprintf("git does not know %q: %s", rev, msg))
+	}
+	return strings.Fields(stdout.String()), nil
+}
+
+func runCommitImpact(ctx context.Context, b *Backend, a *Args) (*Result, error) {
+	return b.withHistory(ctx, a, func(s *Snapshot, x *analysis.HistoryIndex) (*Result, error) {
+		hash := a.String("hash")
+		i, ok, err := x.FindCommit(hash)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, &NotFoundError{What: fmt.Sprintf("commit %q is not in the indexed history of %s (run `gitnexus analyze`, "+
+				"or --all-branches for commits of other branches)", hash, s.Repo.ID)}
+		}
+		res := analysis.CommitImpact(s.Graph, x, i, a.Int("limit"))
+		hint := "call context on a changed symbol, or get_symbol_history to see its other changes."
+		return &Result{Data: res, Text: format.CommitImpact(&res), Hint: hint}, nil
+	})
+}

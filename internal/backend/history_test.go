@@ -1,0 +1,187 @@
+package backend
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gitnexus.dev/gitnexus/internal/analysis"
+	"gitnexus.dev/gitnexus/internal/testrepo"
+)
+
+func TestHistoryTools(t *testing.T) {
+	newHome(t)
+	root, h := testrepo.HistoryShop(t)
+	testrepo.IndexHistory(t, root)
+	b := newBackend(t, Options{IdleTimeout: -1})
+	ctx := context.Background()
+	call := func(tool string, args map[string]any) *Result {
+		t.Helper()
+		res, err := b.CallTool(ctx, tool, args)
+		if err != nil {
+			t.Fatalf("%s %v: %v", tool, args, err)
+		}
+		return res
+	}
+	revert, drop, rename, count, initial := h[0], h[1], h[2], h[3], h[4]
+
+	// Golden answers: text and JSON.
+	golden(t, "file_history_memo", root, call("get_file_history", map[string]any{"path": "cache/memo.go"}))
+	golden(t, "symbol_history_get", root, call("get_symbol_history", map[string]any{"name": "Store.Get", "include_source": true}))
+	golden(t, "commit_impact_count", root, call("get_commit_impact", map[string]any{"hash": count[:8]}))
+	golden(t, "recent_changes_since", root, call("get_recent_changes", map[string]any{"since": "2024-01-03"}))
+
+	hashesOf := func(res *Result) []string {
+		var out []string
+		switch d := res.Data.(type) {
+		case analysis.FileHistoryResult:
+			for _, c := range d.Commits {
+				out = append(out, c.Hash)
+			}
+		case analysis.SymbolHistoryResult:
+			for _, c := range d.Commits {
+				out = append(out, c.Hash)
+			}
+		case analysis.RecentChangesResult:
+			for _, c := range d.Commits {
+				out = append(out, c.Hash)
+			}
+		default:
+			t.Fatalf("unexpected data %T", res.Data)
+		}
+		return out
+	}
+	cases := []struct {
+		name string
+		tool string
+		args map[string]any
+		want []string
+	}{
+		{"file history follows the rename", "get_file_history", map[string]any{"path": "cache/memo.go"}, []string{drop, rename, initial}},
+		{"a unique path suffix", "get_file_history", map[string]any{"path": "memo.go"}, []string{drop, rename, initial}},
+		{"the old name alone", "get_file_history", map[string]any{"path": "cache/cache.go"}, []string{rename, initial}},
+		{"absolute path", "get_file_history", map[string]any{"file_path": filepath.Join(root, "store", "store.go")}, []string{revert, count, initial}},
+		{"paged", "get_file_history", map[string]any{"path": "store/store.go", "limit": 1, "offset": 1}, []string{count}},
+		{"since and until", "get_file_history", map[string]any{"path": "store/store.go", "since": "2024-01-02", "until": "2024-01-04"}, []string{count}},
+		{"symbol history", "get_symbol_history", map[string]any{"name": "Store.Get"}, []string{revert, count, initial}},
+		{"a deleted symbol", "get_symbol_history", map[string]any{"name": "Purge"}, []string{drop, rename}},
+		{"an untouched symbol since the start", "get_symbol_history", map[string]any{"name": "Service.Place"}, []string{initial}},
+		{"recent: since", "get_recent_changes", map[string]any{"since": "2024-01-03"}, []string{revert, drop, rename}},
+		{"recent: range", "get_recent_changes", map[string]any{"range": initial + ".." + rename}, []string{rename, count}},
+		{"recent: branch and limit", "get_recent_changes", map[string]any{"branch": "main", "limit": 2}, []string{revert, drop}},
+		{"recent: latest", "get_recent_changes", map[string]any{}, []string{revert, drop, rename, count, initial}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := hashesOf(call(c.tool, c.args))
+			if strings.Join(got, " ") != strings.Join(c.want, " ") {
+				t.Errorf("commits %v, want %v", short(got), short(c.want))
+			}
+		})
+	}
+
+	t.Run("deleted symbol", func(t *testing.T) {
+		d := call("get_symbol_history", map[string]any{"name": "Purge"}).Data.(analysis.SymbolHistoryResult)
+		if d.AtHead || d.DeletedIn != drop || d.Symbol.Kind != "Function" || d.Symbol.FilePath != "cache/memo.go" {
+			t.Errorf("atHead %v deletedIn %.8s kind %s file %s", d.AtHead, d.DeletedIn, d.Symbol.Kind, d.Symbol.FilePath)
+		}
+	})
+	t.Run("source as of each commit", func(t *testing.T) {
+		d := call("get_symbol_history", map[string]any{"name": "Store.Get", "include_source": true}).Data.(analysis.SymbolHistoryResult)
+		var got []bool
+		for _, c := range d.Commits {
+			if !strings.HasPrefix(c.Source, "func (s *Store) Get(id int) (*Item, error) {") {
+				t.Errorf("%.8s: source %q", c.Hash, c.Source)
+			}
+			got = append(got, strings.Contains(c.Source, "gets++"))
+		}
+		if len(got) != 3 || got[0] || !got[1] || got[2] {
+			t.Errorf("gets++ in the sources (revert, count, initial): %v", got)
+		}
+	})
+	t.Run("commit impact", func(t *testing.T) {
+		d := call("get_commit_impact", map[string]any{"commit": count[:7]}).Data.(analysis.CommitImpactResult)
+		if len(d.RevertedBy) != 1 || d.RevertedBy[0] != revert {
+			t.Errorf("revertedBy %v", d.RevertedBy)
+		}
+		var syms []string
+		for _, s := range d.Symbols {
+			syms = append(syms, s.Name+":"+s.Change)
+		}
+		if strings.Join(syms, " ") != "Get:modified gets:added" {
+			t.Errorf("symbols %v", syms)
+		}
+		var callers []string
+		for _, it := range d.Callers.ByDepth["1"] {
+			callers = append(callers, it.Name)
+		}
+		if strings.Join(callers, " ") != "Place" {
+			t.Errorf("direct callers %v", callers)
+		}
+		r := call("get_commit_impact", map[string]any{"hash": revert}).Data.(analysis.CommitImpactResult)
+		if len(r.Reverts) != 1 || r.Reverts[0] != count {
+			t.Errorf("reverts %v", r.Reverts)
+		}
+	})
+
+	errs := []struct {
+		name string
+		tool string
+		args map[string]any
+		want string
+		is   func(error) bool
+	}{
+		{"unknown commit", "get_commit_impact", map[string]any{"hash": "deadbeef"}, "not in the indexed history", isNotFound},
+		{"not a hash", "get_commit_impact", map[string]any{"hash": "HEAD"}, "is not a commit hash", isInput},
+		{"unknown file", "get_file_history", map[string]any{"path": "nope.go"}, "no indexed commit changed", isNotFound},
+		{"bad date", "get_file_history", map[string]any{"path": "store/store.go", "since": "yesterday"}, "is not a date", isInput},
+		{"range without dots", "get_recent_changes", map[string]any{"range": "main"}, "is not a range", isArg},
+		{"option as a branch", "get_recent_changes", map[string]any{"branch": "--all"}, "is not a revision", isArg},
+		{"unknown branch", "get_recent_changes", map[string]any{"branch": "nope"}, "git does not know", isInput},
+		{"range and branch", "get_recent_changes", map[string]any{"range": "a..b", "branch": "main"}, "not both", isArg},
+	}
+	for _, c := range errs {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := b.CallTool(ctx, c.tool, c.args)
+			if err == nil || !strings.Contains(err.Error(), c.want) || !c.is(err) {
+				t.Errorf("error %v (%T), want one containing %q", err, err, c.want)
+			}
+		})
+	}
+}
+
+func TestHistoryToolsWithoutHistory(t *testing.T) {
+	newHome(t)
+	root := writeRepo(t, filepath.Join(t.TempDir(), "shop"), shopFiles)
+	index(t, root)
+	b := newBackend(t, Options{IdleTimeout: -1})
+	_, err := b.CallTool(context.Background(), "get_file_history", map[string]any{"path": "store/store.go"})
+	if !isNotFound(err) || !strings.Contains(err.Error(), "has no git history") {
+		t.Errorf("error %v", err)
+	}
+}
+
+func isNotFound(err error) bool {
+	var e *NotFoundError
+	return errors.As(err, &e)
+}
+
+func isInput(err error) bool {
+	var e *analysis.InputError
+	return errors.As(err, &e)
+}
+
+func isArg(err error) bool {
+	var e *ArgError
+	return errors.As(err, &e)
+}
+
+func short(hs []string) []string {
+	out := make([]string, len(hs))
+	for i, h := range hs {
+		out[i] = h[:min(8, len(h))]
+	}
+	return out
+}

@@ -207,6 +207,7 @@ func CommitImpact(r *analysis.CommitImpactResult) string {
 		}
 	}
 	cl := &r.Callers
+	b.WriteString(affectedProcesses(cl.AffectedProcesses))
 	fmt.Fprintf(&b, "\n### Depends on it now (upstream, depth 2): %d direct, %d in all", cl.Summary.Direct, cl.Summary.Total)
 	if !cl.Exhaustive {
 		b.WriteString(" (at least)")

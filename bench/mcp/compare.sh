@@ -183,6 +183,16 @@ mem_gib=$(awk '/^MemTotal/ { printf "%.0f", $2 / 1048576 }' /proc/meminfo)
 	echo
 	"$bench" check -sample "$sample" "$run/ours.responses.jsonl" "$run/peer.responses.jsonl"
 	echo
+	echo "## What the servers said on stderr"
+	echo
+	for label in ours peer; do
+		echo "$label (\`$run/$label.stderr\`, distinct lines, at most 10, cut at 300 characters):"
+		echo
+		echo '```'
+		tr '\r' '\n' <"$run/$label.stderr" | grep -v '^[[:space:]]*$' | awk '!seen[$0]++' | head -n 10 | cut -c1-300
+		echo '```'
+		echo
+	done
 	echo "## Commands"
 	echo
 	echo "Run from the repository root; \`bench/mcp/compare.sh\` does all of it. Raw rows, summaries and every answer: \`$run\`."

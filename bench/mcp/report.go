@@ -74,6 +74,22 @@ func writeReport(w io.Writer, a, b *Summary) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Errors: tool errors (isError answers) / protocol errors (no answer). All latencies in milliseconds.")
 	fmt.Fprintln(w)
+	for _, s := range []*Summary{a, b} {
+		for _, t := range logicalTools {
+			x := toolOf(s, t)
+			if n := x.Answers["empty"]; n > 0 {
+				fmt.Fprintf(w, "- **%s %s: %d of %d answers found nothing**; their latency is that of an empty answer.\n", s.Label, t, n, x.Latency.N)
+			}
+			if n := x.Answers["ambiguous"]; n > 0 {
+				fmt.Fprintf(w, "- **%s %s: %d of %d answers are ambiguous** (a list of candidates, not the symbol).\n", s.Label, t, n, x.Latency.N)
+			}
+			if x.ToolErrors+x.ProtocolErrors > 0 {
+				fmt.Fprintf(w, "- **%s %s: %d tool errors, %d protocol errors**, e.g. %s\n", s.Label, t, x.ToolErrors, x.ProtocolErrors,
+					strings.Join(x.FirstErrors, "; "))
+			}
+		}
+	}
+	fmt.Fprintln(w)
 
 	fmt.Fprintln(w, "| server | tool | n | p50 | p90 | p99 | max | mean | ok | tool errors | protocol errors | answer status | mean answer bytes |")
 	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|")

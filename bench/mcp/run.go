@@ -33,7 +33,7 @@ type Record struct {
 	Name    string  `json:"name"`
 	Millis  float64 `json:"ms"`
 	Status  string  `json:"status"`
-	Answer  string  `json:"answer,omitempty"` // the answer's own status field (found, ambiguous, ...) when it has one
+	Answer  string  `json:"answer,omitempty"` // the answer's own status field (found, ambiguous, ...), or empty for a search that found nothing
 	Bytes   int     `json:"bytes"`            // text content returned
 	Error   string  `json:"error,omitempty"`
 	Text    string  `json:"text,omitempty"`
@@ -230,12 +230,31 @@ func fillOutcome(rec *Record, res *mcp.CallToolResult, err error) {
 	if s, ok := doc["status"].(string); ok {
 		rec.Answer = s
 	}
+	if rec.Tool == "query" && rec.Answer == "" && doc != nil && searchHits(doc) == 0 {
+		rec.Answer = "empty"
+	}
 	// An answer that reports an error in its body without setting isError
 	// is an error all the same.
 	if e, ok := doc["error"]; ok && e != nil {
 		rec.Status, rec.Answer = statusToolError, "error"
 		rec.Error = firstLine(fmt.Sprint(e))
 	}
+}
+
+// searchHits counts what a search answer found: its total_hits when it
+// reports one, else the items of its top-level lists (groups, definitions,
+// processes, ...).
+func searchHits(doc map[string]any) int {
+	if t, ok := doc["total_hits"].(float64); ok {
+		return int(t)
+	}
+	n := 0
+	for _, v := range doc {
+		if l, ok := v.([]any); ok {
+			n += len(l)
+		}
+	}
+	return n
 }
 
 // answerObject is an answer as a JSON object: its structured content or,

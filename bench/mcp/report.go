@@ -104,6 +104,22 @@ func writeReport(w io.Writer, a, b *Summary) {
 	}
 	fmt.Fprintln(w)
 
+	fmt.Fprintln(w, "Where the time goes: the same calls timed until the answer's last byte had arrived from the server "+
+		"(server work, encoding and the pipe), and the rest, the client (the Go MCP SDK) decoding the answer.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| server | tool | arrived p50 | arrived p99 | decoding p50 (end to end minus arrived) |")
+	fmt.Fprintln(w, "|---|---|---:|---:|---:|")
+	for _, s := range []*Summary{a, b} {
+		for _, t := range logicalTools {
+			x := toolOf(s, t)
+			if x.Arrival.N == 0 || x.Arrival.P50 == 0 {
+				continue
+			}
+			fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", s.Label, t, ms(x.Arrival.P50), ms(x.Arrival.P99), ms(x.Latency.P50-x.Arrival.P50))
+		}
+	}
+	fmt.Fprintln(w)
+
 	fmt.Fprintln(w, "Cold start: process start to initialized session, then the first call of each tool (the warm-up, not in the table above; "+
 		"the first call is the one that opens the index).")
 	fmt.Fprintln(w)

@@ -27,27 +27,33 @@ const (
 
 // Record is one timed call.
 type Record struct {
-	Tool    string  `json:"tool"`
-	Phase   string  `json:"phase"` // warmup or measured
-	Seq     int     `json:"seq"`   // index in the sample (-1 for the warm-up)
-	Name    string  `json:"name"`
-	Millis  float64 `json:"ms"`
-	Status  string  `json:"status"`
-	Answer  string  `json:"answer,omitempty"` // the answer's own status field (found, ambiguous, ...), or empty for a search that found nothing
-	Bytes   int     `json:"bytes"`            // text content returned
-	Error   string  `json:"error,omitempty"`
-	Text    string  `json:"text,omitempty"`
-	Payload any     `json:"structured,omitempty"`
-	args    map[string]any
+	Tool   string  `json:"tool"`
+	Phase  string  `json:"phase"` // warmup or measured
+	Seq    int     `json:"seq"`   // index in the sample (-1 for the warm-up)
+	Name   string  `json:"name"`
+	Millis float64 `json:"ms"`
+	// ArriveMillis is the time until the answer's last byte arrived
+	// (before the client decoded it); 0 when unknown.
+	ArriveMillis float64 `json:"arriveMs,omitempty"`
+	Status       string  `json:"status"`
+	Answer       string  `json:"answer,omitempty"` // the answer's own status field (found, ambiguous, ...), or empty for a search that found nothing
+	Bytes        int     `json:"bytes"`            // text content returned
+	Error        string  `json:"error,omitempty"`
+	Text         string  `json:"text,omitempty"`
+	Payload      any     `json:"structured,omitempty"`
+	args         map[string]any
 }
 
 // ToolSummary is one tool's line of the summary.
 type ToolSummary struct {
-	Tool           string         `json:"tool"`
-	ServerTool     string         `json:"serverTool"`
-	WarmupMillis   float64        `json:"warmupMs"`
-	WarmupStatus   string         `json:"warmupStatus"`
-	Latency        Latency        `json:"latency"` // calls that returned a result (ok or tool error)
+	Tool         string  `json:"tool"`
+	ServerTool   string  `json:"serverTool"`
+	WarmupMillis float64 `json:"warmupMs"`
+	WarmupStatus string  `json:"warmupStatus"`
+	Latency      Latency `json:"latency"` // calls that returned a result (ok or tool error)
+	// Arrival is the same calls timed until the answer had arrived, before
+	// the client decoded it.
+	Arrival        Latency        `json:"arrival"`
 	OK             int            `json:"ok"`
 	ToolErrors     int            `json:"toolErrors"`
 	ProtocolErrors int            `json:"protocolErrors"`
@@ -149,7 +155,8 @@ func measure(ctx context.Context, argv []string, dir, stderrPath string, tm Tool
 
 	start := time.Now()
 	cctx, cancel := context.WithTimeout(ctx, timeout)
-	session, err := client.Connect(cctx, &mcp.CommandTransport{Command: cmd}, nil)
+	transport := newArrivalTransport(cmd)
+	session, err := client.Connect(cctx, transport, nil)
 	cancel()
 	if err != nil {
 		return nil, nil, fmt.Errorf("start and initialize %q: %w (its stderr: %s)", strings.Join(argv, " "), err, stderrPath)
@@ -175,6 +182,9 @@ func measure(ctx context.Context, argv []string, dir, stderrPath string, tm Tool
 		t0 := time.Now()
 		res, err := session.CallTool(cctx, &mcp.CallToolParams{Name: c.Tool, Arguments: args})
 		rec.Millis = millis(time.Since(t0))
+		if at := transport.lastArrival(); at.After(t0) {
+			rec.ArriveMillis = millis(at.Sub(t0))
+		}
 		cancel()
 		fillOutcome(&rec, res, err)
 		recs = append(recs, rec)
@@ -275,7 +285,7 @@ func summariseTools(tm ToolMap, recs []Record) []ToolSummary {
 	var out []ToolSummary
 	for _, t := range logicalTools {
 		ts := ToolSummary{Tool: t, ServerTool: tm[t].Tool, Answers: map[string]int{}}
-		var ms []float64
+		var ms, arrive []float64
 		bytes := 0
 		for _, r := range recs {
 			if r.Tool != t {
@@ -295,6 +305,7 @@ func summariseTools(tm ToolMap, recs []Record) []ToolSummary {
 			}
 			if r.Status != statusProtocolError {
 				ms = append(ms, r.Millis)
+				arrive = append(arrive, r.ArriveMillis)
 				bytes += r.Bytes
 			}
 			if r.Answer != "" {
@@ -305,6 +316,7 @@ func summariseTools(tm ToolMap, recs []Record) []ToolSummary {
 			}
 		}
 		ts.Latency = summarise(ms)
+		ts.Arrival = summarise(arrive)
 		if len(ms) > 0 {
 			ts.MeanBytes = float64(bytes) / float64(len(ms))
 		}
@@ -317,9 +329,9 @@ func summariseTools(tm ToolMap, recs []Record) []ToolSummary {
 // (JSON lines).
 func writeOutputs(prefix string, sum *Summary, recs []Record) error {
 	var tsv strings.Builder
-	tsv.WriteString("server\ttool\tphase\tseq\tname\tms\tstatus\tanswer\tbytes\n")
+	tsv.WriteString("server\ttool\tphase\tseq\tname\tms\tarrive_ms\tstatus\tanswer\tbytes\n")
 	for _, r := range recs {
-		fmt.Fprintf(&tsv, "%s\t%s\t%s\t%d\t%s\t%.3f\t%s\t%s\t%d\n", sum.Label, r.Tool, r.Phase, r.Seq, r.Name, r.Millis, r.Status, r.Answer, r.Bytes)
+		fmt.Fprintf(&tsv, "%s\t%s\t%s\t%d\t%s\t%.3f\t%.3f\t%s\t%s\t%d\n", sum.Label, r.Tool, r.Phase, r.Seq, r.Name, r.Millis, r.ArriveMillis, r.Status, r.Answer, r.Bytes)
 	}
 	if err := os.WriteFile(prefix+".tsv", []byte(tsv.String()), 0o644); err != nil {
 		return err

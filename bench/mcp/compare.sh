@@ -189,7 +189,7 @@ mem_gib=$(awk '/^MemTotal/ { printf "%.0f", $2 / 1048576 }' /proc/meminfo)
 		echo "$label (\`$run/$label.stderr\`, distinct lines, at most 10, cut at 300 characters):"
 		echo
 		echo '```'
-		tr '\r' '\n' <"$run/$label.stderr" | grep -v '^[[:space:]]*$' | awk '!seen[$0]++' | head -n 10 | cut -c1-300
+		tr '\r' '\n' <"$run/$label.stderr" | { grep -v '^[[:space:]]*$' || true; } | awk '!seen[$0]++' | head -n 10 | cut -c1-300
 		echo '```'
 		echo
 	done

@@ -34,24 +34,19 @@ type Snapshot struct {
 
 	historyOnce sync.Once
 	historyIdx  *analysis.HistoryIndex
-	historyErr  error
 
 	corpusOnce sync.Once
 	corpus     *search.Corpus
 }
 
-// history loads the index's git history once per snapshot, the first time
-// a history tool needs it.
-func (s *Snapshot) history(ctx context.Context) (*analysis.HistoryIndex, error) {
+// history indexes the graph's git history records once per snapshot, the
+// first time a history tool needs it.
+func (s *Snapshot) history() *analysis.HistoryIndex {
 	s.historyOnce.Do(func() {
-		h, err := s.Reader.History(context.WithoutCancel(ctx))
-		if err != nil {
-			s.historyErr = fmt.Errorf("read the history of %s: %w", s.Repo.ID, err)
-			return
-		}
-		s.historyIdx = analysis.NewHistoryIndex(h, s.Graph)
+		// The graph loaded the records with itself.
+		s.historyIdx = analysis.NewHistoryIndex(s.Graph.HistoryRecords(), s.Graph)
 	})
-	return s.historyIdx, s.historyErr
+	return s.historyIdx
 }
 
 // overview computes the repository overview once per snapshot: it walks

@@ -82,10 +82,7 @@ func historyTools() []*Tool {
 // withHistory runs fn on the repository's history, or says how to get one.
 func (b *Backend) withHistory(ctx context.Context, a *Args, fn func(s *Snapshot, x *analysis.HistoryIndex) (*Result, error)) (*Result, error) {
 	return b.withRepo(ctx, a.String("repo"), func(s *Snapshot) (*Result, error) {
-		x, err := s.history(ctx)
-		if err != nil {
-			return nil, err
-		}
+		x := s.history()
 		if x.Empty() {
 			return nil, &NotFoundError{What: fmt.Sprintf("the index of %s has no git history: run `gitnexus analyze` "+
 				"in a git repository (without --no-history)", s.Repo.ID)}

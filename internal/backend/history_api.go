@@ -21,14 +21,12 @@ import (
 func (b *Backend) HistoryCall(ctx context.Context, ref string, fn func(h *HistoryView) (any, error)) (any, error) {
 	var out any
 	_, err := b.withRepo(ctx, ref, func(s *Snapshot) (*Result, error) {
-		x, err := s.history(ctx)
-		if err != nil {
-			return nil, err
-		}
+		x := s.history()
 		if x.Empty() {
 			return nil, &NotFoundError{What: fmt.Sprintf("the index of %s has no git history: run `gitnexus analyze` "+
 				"in a git repository (without --no-history)", s.Repo.ID)}
 		}
+		var err error
 		out, err = fn(&HistoryView{s: s, X: x})
 		return nil, err
 	})

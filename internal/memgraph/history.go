@@ -22,6 +22,7 @@ type history struct {
 	symbols  map[[2]NodeID]*graph.SymbolChange // CHANGES: commit, symbol
 	removed  map[NodeID]*graph.RemovedSymbol
 	previous map[NodeID][]string // File → its earlier paths, newest first
+	records  *graph.History      // everything as the store keeps it
 }
 
 // loadHistory reads the index's history records and keys them by the
@@ -36,7 +37,7 @@ func (g *Graph) loadHistory(ctx context.Context, r *store.Reader) error {
 	}
 	hs := &history{commits: make(map[NodeID]*graph.Commit, len(h.Commits)),
 		files: make(map[[2]NodeID]*graph.FileChange, len(h.Files)), symbols: make(map[[2]NodeID]*graph.SymbolChange, len(h.Symbols)),
-		removed: make(map[NodeID]*graph.RemovedSymbol, len(h.Removed)), previous: map[NodeID][]string{}}
+		removed: make(map[NodeID]*graph.RemovedSymbol, len(h.Removed)), previous: map[NodeID][]string{}, records: h}
 	commitNode := make(map[string]NodeID, len(h.Commits))
 	for i := range h.Commits {
 		c := &h.Commits[i]
@@ -104,6 +105,16 @@ func mergeFileChanges(a, b *graph.FileChange) *graph.FileChange {
 		m.Deletions += other.Deletions
 	}
 	return &m
+}
+
+// HistoryRecords returns the history records as the store keeps them (in
+// commit order), nil when the index has no history. Callers must not
+// change them.
+func (g *Graph) HistoryRecords() *graph.History {
+	if g.hist == nil {
+		return nil
+	}
+	return g.hist.records
 }
 
 // HasHistory reports whether the index holds the git history.

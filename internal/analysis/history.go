@@ -195,19 +195,7 @@ func FindRemovedSymbol(g *memgraph.Graph, ref SymbolRef) Lookup {
 			kept = append(kept, n)
 		}
 	}
-	switch len(kept) {
-	case 0:
-		return Lookup{Status: "not_found"}
-	case 1:
-		return Lookup{Status: "found", Node: kept[0]}
-	}
-	ranked := rank(g, kept, name)
-	out := Lookup{Status: "ambiguous", TotalCandidates: len(ranked)}
-	if len(ranked) > MaxCandidates {
-		ranked = ranked[:MaxCandidates]
-	}
-	out.Candidates = ranked
-	return out
+	return lookupOf(g, kept, name)
 }
 
 // CommitIndex is the position of a commit in the history (0 the newest),

@@ -101,6 +101,12 @@ func FindSymbol(g *memgraph.Graph, ref SymbolRef) Lookup {
 		}
 		kept = append(kept, n)
 	}
+	return lookupOf(g, kept, name)
+}
+
+// lookupOf is the outcome of a lookup that matched kept: not found, found,
+// or ambiguous with the best candidates ranked.
+func lookupOf(g *memgraph.Graph, kept []memgraph.NodeID, name string) Lookup {
 	switch len(kept) {
 	case 0:
 		return Lookup{Status: "not_found"}

@@ -136,21 +136,20 @@ func (s *Server) semanticSearch(r *http.Request) (int, any, error) {
 }
 
 func (s *Server) commitFiles(r *http.Request) (int, any, error) {
-	filter, err := optionalPath(r.URL.Query().Get("filter_file"))
-	if err != nil {
-		return 0, nil, err
-	}
-	out, err := s.b.HistoryCall(r.Context(), r.URL.Query().Get("repo"), func(h *backend.HistoryView) (any, error) {
-		i, err := h.Commit(r.PathValue("hash"))
-		if err != nil {
-			return nil, err
-		}
-		return map[string]any{"commit": h.X.Commit(i).Hash, "files": h.CommitFiles(i, filter)}, nil
+	return s.commitAnswer(r, func(h *backend.HistoryView, i int, filter string) any {
+		return map[string]any{"commit": h.X.Commit(i).Hash, "files": h.CommitFiles(i, filter)}
 	})
-	return http.StatusOK, out, err
 }
 
 func (s *Server) commitFunctions(r *http.Request) (int, any, error) {
+	return s.commitAnswer(r, func(h *backend.HistoryView, i int, filter string) any {
+		return h.CommitFunctions(i, filter)
+	})
+}
+
+// commitAnswer answers about the commit {hash} of the request, narrowed to
+// the file ?filter_file= when given.
+func (s *Server) commitAnswer(r *http.Request, answer func(h *backend.HistoryView, commit int, filter string) any) (int, any, error) {
 	filter, err := optionalPath(r.URL.Query().Get("filter_file"))
 	if err != nil {
 		return 0, nil, err
@@ -160,7 +159,7 @@ func (s *Server) commitFunctions(r *http.Request) (int, any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return h.CommitFunctions(i, filter), nil
+		return answer(h, i, filter), nil
 	})
 	return http.StatusOK, out, err
 }

@@ -130,10 +130,7 @@ func Load(ctx context.Context, r *store.Reader) (*Graph, error) {
 		b.addEdge(NodeID(e.Src), NodeID(e.Dst), e.Type, e.Reason, e.Confidence, e.Line, e.More)
 	}
 	g := b.finish()
-	if err := g.loadFlows(ctx, r); err != nil {
-		return nil, err
-	}
-	if err := g.loadHistory(ctx, r); err != nil {
+	if err := g.loadRecords(ctx, r); err != nil {
 		return nil, err
 	}
 	return g, nil
@@ -172,10 +169,7 @@ func loadTables(ctx context.Context, r *store.Reader) (*Graph, error) {
 		return nil, err
 	}
 	g := b.finish()
-	if err := g.loadFlows(ctx, r); err != nil {
-		return nil, err
-	}
-	if err := g.loadHistory(ctx, r); err != nil {
+	if err := g.loadRecords(ctx, r); err != nil {
 		return nil, err
 	}
 	return g, nil
@@ -327,3 +321,12 @@ func (g *Graph) ByKind(k graph.NodeKind) []NodeID { return g.byKind[k] }
 // InFile returns the nodes of a file (the File node and its symbols),
 // sorted by start line.
 func (g *Graph) InFile(path string) []NodeID { return g.byFile[path] }
+
+// loadRecords reads what the store keeps beside the nodes and edges: the
+// communities and processes, and the git history.
+func (g *Graph) loadRecords(ctx context.Context, r *store.Reader) error {
+	if err := g.loadFlows(ctx, r); err != nil {
+		return err
+	}
+	return g.loadHistory(ctx, r)
+}

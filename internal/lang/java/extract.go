@@ -22,9 +22,8 @@ func (e *extractor) Extract(path string, src []byte) (*lang.FileFacts, error) {
 // Grammar is the tree-sitter language of Java files.
 func (e *extractor) Grammar(string) *ts.Language { return e.q.lang }
 
-// ExtractTree reads the facts off a tree of src the caller parsed.
-func (e *extractor) ExtractTree(path string, src []byte, tree *ts.Tree) (*lang.FileFacts, error) {
-	root := tree.RootNode()
+// newExtraction starts reading the file path (src, parsed into root).
+func newExtraction(path string, src []byte, root *ts.Node) *extraction {
 	x := &extraction{
 		src:        src,
 		facts:      &lang.FileFacts{Path: path, Language: "java", Lines: lang.CountLines(src)},
@@ -35,6 +34,13 @@ func (e *extractor) ExtractTree(path string, src []byte, tree *ts.Tree) (*lang.F
 	}
 	x.scopes = lang.NewScopeFinder(&x.facts.Symbols)
 	x.facts.SyntaxErrors = lang.CountSyntaxErrors(root)
+	return x
+}
+
+// ExtractTree reads the facts off a tree of src the caller parsed.
+func (e *extractor) ExtractTree(path string, src []byte, tree *ts.Tree) (*lang.FileFacts, error) {
+	root := tree.RootNode()
+	x := newExtraction(path, src, root)
 	defs, uses := e.q.all.CollectSplit(e.Cursor, root, src, e.q.defsPatterns)
 	x.readDefs(e.q.all, defs)
 	x.readUses(e.q.all, uses)
@@ -46,16 +52,7 @@ func (e *extractor) ExtractTree(path string, src []byte, tree *ts.Tree) (*lang.F
 // maps changed lines onto symbols and needs nothing else.
 func (e *extractor) ExtractSymbols(path string, src []byte, tree *ts.Tree) (*lang.FileFacts, error) {
 	root := tree.RootNode()
-	x := &extraction{
-		src:        src,
-		facts:      &lang.FileFacts{Path: path, Language: "java", Lines: lang.CountLines(src)},
-		anonCount:  map[int]int{},
-		localCount: map[localKey]int{},
-		components: map[int][]lang.Param{},
-		hasCtor:    map[int]bool{},
-	}
-	x.scopes = lang.NewScopeFinder(&x.facts.Symbols)
-	x.facts.SyntaxErrors = lang.CountSyntaxErrors(root)
+	x := newExtraction(path, src, root)
 	x.readDefs(e.q.defs, e.q.defs.Collect(e.Cursor, root, src))
 	return x.facts, nil
 }

@@ -41,9 +41,18 @@ func newServeCmd(stdio *IO) *cobra.Command {
   GET  /api/v1/repos          the indexed repositories
   POST /api/v1/tools/{name}   a tool with its arguments as a JSON object (?repo= selects)
 
-Answers are JSON; errors are {"error": "..."} with 400 (bad input), 401/403 (token),
-404 (unknown tool, repository or symbol), 409 (ambiguous), 413 (body too large), 429 (too
-many requests at once). Reference: docs/http.md.
+  The git history (indexes built with history, the default in a git repository):
+  POST /api/v1/semantic_search             commits matching words {"query", "top_k"}
+  GET  /api/v1/commit/{hash}/files         files a commit changed, with their functions
+  GET  /api/v1/commit/{hash}/functions     functions a commit changed
+  GET  /api/v1/file/{path}/commits         a file's commits, following renames (paged)
+  GET  /api/v1/function/{id}/source        a function's source, now or ?commit_hash=H
+  POST /api/v1/commit/cluster              commits grouped by intent {"commits"} or {"file"}
+  Their answers are cached for --cache-ttl.
+
+Answers are JSON; errors are {"error": "..."} with 400 (bad input), 401/403 (token), 404
+(unknown tool, repository, symbol, commit or file), 409 (ambiguous), 413 (body too large), 429
+(too many requests at once). Reference: docs/http.md.
 
 It binds 127.0.0.1 by default. A non-loopback --host needs a token (--auth-token or
 GITNEXUS_AUTH_TOKEN), sent as "Authorization: Bearer <token>". Nothing writes to a repository
@@ -53,7 +62,8 @@ stops accepting connections and waits up to --drain-timeout for requests in flig
   gitnexus serve --port 0                       # any free port; the address is printed
   GITNEXUS_AUTH_TOKEN=s3cret gitnexus serve --host 0.0.0.0
   curl -s localhost:8910/api/v1/tools/impact -H 'Content-Type: application/json' \
-       -d '{"target": "ParseConfig", "repo": "app"}'`,
+       -d '{"target": "ParseConfig", "repo": "app"}'
+  curl -s 'localhost:8910/api/v1/file/internal/config/load.go/commits?limit=5&repo=app'`,
 		Args: argsRange(0, 0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !cmd.Flags().Changed("auth-token") {

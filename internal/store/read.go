@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 )
 
 // ErrNoIndex means the repository has no index.
@@ -191,12 +192,34 @@ func (r *Reader) Search(ctx context.Context, query string, limit int) ([]SearchH
 }
 
 // ftsQuery turns free text into an FTS5 query: each word (split like
-// identifiers) becomes a quoted prefix term, OR-ed together.
+// identifiers) becomes a quoted term, OR-ed together. Words of three or
+// more characters match as prefixes (parse finds parser); shorter ones
+// match whole words only, and one-character words are left out when the
+// text has longer ones: as prefixes they match a large part of the index
+// ("x*", "a*") and cost more than the rest of the query while ranking
+// nothing.
 func ftsQuery(text string) string {
 	words := strings.Fields(identifierWords(text))
-	terms := make([]string, 0, len(words))
+	long := false
 	for _, w := range words {
-		terms = append(terms, `"`+strings.ReplaceAll(w, `"`, `""`)+`"*`)
+		if utf8.RuneCountInString(w) > 1 {
+			long = true
+			break
+		}
+	}
+	terms := make([]string, 0, len(words))
+	seen := map[string]bool{}
+	for _, w := range words {
+		n := utf8.RuneCountInString(w)
+		if (n == 1 && long) || seen[w] {
+			continue
+		}
+		seen[w] = true
+		term := `"` + strings.ReplaceAll(w, `"`, `""`) + `"`
+		if n >= 3 {
+			term += "*"
+		}
+		terms = append(terms, term)
 	}
 	return strings.Join(terms, " OR ")
 }

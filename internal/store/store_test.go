@@ -261,3 +261,20 @@ func FuzzDecodeSnapshot(f *testing.F) {
 		}
 	})
 }
+
+func TestFTSQuery(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"parse config file", `"parse"* OR "config"* OR "file"*`},
+		{"rewrite value ppc 64 op lsh x 32", `"rewrite"* OR "value"* OR "ppc"* OR "64" OR "op" OR "lsh"* OR "32"`},
+		{"x", `"x"`},
+		{"a b", `"a" OR "b"`},
+		{"getBuffer get", `"get"* OR "buffer"*`},
+		{`say "hi"`, `"say"* OR "hi"`},
+		{"", ""},
+	}
+	for _, c := range cases {
+		if got := ftsQuery(c.in); got != c.want {
+			t.Errorf("ftsQuery(%q) = %s, want %s", c.in, got, c.want)
+		}
+	}
+}

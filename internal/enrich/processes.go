@@ -218,6 +218,14 @@ func addProcesses(g *graph.Graph, v *view, ts []trace, cs *communities, flows *g
 		}
 		entriesNamed[name][t.steps[0]] = true
 	}
+	// Traces that share their entry and terminal are told apart by their
+	// first step after the entry ("main → run via parseFlags"), and by a
+	// number where that is shared too: a label names one process.
+	pairs := map[[2]int32]int{}
+	for _, t := range ts {
+		pairs[[2]int32{t.steps[0], t.steps[len(t.steps)-1]}]++
+	}
+	labels := map[string]int{}
 	ids := map[string]int{}
 	for _, t := range ts {
 		entry, terminal := t.steps[0], t.steps[len(t.steps)-1]
@@ -233,6 +241,15 @@ func addProcesses(g *graph.Graph, v *view, ts []trace, cs *communities, flows *g
 			entryName += " (" + path.Dir(v.nodes[entry].FilePath) + ")"
 		}
 		label := entryName + " → " + symbolName(&v.nodes[terminal])
+		if pairs[[2]int32{entry, terminal}] > 1 {
+			label += " via " + symbolName(&v.nodes[t.steps[1]])
+		}
+		if k := labels[label]; k > 0 {
+			labels[label] = k + 1
+			label += " #" + strconv.Itoa(k+1)
+		} else {
+			labels[label] = 1
+		}
 		typ := graph.ProcessIntraCommunity
 		for _, s := range t.steps {
 			if c := cs.of[s]; c < 0 || c != cs.of[entry] {

@@ -51,8 +51,11 @@ func ReadRevisionFiles(ctx context.Context, root string, specs []string) (map[st
 			break
 		}
 		fields := strings.Fields(header)
-		if len(fields) != 3 {
-			continue // "<spec> missing" or "ambiguous"
+		if len(fields) == 0 {
+			continue
+		}
+		if last := fields[len(fields)-1]; len(fields) != 3 || last == "missing" || last == "ambiguous" {
+			continue // "<spec> missing" (the spec may hold spaces)
 		}
 		size, err := strconv.Atoi(fields[2])
 		if err != nil {

@@ -115,60 +115,30 @@ func CallTree(g *memgraph.Graph, n memgraph.NodeID, opt CallTreeOptions) CallTre
 	if callers {
 		res.Direction = "callers"
 	}
-	type hit struct {
-		node, from memgraph.NodeID
-		edge       memgraph.Edge
-	}
 	for _, e := range g.Out(n) {
 		if e.Type == graph.EdgeCalls && e.To == n {
 			res.Recursive = true
 		}
 	}
-	visited := newNodeSet(g.Len())
-	visited.add(n)
-	var levels [][]hit
-	frontier := []memgraph.NodeID{n}
-	count := 0
-walk:
-	for d := 1; d <= depth && len(frontier) > 0; d++ {
-		var level []hit
-		var next []memgraph.NodeID
-		for _, f := range frontier {
-			edges := g.Out(f)
-			if callers {
-				edges = g.In(f)
-			}
-			for _, e := range edges {
-				if e.Type != graph.EdgeCalls || visited.has(e.To) {
-					continue
-				}
-				visited.add(e.To)
-				level = append(level, hit{node: e.To, from: f, edge: e})
-				next = append(next, e.To)
-				if count++; count >= maxVisit {
-					res.Exhaustive = false
-					levels = append(levels, level)
-					break walk
-				}
-			}
-		}
-		if len(level) == 0 {
-			break
-		}
-		levels = append(levels, level)
-		frontier = next
+	dir := memgraph.Outgoing
+	if callers {
+		dir = memgraph.Incoming
 	}
+	walk := g.Walk([]memgraph.NodeID{n}, memgraph.WalkOptions{Direction: dir, Types: []graph.EdgeType{graph.EdgeCalls},
+		MaxDepth: depth, Limit: maxVisit})
+	res.Exhaustive = !walk.Truncated
+	levels := walk.Levels()
 	left := MaxNavResults
 	for i, level := range levels {
 		sort.Slice(level, func(a, b int) bool {
 			x, y := &level[a], &level[b]
-			if tx, ty := facts.isTest(x.node), facts.isTest(y.node); tx != ty {
+			if tx, ty := facts.isTest(x.Node), facts.isTest(y.Node); tx != ty {
 				return !tx
 			}
-			if x.edge.Confidence != y.edge.Confidence {
-				return x.edge.Confidence > y.edge.Confidence
+			if x.Via.Confidence != y.Via.Confidence {
+				return x.Via.Confidence > y.Via.Confidence
 			}
-			nx, ny := &g.Nodes[x.node], &g.Nodes[y.node]
+			nx, ny := &g.Nodes[x.Node], &g.Nodes[y.Node]
 			if nx.FilePath != ny.FilePath {
 				return nx.FilePath < ny.FilePath
 			}
@@ -180,20 +150,20 @@ walk:
 		res.Total += len(level)
 		lv := CallLevel{Depth: i + 1, Count: len(level), Items: []CallItem{}}
 		for _, h := range level[:min(left, len(level))] {
-			other := &g.Nodes[h.node]
-			caller := h.node
+			other := &g.Nodes[h.Node]
+			caller := h.Node
 			if !callers {
-				caller = h.from
+				caller = h.From
 			}
 			community := ""
-			if c := CommunityOf(g, h.node); c != nil {
+			if c := CommunityOf(g, h.Node); c != nil {
 				community = c.Label
 			}
 			lv.Items = append(lv.Items, CallItem{UID: other.ID, Community: community, Name: other.Name, QualifiedName: other.QualifiedName,
 				Kind: other.Kind.String(), FilePath: other.FilePath, StartLine: int(other.StartLine),
-				Module: facts.moduleOf(h.node), Test: facts.isTest(h.node), Depth: i + 1, Via: g.Nodes[h.from].ID,
-				CallFile: g.Nodes[caller].FilePath, CallLines: nonNilLines(g.Lines(h.edge)),
-				Confidence: h.edge.Confidence, Reason: string(g.Reason(h.edge))})
+				Module: facts.moduleOf(h.Node), Test: facts.isTest(h.Node), Depth: i + 1, Via: g.Nodes[h.From].ID,
+				CallFile: g.Nodes[caller].FilePath, CallLines: nonNilLines(g.Lines(h.Via)),
+				Confidence: h.Via.Confidence, Reason: string(g.Reason(h.Via))})
 		}
 		left -= len(lv.Items)
 		res.Returned += len(lv.Items)

@@ -122,10 +122,6 @@ func Impact(g *memgraph.Graph, start []memgraph.NodeID, opt ImpactOptions) Impac
 	if len(opt.Types) == 0 {
 		opt.Types = DefaultImpactTypes
 	}
-	follow := map[graph.EdgeType]bool{}
-	for _, t := range opt.Types {
-		follow[t] = true
-	}
 	dir := "downstream"
 	if opt.Upstream {
 		dir = "upstream"
@@ -136,62 +132,30 @@ func Impact(g *memgraph.Graph, start []memgraph.NodeID, opt ImpactOptions) Impac
 		Exhaustive: true}
 	// The walk keeps small records; only the items a page lists become
 	// ImpactItems. Module and test status are computed once per file.
-	type hit struct {
-		node, from memgraph.NodeID
-		edge       memgraph.Edge
-		depth      int
-	}
 	facts := factsOf(g)
-	visited := newNodeSet(g.Len())
-	for _, s := range start {
-		visited.add(s)
+	dirn := memgraph.Outgoing
+	if opt.Upstream {
+		dirn = memgraph.Incoming
 	}
-	var levels [][]hit
-	frontier := append([]memgraph.NodeID(nil), start...)
-	count := 0
-walk:
-	for depth := 1; depth <= opt.MaxDepth && len(frontier) > 0; depth++ {
-		var level []hit
-		var next []memgraph.NodeID
-		for _, n := range frontier {
-			edges := g.Out(n)
-			if opt.Upstream {
-				edges = g.In(n)
-			}
-			for _, e := range edges {
-				if !follow[e.Type] || e.Confidence < opt.MinConfidence {
-					continue
-				}
-				if visited.has(e.To) || (!opt.IncludeTests && facts.isTest(e.To)) {
-					continue
-				}
-				visited.add(e.To)
-				level = append(level, hit{node: e.To, from: n, edge: e, depth: depth})
-				next = append(next, e.To)
-				if count++; count >= MaxImpactVisit {
-					res.Exhaustive = false
-					levels = append(levels, level)
-					break walk
-				}
-			}
-		}
-		if len(level) == 0 {
-			break
-		}
-		levels = append(levels, level)
-		frontier = next
+	wo := memgraph.WalkOptions{Direction: dirn, Types: opt.Types, MaxDepth: opt.MaxDepth,
+		MinConfidence: opt.MinConfidence, Limit: MaxImpactVisit}
+	if !opt.IncludeTests {
+		wo.Skip = facts.isTest
 	}
+	walk := g.Walk(start, wo)
+	res.Exhaustive = !walk.Truncated
+	levels := walk.Levels()
 	modules := map[string]*ModuleImpact{}
 	for _, level := range levels {
 		for _, h := range level {
-			name := facts.moduleOf(h.node)
+			name := facts.moduleOf(h.Node)
 			m := modules[name]
 			if m == nil {
 				m = &ModuleImpact{Name: name}
 				modules[name] = m
 			}
 			m.Hits++
-			if h.depth == 1 {
+			if h.Depth == 1 {
 				m.Direct = true
 			}
 		}
@@ -226,28 +190,28 @@ walk:
 		// the pages.
 		sort.Slice(level, func(a, b int) bool {
 			x, y := &level[a], &level[b]
-			if x.edge.Confidence != y.edge.Confidence {
-				return x.edge.Confidence > y.edge.Confidence
+			if x.Via.Confidence != y.Via.Confidence {
+				return x.Via.Confidence > y.Via.Confidence
 			}
-			nx, ny := &g.Nodes[x.node], &g.Nodes[y.node]
+			nx, ny := &g.Nodes[x.Node], &g.Nodes[y.Node]
 			if nx.FilePath != ny.FilePath {
 				return nx.FilePath < ny.FilePath
 			}
 			if nx.StartLine != ny.StartLine {
 				return nx.StartLine < ny.StartLine
 			}
-			return x.node < y.node
+			return x.Node < y.Node
 		})
 		lo := min(opt.Offset, len(level))
 		hi := min(lo+opt.Limit, len(level))
 		items := make([]ImpactItem, 0, hi-lo)
 		for _, h := range level[lo:hi] {
-			other := &g.Nodes[h.node]
+			other := &g.Nodes[h.Node]
 			items = append(items, ImpactItem{Relation: Relation{UID: other.ID, Name: other.Name,
 				Kind: other.Kind.String(), FilePath: other.FilePath, StartLine: int(other.StartLine),
-				SiteLine: int(h.edge.Line), Confidence: h.edge.Confidence, Reason: string(g.Reason(h.edge)),
-				Test: facts.isTest(h.node)},
-				Depth: h.depth, Via: h.edge.Type.String(), From: g.Nodes[h.from].ID})
+				SiteLine: int(h.Via.Line), Confidence: h.Via.Confidence, Reason: string(g.Reason(h.Via)),
+				Test: facts.isTest(h.Node)},
+				Depth: h.Depth, Via: h.Via.Type.String(), From: g.Nodes[h.From].ID})
 		}
 		res.ByDepth[depth] = items
 		if hi < len(level) {
@@ -256,13 +220,13 @@ walk:
 		}
 	}
 	res.Summary.Modules = len(res.AffectedModules)
-	ts := make([]touched, 0, len(start)+count)
+	ts := make([]touched, 0, len(start)+len(walk.Hits))
 	for _, s := range start {
 		ts = append(ts, touched{s, 0})
 	}
 	for _, level := range levels {
 		for _, h := range level {
-			ts = append(ts, touched{h.node, h.depth})
+			ts = append(ts, touched{h.Node, h.Depth})
 		}
 	}
 	res.AffectedProcesses, res.AffectedCommunities = flowImpact(g, ts)

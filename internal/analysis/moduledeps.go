@@ -61,9 +61,9 @@ func ModuleDependencies(g *memgraph.Graph, name string) (ModuleDepsResult, error
 		return ModuleDepsResult{}, err
 	}
 	facts := factsOf(g)
-	inside := newNodeSet(g.Len())
+	inside := memgraph.NewNodeSet(g.Len())
 	for _, n := range members {
-		inside.add(n)
+		inside.Add(n)
 	}
 	type tally struct {
 		imports, calls int
@@ -88,12 +88,12 @@ func ModuleDependencies(g *memgraph.Graph, name string) (ModuleDepsResult, error
 	}
 	for _, n := range members {
 		for _, e := range g.Out(n) {
-			if (e.Type == graph.EdgeImports || e.Type == graph.EdgeCalls) && !inside.has(e.To) {
+			if (e.Type == graph.EdgeImports || e.Type == graph.EdgeCalls) && !inside.Has(e.To) {
 				count(down, e.To, n, e.Type)
 			}
 		}
 		for _, e := range g.In(n) {
-			if (e.Type == graph.EdgeImports || e.Type == graph.EdgeCalls) && !inside.has(e.To) {
+			if (e.Type == graph.EdgeImports || e.Type == graph.EdgeCalls) && !inside.Has(e.To) {
 				count(up, e.To, n, e.Type)
 			}
 		}

@@ -57,13 +57,3 @@ func buildNodeFacts(g *memgraph.Graph) *nodeFacts {
 func (f *nodeFacts) isTest(n memgraph.NodeID) bool { return f.test[n] }
 
 func (f *nodeFacts) moduleOf(n memgraph.NodeID) string { return f.modules[f.module[n]] }
-
-// nodeSet is a set of nodes as a bitset: a walk's visited set without
-// hashing.
-type nodeSet []uint64
-
-func newNodeSet(n int) nodeSet { return make(nodeSet, (n+63)/64) }
-
-func (s nodeSet) has(n memgraph.NodeID) bool { return s[n/64]&(1<<(n%64)) != 0 }
-
-func (s nodeSet) add(n memgraph.NodeID) { s[n/64] |= 1 << (n % 64) }

@@ -2,6 +2,7 @@ package memgraph_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -83,6 +84,8 @@ func TestWalk(t *testing.T) {
 		{"callers of d", d, memgraph.WalkOptions{Types: calls, Direction: memgraph.Incoming, MaxDepth: 2}, []string{"c", "a", "b"}, false},
 		{"limit truncates", a, memgraph.WalkOptions{Types: calls, MaxDepth: 3, Limit: 1}, []string{"b"}, true},
 		{"other edge types are not followed", a, memgraph.WalkOptions{Types: []graph.EdgeType{graph.EdgeHasMethod}}, nil, false},
+		{"skipped nodes are neither listed nor walked through", a, memgraph.WalkOptions{Types: calls, MaxDepth: 3,
+			Skip: func(n memgraph.NodeID) bool { return g.Nodes[n].Name == "c" }}, []string{"b"}, false},
 	}
 	for _, c := range cases {
 		res := g.Walk([]memgraph.NodeID{c.start}, c.opt)
@@ -90,7 +93,14 @@ func TestWalk(t *testing.T) {
 			t.Errorf("%s: got %v truncated=%v, want %v truncated=%v", c.name, got, res.Truncated, c.want, c.trunc)
 		}
 	}
-	res := g.Walk([]memgraph.NodeID{a}, memgraph.WalkOptions{Types: calls, MaxDepth: 2})
+	res := g.Walk([]memgraph.NodeID{a}, memgraph.WalkOptions{Types: calls, MaxDepth: 3})
+	var levels [][]string
+	for _, l := range res.Levels() {
+		levels = append(levels, names(g, l))
+	}
+	if fmt.Sprint(levels) != "[[b c] [d]]" {
+		t.Errorf("levels %v, want [[b c] [d]]", levels)
+	}
 	for _, h := range res.Hits {
 		if g.Nodes[h.Node].Name == "c" && h.Depth != 1 {
 			t.Errorf("c reached at depth %d, want 1 (shortest)", h.Depth)

@@ -30,6 +30,9 @@ type WalkOptions struct {
 	MaxDepth      int              // 1 when 0; capped at MaxDepth
 	MinConfidence float32
 	Limit         int // results, DefaultLimit when 0
+	// Skip, when set, leaves nodes out of the walk: they are neither
+	// listed nor walked through.
+	Skip func(NodeID) bool
 }
 
 // Hit is one node reached by a walk, with the edge that first reached it.
@@ -68,9 +71,9 @@ func (g *Graph) Walk(start []NodeID, opt WalkOptions) WalkResult {
 		follow[t] = true
 	}
 	all := len(opt.Types) == 0
-	visited := make(map[NodeID]struct{}, min(opt.Limit, 1024)+len(start))
+	visited := NewNodeSet(g.Len())
 	for _, s := range start {
-		visited[s] = struct{}{}
+		visited.Add(s)
 	}
 	var res WalkResult
 	frontier := append([]NodeID(nil), start...)
@@ -85,14 +88,14 @@ func (g *Graph) Walk(start []NodeID, opt WalkOptions) WalkResult {
 				if (!all && !follow[e.Type]) || e.Confidence < opt.MinConfidence {
 					continue
 				}
-				if _, seen := visited[e.To]; seen {
+				if visited.Has(e.To) || (opt.Skip != nil && opt.Skip(e.To)) {
 					continue
 				}
 				if len(res.Hits) == opt.Limit {
 					res.Truncated = true
 					return res
 				}
-				visited[e.To] = struct{}{}
+				visited.Add(e.To)
 				res.Hits = append(res.Hits, Hit{Node: e.To, Depth: depth, From: n, Via: e})
 				res.Depth = depth
 			}
@@ -104,6 +107,34 @@ func (g *Graph) Walk(start []NodeID, opt WalkOptions) WalkResult {
 	}
 	return res
 }
+
+// Levels splits a walk's hits, which come level by level, into one slice
+// per depth (1 first).
+func (r *WalkResult) Levels() [][]Hit {
+	var out [][]Hit
+	for i := 0; i < len(r.Hits); {
+		j := i + 1
+		for j < len(r.Hits) && r.Hits[j].Depth == r.Hits[i].Depth {
+			j++
+		}
+		out = append(out, r.Hits[i:j])
+		i = j
+	}
+	return out
+}
+
+// NodeSet is a set of nodes as a bitset: a walk's visited set without
+// hashing.
+type NodeSet []uint64
+
+// NewNodeSet returns an empty set for a graph of n nodes.
+func NewNodeSet(n int) NodeSet { return make(NodeSet, (n+63)/64) }
+
+// Has reports whether n is in the set.
+func (s NodeSet) Has(n NodeID) bool { return s[n/64]&(1<<(n%64)) != 0 }
+
+// Add puts n in the set.
+func (s NodeSet) Add(n NodeID) { s[n/64] |= 1 << (n % 64) }
 
 // Step is one edge of a path.
 type Step struct {

@@ -93,7 +93,7 @@ func (it *reachIter) next(ec *execCtx) ([]Value, error) {
 		}
 		if it.pending {
 			it.pending = false
-			if it.accept(g, it.from) {
+			if it.n.accepts(g, it.row, it.from) {
 				return it.emit(it.from), nil
 			}
 			continue
@@ -111,7 +111,7 @@ func (it *reachIter) next(ec *execCtx) ([]Value, error) {
 			if to == it.from {
 				if !it.startDone {
 					it.startDone = true
-					if it.accept(g, to) {
+					if it.n.accepts(g, it.row, to) {
 						return it.emit(to), nil
 					}
 				}
@@ -122,7 +122,7 @@ func (it *reachIter) next(ec *execCtx) ([]Value, error) {
 			}
 			it.visited[to] = struct{}{}
 			it.upcoming = append(it.upcoming, to)
-			if it.accept(g, to) {
+			if it.n.accepts(g, it.row, to) {
 				return it.emit(to), nil
 			}
 			continue
@@ -146,17 +146,6 @@ func (it *reachIter) next(ec *execCtx) ([]Value, error) {
 		it.frontier, it.upcoming = it.upcoming, it.frontier[:0]
 		it.fi, it.edges, it.ei = 0, nil, 0
 	}
-}
-
-func (it *reachIter) accept(g *memgraph.Graph, to memgraph.NodeID) bool {
-	n := it.n
-	if n.toKinds != allKinds && !n.toKinds.has(g.Nodes[to].Kind) {
-		return false
-	}
-	if n.into && (it.row[n.to].kind != KindNode || it.row[n.to].Node() != to) {
-		return false
-	}
-	return true
 }
 
 func (it *reachIter) emit(to memgraph.NodeID) []Value {

@@ -93,7 +93,7 @@ func (it *varExpandIter) next(ec *execCtx) ([]Value, error) {
 		}
 		if it.pending {
 			it.pending = false
-			if it.accept(g, it.from) {
+			if it.n.accepts(g, it.row, it.from) {
 				return it.emit(it.from), nil
 			}
 			continue
@@ -134,7 +134,7 @@ func (it *varExpandIter) next(ec *execCtx) ([]Value, error) {
 		it.path = append(it.path, rel)
 		depth := len(it.path)
 		var out []Value
-		if depth >= n.min && it.accept(g, e.To) {
+		if depth >= n.min && it.n.accepts(g, it.row, e.To) {
 			out = it.emit(e.To)
 		}
 		if depth < n.max {
@@ -158,17 +158,6 @@ func (it *varExpandIter) unique(rel Value) bool {
 	return relUnique(it.row, rel, it.n.uniq, it.n.uniqLists)
 }
 
-func (it *varExpandIter) accept(g *memgraph.Graph, to memgraph.NodeID) bool {
-	n := it.n
-	if n.toKinds != allKinds && !n.toKinds.has(g.Nodes[to].Kind) {
-		return false
-	}
-	if n.into && (it.row[n.to].kind != KindNode || it.row[n.to].Node() != to) {
-		return false
-	}
-	return true
-}
-
 func (it *varExpandIter) emit(to memgraph.NodeID) []Value {
 	n := it.n
 	if n.needList {
@@ -184,4 +173,14 @@ func (it *varExpandIter) emit(to memgraph.NodeID) []Value {
 	}
 	it.row[n.to] = NodeValue(to)
 	return it.row
+}
+
+// accepts reports whether a walk may end at node to: it has one of the
+// end's labels, and it is the node the row already binds there when the
+// end is bound.
+func (n *varExpandNode) accepts(g *memgraph.Graph, row []Value, to memgraph.NodeID) bool {
+	if n.toKinds != allKinds && !n.toKinds.has(g.Nodes[to].Kind) {
+		return false
+	}
+	return !n.into || row[n.to].kind == KindNode && row[n.to].Node() == to
 }

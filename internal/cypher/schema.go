@@ -111,6 +111,34 @@ var Examples = []Example{
 		"MATCH (m:Method {name: 'Place'})-[:STEP_IN_PROCESS]->(p:Process)<-[r:STEP_IN_PROCESS]-(s) RETURN p.label, p.processType, r.step, s.qualifiedName ORDER BY p.label, r.step"},
 }
 
+// docRow is a label or edge kind of the schema text, with its meaning and
+// how many the repository has.
+type docRow struct {
+	name, doc string
+	count     int
+}
+
+// writeDocTable writes head (a markdown header row) and the rows; with
+// counts, countHead and each row's count as a last column.
+func writeDocTable(b *strings.Builder, head, countHead string, rows []docRow, counts bool) {
+	b.WriteString(head)
+	if counts {
+		b.WriteString(countHead)
+	}
+	b.WriteString("\n|---|---|")
+	if counts {
+		b.WriteString("---|")
+	}
+	b.WriteByte('\n')
+	for _, r := range rows {
+		fmt.Fprintf(b, "| `%s` | %s |", r.name, r.doc)
+		if counts {
+			fmt.Fprintf(b, " %d |", r.count)
+		}
+		b.WriteByte('\n')
+	}
+}
+
 // SchemaText describes the graph as Cypher sees it, with example queries.
 // With a graph it also counts the nodes of each label and edges of each
 // type in that repository.
@@ -133,22 +161,11 @@ func SchemaText(g *memgraph.Graph) string {
 			}
 		}
 	}
-	b.WriteString("## Node labels\n\n| label | what |")
-	if g != nil {
-		b.WriteString(" nodes here |")
-	}
-	b.WriteString("\n|---|---|")
-	if g != nil {
-		b.WriteString("---|")
-	}
-	b.WriteByte('\n')
+	var rows []docRow
 	for _, k := range graph.AllKinds() {
-		fmt.Fprintf(&b, "| `%s` | %s |", k, kindDocs[k])
-		if g != nil {
-			fmt.Fprintf(&b, " %d |", nodeCounts[k])
-		}
-		b.WriteByte('\n')
+		rows = append(rows, docRow{k.String(), kindDocs[k], nodeCounts[k]})
 	}
+	writeDocTable(&b, "## Node labels\n\n| label | what |", " nodes here |", rows, g != nil)
 	b.WriteString("\n## Node properties\n\n| property | type | meaning |\n|---|---|---|\n")
 	for _, p := range NodeProperties {
 		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", p.Name, p.Type, p.Doc)
@@ -159,22 +176,11 @@ func SchemaText(g *memgraph.Graph) string {
 	for _, p := range RelProperties {
 		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", p.Name, p.Type, p.Doc)
 	}
-	b.WriteString("\n## Edge kinds (the `type` property)\n\n| type | from → to |")
-	if g != nil {
-		b.WriteString(" edges here |")
-	}
-	b.WriteString("\n|---|---|")
-	if g != nil {
-		b.WriteString("---|")
-	}
-	b.WriteByte('\n')
+	rows = rows[:0]
 	for _, t := range graph.AllEdgeTypes() {
-		fmt.Fprintf(&b, "| `%s` | %s |", t, edgeDocs[t])
-		if g != nil {
-			fmt.Fprintf(&b, " %d |", edgeCounts[t])
-		}
-		b.WriteByte('\n')
+		rows = append(rows, docRow{t.String(), edgeDocs[t], edgeCounts[t]})
 	}
+	writeDocTable(&b, "\n## Edge kinds (the `type` property)\n\n| type | from → to |", " edges here |", rows, g != nil)
 	b.WriteString("\n## Reasons (the `reason` property) and their confidence\n\n| reason | confidence | meaning |\n|---|---|---|\n")
 	for _, r := range graph.AllReasons() {
 		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", r, formatFloat(r.Confidence()), reasonDocs[r])

@@ -1,14 +1,14 @@
-package java
+package java_test
 
 import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
-	"gitnexus.dev/gitnexus/internal/lang"
+	"gitnexus.dev/gitnexus/internal/lang/java"
+	"gitnexus.dev/gitnexus/internal/lang/langtest"
 )
 
 // javaSources returns the Java sources of this module: its .java files and
@@ -59,50 +59,20 @@ func javaSources(t *testing.T) map[string][]byte {
 // with ExtractSymbols and with the full extraction, and requires the same
 // symbols with what the history reads of them.
 func TestExtractSymbolsMatchesExtract(t *testing.T) {
-	ex, err := Language.NewExtractor()
+	ex, err := java.Language.NewExtractor()
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ex.Close()
-	e := ex.(*extractor)
-	type sym struct {
-		Kind       string
-		Name, Qual string
-		Start, End int
-		Parent     int
-		Suffix     string
-		Hidden     bool
-	}
-	view := func(f *lang.FileFacts) []sym {
-		var out []sym
-		for i := range f.Symbols {
-			s := &f.Symbols[i]
-			out = append(out, sym{s.Kind.String(), s.Name, s.Qual, s.StartLine, s.EndLine, s.Parent, lang.OverloadSuffix(s), s.Hidden})
-		}
-		return out
+	e, ok := ex.(langtest.SymbolsExtractor)
+	if !ok {
+		t.Fatalf("the java extractor does not read symbols alone")
 	}
 	sources := javaSources(t)
 	if len(sources) < 40 {
 		t.Fatalf("only %d Java sources", len(sources))
 	}
 	for path, src := range sources {
-		full, err := e.Extract(path, src)
-		if err != nil {
-			t.Errorf("%s: %v", path, err)
-			continue
-		}
-		tree, err := e.Parse(path, src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		only, err := e.ExtractSymbols(path, src, tree)
-		tree.Close()
-		if err != nil {
-			t.Errorf("%s: %v", path, err)
-			continue
-		}
-		if got, want := view(only), view(full); !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: symbols differ:\n got %v\nwant %v", path, got, want)
-		}
+		langtest.CheckSymbolsOnly(t, e, path, src, nil)
 	}
 }

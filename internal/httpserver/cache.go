@@ -18,8 +18,6 @@ type answerCache struct {
 	order    *list.List // of *cacheEntry, most recent first
 	entries  map[string]*list.Element
 	now      func() time.Time
-	hits     int64
-	misses   int64
 }
 
 type cacheEntry struct {
@@ -48,17 +46,14 @@ func (c *answerCache) get(key string) (int, []byte, bool) {
 	defer c.mu.Unlock()
 	el, ok := c.entries[key]
 	if !ok {
-		c.misses++
 		return 0, nil, false
 	}
 	e := el.Value.(*cacheEntry)
 	if c.now().After(e.expires) {
 		c.remove(el)
-		c.misses++
 		return 0, nil, false
 	}
 	c.order.MoveToFront(el)
-	c.hits++
 	return e.status, e.body, true
 }
 
@@ -84,11 +79,4 @@ func (c *answerCache) remove(el *list.Element) {
 	e := c.order.Remove(el).(*cacheEntry)
 	delete(c.entries, e.key)
 	c.bytes -= len(e.body) + len(e.key)
-}
-
-// stats returns the hit and miss counts.
-func (c *answerCache) stats() (hits, misses int64, entries int) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.hits, c.misses, len(c.entries)
 }

@@ -56,8 +56,7 @@ func init() {
 // Corpus is a BM25 index over small documents (commit messages with the
 // names of what they changed).
 type Corpus struct {
-	docs  [][]string // terms per document
-	lens  []int
+	lens  []int // terms per document
 	avg   float64
 	df    map[string]int
 	posts map[string][]posting
@@ -70,7 +69,7 @@ type posting struct {
 
 // NewCorpus indexes the documents' terms.
 func NewCorpus(docs [][]string) *Corpus {
-	c := &Corpus{docs: docs, lens: make([]int, len(docs)), df: map[string]int{}, posts: map[string][]posting{}}
+	c := &Corpus{lens: make([]int, len(docs)), df: map[string]int{}, posts: map[string][]posting{}}
 	total := 0
 	for i, terms := range docs {
 		c.lens[i] = len(terms)
@@ -95,9 +94,6 @@ func NewCorpus(docs [][]string) *Corpus {
 	return c
 }
 
-// Len is the number of documents.
-func (c *Corpus) Len() int { return len(c.docs) }
-
 // Scored is a document and its score.
 type Scored struct {
 	Doc   int
@@ -115,7 +111,7 @@ const (
 func (c *Corpus) Search(query []string, k int) []Scored {
 	scores := map[int32]float64{}
 	seen := map[string]bool{}
-	n := float64(len(c.docs))
+	n := float64(len(c.lens))
 	for _, t := range query {
 		if seen[t] {
 			continue

@@ -150,6 +150,10 @@ type SymbolCommit struct {
 	// SourceRev is the revision the source was read at (the commit, or
 	// its first parent for a deletion).
 	SourceRev string `json:"sourceRev,omitempty"`
+	// SourceMissing: the source was asked for but git has no such file at
+	// that revision (a shallow or partial clone, or a root commit's
+	// deletion).
+	SourceMissing bool `json:"sourceMissing,omitempty"`
 }
 
 // SymbolHistoryResult answers get_symbol_history.

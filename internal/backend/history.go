@@ -191,6 +191,8 @@ func addSources(ctx context.Context, root string, x *analysis.HistoryIndex, res 
 		if rev := x.SourceRev(c.Hash, c.Change); rev != "" {
 			c.SourceRev = rev
 			specs = append(specs, rev+":"+c.Path)
+		} else {
+			c.SourceMissing = true
 		}
 	}
 	files, err := analysis.ReadRevisionFiles(ctx, root, specs)
@@ -199,13 +201,16 @@ func addSources(ctx context.Context, root string, x *analysis.HistoryIndex, res 
 	}
 	for i := range res.Commits {
 		c := &res.Commits[i]
-		if src, ok := files[c.SourceRev+":"+c.Path]; ok {
-			text, cut := analysis.LinesOf(src, c.StartLine, c.EndLine)
-			if cut {
-				text += fmt.Sprintf("… (cut at %d lines)\n", analysis.MaxSourceLines)
-			}
-			c.Source = text
+		src, ok := files[c.SourceRev+":"+c.Path]
+		if !ok {
+			c.SourceMissing = true
+			continue
 		}
+		text, cut := analysis.LinesOf(src, c.StartLine, c.EndLine)
+		if cut {
+			text += fmt.Sprintf("… (cut at %d lines)\n", analysis.MaxSourceLines)
+		}
+		c.Source = text
 	}
 	return nil
 }

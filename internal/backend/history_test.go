@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"gitnexus.dev/gitnexus/internal/analysis"
+	"gitnexus.dev/gitnexus/internal/format"
 	"gitnexus.dev/gitnexus/internal/testrepo"
 )
 
@@ -184,4 +185,33 @@ func short(hs []string) []string {
 		out[i] = h[:min(8, len(h))]
 	}
 	return out
+}
+
+// A source git cannot find (here: asked of another repository, which
+// lacks the objects) is marked missing, never left silently empty.
+func TestSymbolSourceMissing(t *testing.T) {
+	newHome(t)
+	root, _ := testrepo.HistoryShop(t)
+	testrepo.IndexHistory(t, root)
+	b := newBackend(t, Options{IdleTimeout: -1})
+	res, err := b.CallTool(context.Background(), "get_symbol_history", map[string]any{"name": "Store.Get"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := res.Data.(analysis.SymbolHistoryResult)
+	other := writeRepo(t, filepath.Join(t.TempDir(), "other"), map[string]string{"x.go": "package x\n"})
+	_, err = b.withRepo(context.Background(), "", func(s *Snapshot) (*Result, error) {
+		return nil, addSources(context.Background(), other, s.history(), &d)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range d.Commits {
+		if !c.SourceMissing || c.Source != "" {
+			t.Errorf("%.8s: missing %v, source %q", c.Hash, c.SourceMissing, c.Source)
+		}
+	}
+	if text := format.SymbolHistory(&d); !strings.Contains(text, "The source is not available") {
+		t.Errorf("the text does not say the source is missing:\n%s", text)
+	}
 }

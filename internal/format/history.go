@@ -99,8 +99,11 @@ func SymbolHistory(r *analysis.SymbolHistoryResult) string {
 		b.WriteString(Table([]string{"commit", "date", "author", "subject", "change", "lines", "where"}, rows))
 	}
 	for _, c := range r.Commits {
-		if c.Source != "" {
+		switch {
+		case c.Source != "":
 			fmt.Fprintf(&b, "\n#### %s (%s) %s\n\n```\n%s```\n", c.ShortHash, c.Change, Loc(c.Path, c.StartLine), c.Source)
+		case c.SourceMissing:
+			fmt.Fprintf(&b, "\n#### %s (%s) %s\n\nThe source is not available: git has no %s at that revision.\n", c.ShortHash, c.Change, Loc(c.Path, c.StartLine), c.Path)
 		}
 	}
 	pageNote(&b, r.Page, "commits")

@@ -74,7 +74,7 @@ func runMCP(ctx context.Context, o *mcpOptions) error {
 	logger := slog.New(slog.NewTextHandler(o.io.ErrOut, &slog.HandlerOptions{Level: level}))
 	srv := mcpserver.New(b, Version(), logger)
 	in, out := o.io.In, o.io.Out
-	t := &mcpserver.DrainingTransport{Transport: &mcp.IOTransport{Reader: nopReadCloser{in}, Writer: nopWriteCloser{out}}}
+	t := &mcpserver.DrainingTransport{Transport: &mcp.IOTransport{Reader: nopReadCloser{in}, Writer: nopWriteCloser{&mcpserver.ASCIIWriter{W: out}}}}
 	err = srv.Run(ctx, t)
 	switch {
 	case err == nil, errors.Is(err, io.EOF), ctx.Err() != nil:

@@ -362,6 +362,7 @@ func TestMCPBatchAndSignal(t *testing.T) {
 		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"context","arguments":{"name":"validate"}}}`,
 		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"impact","arguments":{"target":"validate"}}}`,
 		`{"jsonrpc":"2.0","id":4,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"impact","arguments":{"target":"main","direction":"downstream","limit":1}}}`,
 	}
 	cmd := exec.Command(binary, "mcp")
 	cmd.Dir = root
@@ -372,11 +373,17 @@ func TestMCPBatchAndSignal(t *testing.T) {
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("mcp: %v\n%s", err, errb.String())
 	}
+	// Non-ASCII text ("Items 1–1 of 2") travels escaped: stdout is ASCII.
+	if i := bytes.IndexFunc(out.Bytes(), func(r rune) bool { return r >= 0x80 }); i >= 0 {
+		t.Errorf("stdout holds a non-ASCII character at byte %d: %q", i, out.Bytes()[max(0, i-40):i+10])
+	}
 	seen := map[float64]bool{}
 	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
 		var msg struct {
-			ID     float64         `json:"id"`
-			Result json.RawMessage `json:"result"`
+			ID     float64 `json:"id"`
+			Result *struct {
+				Content []struct{ Text string } `json:"content"`
+			} `json:"result"`
 		}
 		if err := json.Unmarshal([]byte(l), &msg); err != nil {
 			t.Fatalf("stdout holds something other than protocol: %q", l)
@@ -384,8 +391,11 @@ func TestMCPBatchAndSignal(t *testing.T) {
 		if msg.Result != nil {
 			seen[msg.ID] = true
 		}
+		if msg.ID == 5 && (msg.Result == nil || len(msg.Result.Content) == 0 || !strings.Contains(msg.Result.Content[0].Text, "Items 1–1 of 2")) {
+			t.Errorf("the paged impact answer does not decode to its text (Items 1–1 of 2): %s", l)
+		}
 	}
-	for id := 1; id <= 4; id++ {
+	for id := 1; id <= 5; id++ {
 		if !seen[float64(id)] {
 			t.Errorf("request %d was not answered:\n%s", id, out.String())
 		}

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -250,7 +251,8 @@ func TestMCPOverHTTP(t *testing.T) {
 	client := mcp.NewClient(&mcp.Implementation{Name: "http-test", Version: "1"}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	transport := &mcp.StreamableClientTransport{Endpoint: base + "/api/mcp", HTTPClient: &http.Client{Transport: bearer{"tok"}}}
+	seen := &asciiSeen{}
+	transport := &mcp.StreamableClientTransport{Endpoint: base + "/api/mcp", HTTPClient: &http.Client{Transport: seen.wrap(bearer{"tok"})}}
 	session, err := client.Connect(ctx, transport, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -277,6 +279,47 @@ func TestMCPOverHTTP(t *testing.T) {
 	if !strings.Contains(string(data), `"risk"`) {
 		t.Errorf("structured content: %s", data)
 	}
+
+	// Non-ASCII text (the flow "main → Store.Get") travels escaped, as
+	// over stdio.
+	if !strings.Contains(text.String(), "main → Store.Get") {
+		t.Errorf("impact over HTTP lacks its flow main → Store.Get:\n%s", text.String())
+	}
+	if n := seen.nonASCII.Load(); n > 0 {
+		t.Errorf("the responses held %d non-ASCII bytes", n)
+	}
+}
+
+// asciiSeen counts the non-ASCII bytes of the response bodies it sees.
+type asciiSeen struct{ nonASCII atomic.Int64 }
+
+func (a *asciiSeen) wrap(next http.RoundTripper) http.RoundTripper {
+	return roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		resp, err := next.RoundTrip(r)
+		if err == nil {
+			resp.Body = &asciiCountingBody{ReadCloser: resp.Body, seen: a}
+		}
+		return resp, err
+	})
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+type asciiCountingBody struct {
+	io.ReadCloser
+	seen *asciiSeen
+}
+
+func (b *asciiCountingBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	for _, c := range p[:n] {
+		if c >= 0x80 {
+			b.seen.nonASCII.Add(1)
+		}
+	}
+	return n, err
 }
 
 type bearer struct{ token string }

@@ -111,8 +111,12 @@ func runCmd(args []string) error {
 	if err := os.MkdirAll(filepath.Dir(*out), 0o755); err != nil {
 		return err
 	}
-	sum, recs, err := measure(context.Background(), strings.Fields(*server), *dir, *out+".stderr", tm, sample, *repo, *timeout)
+	answers, err := newAnswerLog(*out + ".responses.jsonl")
 	if err != nil {
+		return err
+	}
+	sum, recs, err := measure(context.Background(), strings.Fields(*server), *dir, *out+".stderr", tm, sample, *repo, *timeout, answers)
+	if err = errors.Join(err, answers.Close()); err != nil {
 		return err
 	}
 	sum.Label, sum.Sample = *label, *samplePath
@@ -140,8 +144,12 @@ func readSample(p string) (*Sample, error) {
 
 // measure starts the server, initializes a session, makes the warm-up call
 // of each tool, then every measured call, one at a time.
+//
+// Each answer goes to answers as soon as it is timed and only its summary is
+// kept: a client holding every decoded answer would grow a heap that its
+// garbage collector walks while it decodes the next one, and time that.
 func measure(ctx context.Context, argv []string, dir, stderrPath string, tm ToolMap, sample *Sample, repo string,
-	timeout time.Duration) (*Summary, []Record, error) {
+	timeout time.Duration, answers *answerLog) (*Summary, []Record, error) {
 	stderr, err := os.Create(stderrPath)
 	if err != nil {
 		return nil, nil, err
@@ -174,6 +182,7 @@ func measure(ctx context.Context, argv []string, dir, stderrPath string, tm Tool
 	}
 
 	var recs []Record
+	var logErr error
 	call := func(tool string, phase string, seq int, s Symbol) {
 		c := tm[tool]
 		args := c.arguments(s, repo)
@@ -187,6 +196,10 @@ func measure(ctx context.Context, argv []string, dir, stderrPath string, tm Tool
 		}
 		cancel()
 		fillOutcome(&rec, res, err)
+		if logErr == nil {
+			logErr = answers.add(rec)
+		}
+		rec.Text, rec.Payload = "", nil
 		recs = append(recs, rec)
 	}
 	for _, t := range logicalTools {
@@ -199,7 +212,7 @@ func measure(ctx context.Context, argv []string, dir, stderrPath string, tm Tool
 	}
 	sum.TotalSeconds = time.Since(start).Seconds()
 	sum.Tools = summariseTools(tm, recs)
-	return sum, recs, nil
+	return sum, recs, logErr
 }
 
 // checkTools fails early when the server lacks a tool the map names.
@@ -325,8 +338,8 @@ func summariseTools(tm ToolMap, recs []Record) []ToolSummary {
 	return out
 }
 
-// writeOutputs writes the rows (TSV), the summary (JSON) and the answers
-// (JSON lines).
+// writeOutputs writes the rows (TSV) and the summary (JSON); the answers
+// were written as they came (answerLog).
 func writeOutputs(prefix string, sum *Summary, recs []Record) error {
 	var tsv strings.Builder
 	tsv.WriteString("server\ttool\tphase\tseq\tname\tms\tarrive_ms\tstatus\tanswer\tbytes\n")
@@ -343,24 +356,34 @@ func writeOutputs(prefix string, sum *Summary, recs []Record) error {
 	if err := os.WriteFile(prefix+".json", append(data, '\n'), 0o644); err != nil {
 		return err
 	}
-	f, err := os.Create(prefix + ".responses.jsonl")
+	return nil
+}
+
+// answerLog writes every answer, with its arguments, as one JSON line.
+type answerLog struct {
+	f   *os.File
+	w   *bufio.Writer
+	enc *json.Encoder
+}
+
+func newAnswerLog(path string) (*answerLog, error) {
+	f, err := os.Create(path)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	w := bufio.NewWriter(f)
-	enc := json.NewEncoder(w)
-	for _, r := range recs {
-		line := struct {
-			Record
-			Args map[string]any `json:"args"`
-		}{r, r.args}
-		if err := enc.Encode(line); err != nil {
-			f.Close()
-			return err
-		}
-	}
-	return errors.Join(w.Flush(), f.Close())
+	return &answerLog{f: f, w: w, enc: json.NewEncoder(w)}, nil
 }
+
+func (l *answerLog) add(r Record) error {
+	line := struct {
+		Record
+		Args map[string]any `json:"args"`
+	}{r, r.args}
+	return l.enc.Encode(line)
+}
+
+func (l *answerLog) Close() error { return errors.Join(l.w.Flush(), l.f.Close()) }
 
 func printSummary(w *os.File, s *Summary) {
 	fmt.Fprintf(w, "%s (%s %s, protocol %s): connect %.1f ms, %d symbols, %.1f s in all\n",

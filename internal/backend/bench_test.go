@@ -2,6 +2,7 @@ package backend
 
 import (
 	"context"
+	"encoding/json"
 	"math/rand"
 	"os"
 	"path"
@@ -20,7 +21,8 @@ import (
 //	GITNEXUS_HOME=/tmp/h GITNEXUS_BENCH_REPO=src go test -tags sqlite_fts5 -run '^$' -bench . ./internal/backend/
 //
 // Each iteration is one tool call through CallTool on a fixed sample of
-// functions and methods, half of them the most called ones.
+// functions and methods, half of them the most called ones, with the answer
+// rendered as the MCP server sends it (markdown and JSON).
 
 func benchBackend(b *testing.B) (*Backend, []string) {
 	repo := os.Getenv("GITNEXUS_BENCH_REPO")
@@ -73,6 +75,9 @@ func benchTool(b *testing.B, tool string, args func(uid string) map[string]any) 
 			b.Fatal(err)
 		}
 		_ = res.Markdown()
+		if _, err := json.Marshal(res.Data); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
 

@@ -36,8 +36,8 @@ total_ms = ph["history"]
 print(f"commits:    {n} ({h['guarded']} over --max-commit-files, {h.get('missingObjects', 0)} with missing objects)")
 print(f"records:    {h['fileChanges']} file changes, {h['symbolChanges']} symbol changes, "
       f"{h['historicalSymbols']} historical symbols, {h['reverts']} reverts")
-print(f"blobs:      {h['blobsParsed']} parsed ({h['blobsDerived']} derived from the next version), "
-      f"{h['parseCacheHits']} parse cache hits")
+print(f"blobs:      {h['blobsParsed']} parsed ({h['blobsDerived']} derived from the next version, "
+      f"{h.get('blobsDiffed', 0)} from another version through a line diff), {h['parseCacheHits']} parse cache hits")
 print(f"file level: {files_ms/1000:.2f} s (list {h['listMillis']} ms, log {h['logMillis']} ms) = {n/(files_ms/1000):.0f} commits/s")
 print(f"symbols:    {h['symbolMillis']/1000:.1f} s for diffs and symbols")
 print(f"history:    {total_ms/1000:.1f} s in all (with linking) = {n/(total_ms/1000):.0f} commits/s")

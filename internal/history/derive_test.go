@@ -30,30 +30,48 @@ func TestDeriveMatchesFullParse(t *testing.T) {
 		}
 		root = strings.TrimSpace(string(out))
 	}
-	ctx := context.Background()
-	opt := Options{MaxCommits: cmp.Or(commits, 60), Workers: 2}
-	derived, dst, err := Read(ctx, root, opt)
-	if err != nil {
-		t.Fatal(err)
+	modes := []struct {
+		name        string
+		allBranches bool
+		commits     int
+	}{
+		{"first parent", false, cmp.Or(commits, 60)},
+		// Every branch: a branch's last version of a file is read after its
+		// merge, so it is derived from the merged version through a line
+		// diff (BlobsDiffed).
+		{"all branches", true, cmp.Or(commits, 150)},
 	}
-	opt.fullParses = true
-	full, fst, err := Read(ctx, root, opt)
-	if err != nil {
-		t.Fatal(err)
+	for _, m := range modes {
+		t.Run(m.name, func(t *testing.T) {
+			ctx := context.Background()
+			opt := Options{MaxCommits: m.commits, Workers: 2, AllBranches: m.allBranches}
+			derived, dst, err := Read(ctx, root, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opt.fullParses = true
+			full, fst, err := Read(ctx, root, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if full == nil || derived == nil || len(full.Commits) < 20 {
+				t.Skipf("%s has too short a history (a shallow clone?) to compare", root)
+			}
+			if dst.BlobsDerived == 0 || fst.BlobsDerived != 0 || fst.BlobsDiffed != 0 {
+				t.Fatalf("derived %d blobs (full read: %d): the comparison checks nothing", dst.BlobsDerived, fst.BlobsDerived)
+			}
+			if m.allBranches && dst.BlobsDiffed == 0 && os.Getenv("GITNEXUS_DERIVE_REPO") == "" {
+				t.Errorf("no version was derived through a line diff: the comparison does not check them")
+			}
+			if len(derived.Symbols) != len(full.Symbols) {
+				t.Errorf("%d symbol changes derived, %d read whole", len(derived.Symbols), len(full.Symbols))
+			}
+			for i := range min(len(derived.Symbols), len(full.Symbols)) {
+				if !reflect.DeepEqual(derived.Symbols[i], full.Symbols[i]) {
+					t.Fatalf("symbol change %d:\n derived %+v\n    full %+v", i, derived.Symbols[i], full.Symbols[i])
+				}
+			}
+			t.Logf("%d commits, %d blobs, %d derived, %d diffed, %d symbol changes", len(full.Commits), dst.BlobsParsed, dst.BlobsDerived, dst.BlobsDiffed, len(full.Symbols))
+		})
 	}
-	if full == nil || derived == nil || len(full.Commits) < 20 {
-		t.Skipf("%s has too short a history (a shallow clone?) to compare", root)
-	}
-	if dst.BlobsDerived == 0 || fst.BlobsDerived != 0 {
-		t.Fatalf("derived %d blobs (full read: %d): the comparison checks nothing", dst.BlobsDerived, fst.BlobsDerived)
-	}
-	if len(derived.Symbols) != len(full.Symbols) {
-		t.Errorf("%d symbol changes derived, %d read whole", len(derived.Symbols), len(full.Symbols))
-	}
-	for i := range min(len(derived.Symbols), len(full.Symbols)) {
-		if !reflect.DeepEqual(derived.Symbols[i], full.Symbols[i]) {
-			t.Fatalf("symbol change %d:\n derived %+v\n    full %+v", i, derived.Symbols[i], full.Symbols[i])
-		}
-	}
-	t.Logf("%d commits, %d blobs, %d derived, %d symbol changes", len(full.Commits), dst.BlobsParsed, dst.BlobsDerived, len(full.Symbols))
 }

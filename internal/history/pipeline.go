@@ -34,6 +34,12 @@ type side struct {
 	content []byte // set when this job parses the entry
 	path    string
 	lang    lang.Language
+	// base is another version of the path, parsed by an earlier job, that
+	// a version after a commit no job has read yet (a branch's version,
+	// when the merge came first) can be derived from through a line diff
+	// with baseContent.
+	base        *parseEntry
+	baseContent []byte
 }
 
 // fileJob maps one file change onto symbols.
@@ -60,6 +66,7 @@ type symbolPass struct {
 	total        int
 	parsed       atomic.Int64
 	derived      atomic.Int64
+	diffed       atomic.Int64
 	filesSkipped atomic.Int64
 }
 
@@ -108,6 +115,7 @@ func runSymbolPass(ctx context.Context, root string, opt *Options, commits map[s
 	}
 	st.BlobsParsed += int(p.parsed.Load())
 	st.BlobsDerived += int(p.derived.Load())
+	st.BlobsDiffed += int(p.diffed.Load())
 	st.ParseCacheHits += p.cache.hits
 	st.FilesNotMapped += int(p.filesSkipped.Load())
 	out := map[string][]graph.SymbolChange{}
@@ -203,6 +211,7 @@ func (p *symbolPass) queue(f *graph.FileChange, hunks []hunk) error {
 		if s.sd == nil {
 			continue
 		}
+		latest := p.cache.latest(s.sd.path)
 		entry, isNew := p.cache.get(s.blob, s.sd.path, s.sd.lang)
 		s.sd.entry = entry
 		if s.sd == pre {
@@ -224,6 +233,11 @@ func (p *symbolPass) queue(f *graph.FileChange, hunks []hunk) error {
 			close(entry.done)
 		default:
 			s.sd.content = content
+			if s.sd == post && latest != nil && latest != entry && standAlone(post.lang) {
+				if err := p.readBase(post, latest); err != nil {
+					return err
+				}
+			}
 		}
 	}
 	p.mu.Lock()
@@ -236,6 +250,46 @@ func (p *symbolPass) queue(f *graph.FileChange, hunks []hunk) error {
 	case <-p.ctx.Done():
 		return p.ctx.Err()
 	}
+}
+
+// readBase makes latest, when it is a version of s's path in the same
+// language, the base s may be derived from.
+func (p *symbolPass) readBase(s *side, latest *parseEntry) error {
+	if latest.lang != s.lang.Name() {
+		return nil
+	}
+	content, tooLarge, err := p.blobs.read(latest.blob, p.opt.MaxFileSize)
+	switch {
+	case errors.Is(err, errMissingBlob) || tooLarge:
+		return nil
+	case err != nil:
+		return err
+	}
+	s.base, s.baseContent = latest, content
+	return nil
+}
+
+// parseAfter reads a version after a commit: derived from its base when
+// it has one that lines up, else whole. The base belongs to an earlier
+// job, which parses its own blobs before it waits for any other.
+func (p *symbolPass) parseAfter(bp *blobParser, s *side) (*symbolTable, error) {
+	if s.base != nil {
+		<-s.base.done
+		if s.base.failed == nil {
+			t, ok, err := bp.derive(s.lang, s.path, s.content, s.base.table, lineHunks(s.content, s.baseContent))
+			if err == nil && ok {
+				p.diffed.Add(1)
+				return t, nil
+			}
+		}
+	}
+	return bp.parse(s.lang, s.path, s.content)
+}
+
+// standAlone reports whether l derives a version of a file from another.
+func standAlone(l lang.Language) bool {
+	sa, ok := l.(lang.StandAlone)
+	return ok && sa.StandAloneDeclarations()
 }
 
 // work runs jobs until the queue closes. A job reads the version after
@@ -255,8 +309,8 @@ func (p *symbolPass) work() error {
 			continue
 		}
 		if s := job.post; s != nil && s.content != nil {
-			s.entry.table, s.entry.failed = bp.parse(s.lang, s.path, s.content)
-			s.content = nil
+			s.entry.table, s.entry.failed = p.parseAfter(bp, s)
+			s.content, s.baseContent = nil, nil
 			p.parsed.Add(1)
 			close(s.entry.done)
 		}

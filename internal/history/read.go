@@ -107,7 +107,11 @@ type Stats struct {
 	BlobsParsed    int `json:"blobsParsed"`
 	// BlobsDerived of them were derived from the next version of the file
 	// (only the declarations the commit touched were read).
-	BlobsDerived   int `json:"blobsDerived"`
+	BlobsDerived int `json:"blobsDerived"`
+	// BlobsDiffed of them, versions after a commit that no earlier commit
+	// read (a branch's version when its merge came first), were derived
+	// from another version of the path through a line diff.
+	BlobsDiffed    int `json:"blobsDiffed"`
 	ParseCacheHits int `json:"parseCacheHits"`
 	// FilesNotMapped are source file changes whose blobs could not be
 	// read or parsed.

@@ -130,6 +130,8 @@ type parseEntry struct {
 	table  *symbolTable
 	failed error // the blob could not be read or parsed
 	key    string
+	blob   string
+	lang   string
 	elem   *list.Element
 }
 
@@ -173,7 +175,7 @@ func (c *parseCache) get(blob, path string, l lang.Language) (*parseEntry, bool)
 		return e, false
 	}
 	c.misses++
-	e := &parseEntry{done: make(chan struct{}), key: key}
+	e := &parseEntry{done: make(chan struct{}), key: key, blob: blob, lang: l.Name()}
 	e.elem = c.order.PushFront(e)
 	c.entries[key] = e
 	c.evict()
@@ -183,6 +185,9 @@ func (c *parseCache) get(blob, path string, l lang.Language) (*parseEntry, bool)
 // remember keeps e as the version of path before the newest commit read
 // that changed it.
 func (c *parseCache) remember(path string, e *parseEntry) { c.byPath[path] = e }
+
+// latest is the version remember last kept for path, or nil.
+func (c *parseCache) latest(path string) *parseEntry { return c.byPath[path] }
 
 func (c *parseCache) evict() {
 	for c.order.Len() > c.max {

@@ -16,7 +16,11 @@
 //     once while it is in the parse cache, by a pool of workers. For
 //     languages whose top-level declarations stand alone, the version
 //     before a commit is derived from the version after it: only the
-//     declarations the commit touched are read again (derive.go).
+//     declarations the commit touched are read again (derive.go). A
+//     version after a commit that no commit read before it (a branch's
+//     last version of a file, read after the merge) is derived likewise
+//     from the latest version read of its path, through a line diff made
+//     in-process (linediff.go).
 //
 // Which commits: the first-parent history of HEAD (merges diffed against
 // their first parent, so a merge stands for its branch), or with

@@ -49,6 +49,10 @@ Files come from git (tracked plus untracked files that are not ignored) or, outs
 tree, from the directory itself. .gitnexusignore (gitignore syntax) excludes more. Binary files,
 files over --max-file-size, vendored trees (vendor/, node_modules/, third_party/), minified bundles
 and symlinks are skipped and counted. An index that is already fresh is left alone unless --force.
+A re-index extracts only the files whose content changed: what the extractors made of the others
+is read back from .gitnexus/extract.cache (by path and content hash, for this build of gitnexus);
+resolution, communities, processes and the store are computed again, so the index is the one a
+full rebuild makes. --force extracts every file.
 
 In a git repository the history is read too: the first-parent history of HEAD (--all-branches: every
 branch, remote branch and tag), at most --max-commits commits, as Commit nodes linked to the files
@@ -72,7 +76,7 @@ again. --no-history leaves it out.`,
 		},
 	}
 	f := cmd.Flags()
-	f.BoolVar(&o.force, "force", false, "rebuild even when the index is fresh, and replace a .gitnexus/ written by another tool")
+	f.BoolVar(&o.force, "force", false, "rebuild even when the index is fresh, extracting every file and reading the whole history again, and replace a .gitnexus/ written by another tool")
 	f.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "parser workers")
 	f.Int64Var(&o.maxFileSize, "max-file-size", ingest.DefaultMaxFileSize/1024, "skip files larger than this many KiB")
 	f.BoolVar(&o.json, "json", false, "print the summary as JSON on stdout")
@@ -148,8 +152,14 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	if !o.quiet {
 		fmt.Fprintf(o.io.ErrOut, "Indexing %s (%s)\n", root, why)
 	}
+	cachePath := filepath.Join(store.Dir(root), extractCacheName)
+	cache := ingest.NewExtractCache(extractorKey())
+	if !o.force {
+		cache = ingest.LoadExtractCache(cachePath, cache.Key)
+	}
 	res, err := ingest.Run(ctx, ingest.Options{Root: root, Workers: o.workers, MaxFileSize: o.maxFileSize * 1024,
-		Progress: prog.event, History: o.history.options(gs.Git && gs.Commit != ""), ReuseHistory: !o.force})
+		Progress: prog.event, History: o.history.options(gs.Git && gs.Commit != ""), ReuseHistory: !o.force,
+		Cache: cache})
 	prog.done()
 	if err != nil {
 		return err
@@ -175,6 +185,11 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	prog.done()
 	if err != nil {
 		return err
+	}
+	// The extraction cache only saves work: failing to write it costs
+	// the next run time, not correctness.
+	if err := res.Cache.Save(cachePath); err != nil && !o.quiet {
+		fmt.Fprintf(o.io.ErrOut, "warning: %v (the next analyze extracts every file again)\n", err)
 	}
 	sum.PhaseMillis["store"] = time.Since(storeStart).Milliseconds()
 	sum.TotalMillis = time.Since(start).Milliseconds()

@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -23,13 +24,19 @@ type parsed struct {
 	config []byte // content, when the file is a configuration file a resolver reads
 	skip   string // skip cause, "" when kept
 	err    error  // extraction failure (the file is kept as a plain File)
+	// hash and encoded are the content's SHA-256 and the facts in their
+	// cached form, for the next run's extraction cache; reused tells the
+	// facts came from this run's cache.
+	hash    [sha256.Size]byte
+	encoded []byte
+	reused  bool
 }
 
 // parseAll reads and extracts every file with a pool of workers, each owning
 // one extractor per language (parsers are not thread-safe). Results keep the
 // order of files.
 func parseAll(ctx context.Context, root string, files []string, workers int, maxSize int64,
-	configs *configNames, progress func(done, total int)) ([]parsed, error) {
+	configs *configNames, cache *ExtractCache, progress func(done, total int)) ([]parsed, error) {
 	out := make([]parsed, len(files))
 	if workers < 1 {
 		workers = 1
@@ -53,7 +60,7 @@ func parseAll(ctx context.Context, root string, files []string, workers int, max
 				if ctx.Err() != nil {
 					continue
 				}
-				r, err := parseOne(root, files[i], maxSize, configs, extractors)
+				r, err := parseOne(root, files[i], maxSize, configs, cache, extractors)
 				if err != nil {
 					errOnce.Do(func() { firstErr = err })
 				}
@@ -79,10 +86,11 @@ func parseAll(ctx context.Context, root string, files []string, workers int, max
 	return out, firstErr
 }
 
-// parseOne reads one file, classifies it, and extracts its facts. The
-// returned error is fatal (an extractor that cannot be created); problems
-// with the file itself are recorded in the result.
-func parseOne(root, rel string, maxSize int64, configs *configNames, extractors map[string]langExtractor) (parsed, error) {
+// parseOne reads one file, classifies it, and extracts its facts, or reads
+// them from the cache when it has them for this content. The returned
+// error is fatal (an extractor that cannot be created); problems with the
+// file itself are recorded in the result.
+func parseOne(root, rel string, maxSize int64, configs *configNames, cache *ExtractCache, extractors map[string]langExtractor) (parsed, error) {
 	r := parsed{path: rel}
 	abs := filepath.Join(root, filepath.FromSlash(rel))
 	fi, err := os.Stat(abs)
@@ -115,6 +123,11 @@ func parseOne(root, rel string, maxSize int64, configs *configNames, extractors 
 		return r, nil
 	}
 	r.lang = l
+	r.hash = sha256.Sum256(src)
+	if f, enc := cache.lookup(rel, r.hash); f != nil {
+		r.facts, r.encoded, r.reused = f, enc, true
+		return r, nil
+	}
 	ex, ok := extractors[l.Name()]
 	if !ok {
 		ex, err = l.NewExtractor()
@@ -129,6 +142,9 @@ func parseOne(root, rel string, maxSize int64, configs *configNames, extractors 
 		return r, nil
 	}
 	r.facts = facts
+	if cache != nil {
+		r.encoded = lang.AppendFacts(nil, facts)
+	}
 	return r, nil
 }
 

@@ -34,6 +34,10 @@ type Options struct {
 	// ReuseHistory reuses the history records of the repository's current
 	// index for the commits they cover.
 	ReuseHistory bool
+	// Cache, when set, holds the facts of an earlier run: files whose
+	// content it has are not extracted again. The run's own facts are
+	// returned in Result.Cache either way when it is set.
+	Cache *ExtractCache
 }
 
 // DefaultMaxFileSize is the default of --max-file-size.
@@ -50,6 +54,9 @@ type Event struct {
 type Result struct {
 	Graph *graph.Graph
 	Stats Stats
+	// Cache holds this run's facts, for the next run (Options.Cache); nil
+	// when the run had no cache.
+	Cache *ExtractCache
 }
 
 // Stats describe one analysis.
@@ -61,7 +68,10 @@ type Stats struct {
 	Skipped         map[string]int `json:"skipped"`
 	// ParseErrors counts files whose syntax tree has errors (they still
 	// yield what parsed); ExtractFailures counts files that yielded nothing.
-	ParseErrors      int               `json:"parseErrors"`
+	ParseErrors int `json:"parseErrors"`
+	// FilesReused of the source files had their facts read from the
+	// extraction cache instead of extracted (their content had not changed).
+	FilesReused      int               `json:"filesReused"`
 	ParseErrorFiles  []string          `json:"parseErrorFiles,omitempty"`
 	ExtractFailures  int               `json:"extractFailures"`
 	Resolve          lang.ResolveStats `json:"resolve"`
@@ -109,7 +119,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 			configs.add(n)
 		}
 	}
-	results, err := parseAll(ctx, opts.Root, w.Files, opts.Workers, opts.MaxFileSize, configs,
+	results, err := parseAll(ctx, opts.Root, w.Files, opts.Workers, opts.MaxFileSize, configs, opts.Cache,
 		func(done, total int) { emit(Event{Phase: "parse", Done: done, Total: total}) })
 	if err != nil {
 		return nil, err
@@ -123,7 +133,17 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	families := map[lang.Rules][]*lang.FileFacts{}
 	var familyOrder []lang.Rules
 	var kept []string
+	var next *ExtractCache
+	if opts.Cache != nil {
+		next = NewExtractCache(opts.Cache.Key)
+	}
 	for _, r := range results {
+		if next != nil && r.encoded != nil {
+			next.add(r.path, r.hash, r.encoded)
+		}
+		if r.reused {
+			st.FilesReused++
+		}
 		if r.skip != "" {
 			st.Skipped[r.skip]++
 			continue
@@ -196,7 +216,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		st.History = hst
 		timed("history", start)
 	}
-	return &Result{Graph: g, Stats: st}, nil
+	return &Result{Graph: g, Stats: st, Cache: next}, nil
 }
 
 func lineCount(r parsed) int {

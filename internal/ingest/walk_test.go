@@ -140,7 +140,7 @@ func TestParseOneClassifies(t *testing.T) {
 	cases := map[string]string{"bin.go": SkipBinary, "big.go": SkipTooLarge, "app.min.js": SkipMinified,
 		"bundle.js": SkipMinified, "ok.go": "", "go.mod": "", "notes.txt": "", "gone.go": SkipVanished}
 	for rel, want := range cases {
-		r, err := parseOne(root, rel, 5000, cfg, map[string]langExtractor{})
+		r, err := parseOne(root, rel, 5000, cfg, nil, map[string]langExtractor{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -148,11 +148,11 @@ func TestParseOneClassifies(t *testing.T) {
 			t.Errorf("%s: skip = %q, want %q", rel, r.skip, want)
 		}
 	}
-	r, _ := parseOne(root, "go.mod", 1000, cfg, map[string]langExtractor{})
+	r, _ := parseOne(root, "go.mod", 1000, cfg, nil, map[string]langExtractor{})
 	if string(r.config) != "module m\n" {
 		t.Errorf("go.mod config not kept: %q", r.config)
 	}
-	r, _ = parseOne(root, "ok.go", 1000, cfg, map[string]langExtractor{})
+	r, _ = parseOne(root, "ok.go", 1000, cfg, nil, map[string]langExtractor{})
 	if r.facts == nil || len(r.facts.Symbols) != 1 {
 		t.Errorf("ok.go: facts %+v", r.facts)
 	}

@@ -1,0 +1,167 @@
+package ingest
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"gitnexus.dev/gitnexus/internal/lang"
+)
+
+// ExtractCache remembers what the extractors made of each file, by path
+// and content hash, so that a re-index extracts only the files whose
+// content changed and reads the others' facts back. Facts depend on the
+// file's path and content and on the extractors, so an entry is used only
+// when the path and the SHA-256 of the content match and the cache was
+// written by the same extractors (Key: the caller names them, e.g. by a
+// hash of the executable). Everything after extraction (resolution,
+// communities and processes, the store) runs as in a full index, so the
+// graph is the one a full index makes.
+type ExtractCache struct {
+	Key     string
+	entries map[string]cacheEntry // by path
+}
+
+type cacheEntry struct {
+	hash  [sha256.Size]byte
+	facts []byte // lang.AppendFacts form
+}
+
+const extractCacheMagic = "gitnexus extraction cache 1\n"
+
+// NewExtractCache returns an empty cache for the extractors Key names.
+func NewExtractCache(key string) *ExtractCache {
+	return &ExtractCache{Key: key, entries: map[string]cacheEntry{}}
+}
+
+// LoadExtractCache reads the cache at path. A missing file, one written by
+// other extractors (another key) or one that does not parse gives an empty
+// cache: the cache only saves work, it never decides what the graph is.
+func LoadExtractCache(path, key string) *ExtractCache {
+	c := NewExtractCache(key)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return c
+	}
+	entries, err := parseExtractCache(data, key)
+	if err != nil {
+		return c
+	}
+	c.entries = entries
+	return c
+}
+
+func parseExtractCache(data []byte, key string) (map[string]cacheEntry, error) {
+	if !bytes.HasPrefix(data, []byte(extractCacheMagic)) {
+		return nil, errors.New("not an extraction cache")
+	}
+	data = data[len(extractCacheMagic):]
+	str := func() (string, bool) {
+		n, k := binary.Uvarint(data)
+		if k <= 0 || n > uint64(len(data)-k) {
+			return "", false
+		}
+		s := string(data[k : k+int(n)])
+		data = data[k+int(n):]
+		return s, true
+	}
+	if k, ok := str(); !ok || k != key {
+		return nil, errors.New("written by other extractors")
+	}
+	n, k := binary.Uvarint(data)
+	if k <= 0 || n > uint64(len(data)) {
+		return nil, errors.New("bad entry count")
+	}
+	data = data[k:]
+	entries := make(map[string]cacheEntry, n)
+	for i := uint64(0); i < n; i++ {
+		p, ok := str()
+		if !ok || len(data) < sha256.Size {
+			return nil, errors.New("truncated")
+		}
+		var e cacheEntry
+		copy(e.hash[:], data)
+		data = data[sha256.Size:]
+		m, k := binary.Uvarint(data)
+		if k <= 0 || m > uint64(len(data)-k) {
+			return nil, errors.New("truncated")
+		}
+		e.facts = data[k : k+int(m)]
+		data = data[k+int(m):]
+		entries[p] = e
+	}
+	return entries, nil
+}
+
+// lookup returns the facts cached for a file with this path and content
+// hash, and their encoded form; nil when there are none.
+func (c *ExtractCache) lookup(path string, hash [sha256.Size]byte) (*lang.FileFacts, []byte) {
+	if c == nil {
+		return nil, nil
+	}
+	e, ok := c.entries[path]
+	if !ok || e.hash != hash {
+		return nil, nil
+	}
+	f, rest, err := lang.DecodeFacts(e.facts)
+	if err != nil || len(rest) != 0 || f.Path != path {
+		return nil, nil
+	}
+	return f, e.facts
+}
+
+// add records the facts of a file (encoded) under its path and content
+// hash.
+func (c *ExtractCache) add(path string, hash [sha256.Size]byte, facts []byte) {
+	c.entries[path] = cacheEntry{hash: hash, facts: facts}
+}
+
+// Len is the number of files the cache holds.
+func (c *ExtractCache) Len() int { return len(c.entries) }
+
+// Save writes the cache to path, through a temporary file renamed into
+// place so that a reader never sees half of it. The caller holds the
+// index's writer lock: temporary files left by a run that was killed are
+// removed.
+func (c *ExtractCache) Save(path string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	if leftovers, _ := filepath.Glob(path + ".tmp-*"); len(leftovers) > 0 {
+		for _, l := range leftovers {
+			os.Remove(l)
+		}
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // after the rename, a no-op
+	w := bufio.NewWriterSize(tmp, 1<<20)
+	var buf []byte
+	buf = append(buf, extractCacheMagic...)
+	buf = binary.AppendUvarint(buf, uint64(len(c.Key)))
+	buf = append(buf, c.Key...)
+	buf = binary.AppendUvarint(buf, uint64(len(c.entries)))
+	w.Write(buf)
+	for _, p := range slices.Sorted(maps.Keys(c.entries)) {
+		e := c.entries[p]
+		buf = binary.AppendUvarint(buf[:0], uint64(len(p)))
+		buf = append(buf, p...)
+		buf = append(buf, e.hash[:]...)
+		buf = binary.AppendUvarint(buf, uint64(len(e.facts)))
+		w.Write(buf)
+		w.Write(e.facts)
+	}
+	if err := errors.Join(w.Flush(), tmp.Sync(), tmp.Close()); err != nil {
+		return fmt.Errorf("write the extraction cache: %w", err)
+	}
+	return os.Rename(tmp.Name(), path)
+}

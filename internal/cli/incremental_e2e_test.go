@@ -425,15 +425,15 @@ var modelLanguages = []modelLanguage{
 		},
 	},
 	{
-		name:  "typescript",
-		extra: map[string]string{"tsconfig.json": "{\"compilerOptions\": {\"strict\": true}}\n"},
-		path:  func(f *modelFile) string { return f.dir + "/" + f.name + ".ts" },
+		name:   "typescript",
+		extra:  map[string]string{"tsconfig.json": "{\"compilerOptions\": {\"strict\": true}}\n"},
+		path:   func(f *modelFile) string { return f.dir + "/" + f.name + ".ts" },
 		render: func(m *codeModel, f *modelFile) string { return renderJS(m, f, "") },
 	},
 	{
-		name:  "javascript",
-		extra: map[string]string{"package.json": "{\"name\": \"m\", \"type\": \"module\"}\n"},
-		path:  func(f *modelFile) string { return f.dir + "/" + f.name + ".js" },
+		name:   "javascript",
+		extra:  map[string]string{"package.json": "{\"name\": \"m\", \"type\": \"module\"}\n"},
+		path:   func(f *modelFile) string { return f.dir + "/" + f.name + ".js" },
 		render: func(m *codeModel, f *modelFile) string { return renderJS(m, f, ".js") },
 	},
 	{

@@ -161,7 +161,7 @@ the calls, imports and inheritance between them, stored in <repo>/.gitnexus/grap
 		newCypherCmd(stdio),
 	)
 	root.AddCommand(newToolCmds(stdio)...)
-	root.AddCommand(newMCPCmd(stdio), newServeCmd(stdio), newSetupCmd(stdio))
+	root.AddCommand(newMCPCmd(stdio), newServeCmd(stdio), newSetupCmd(stdio), newDoctorCmd(stdio))
 	return root
 }
 

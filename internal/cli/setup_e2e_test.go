@@ -13,6 +13,13 @@ import (
 // it), with none of the agents' own location variables set.
 func runHome(t *testing.T, home, dir string, args ...string) result {
 	t.Helper()
+	return runHomeEnv(t, home, dir, nil, args...)
+}
+
+// runHomeEnv is runHome with more environment variables (they win over
+// the inherited ones).
+func runHomeEnv(t *testing.T, home, dir string, extraEnv []string, args ...string) result {
+	t.Helper()
 	cmd := exec.Command(binary, args...)
 	cmd.Dir = dir
 	for _, kv := range os.Environ() {
@@ -23,6 +30,7 @@ func runHome(t *testing.T, home, dir string, args ...string) result {
 		}
 	}
 	cmd.Env = append(cmd.Env, "HOME="+home, "GITNEXUS_HOME="+filepath.Join(home, ".gitnexus"))
+	cmd.Env = append(cmd.Env, extraEnv...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

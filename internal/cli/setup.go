@@ -29,7 +29,7 @@ func newSetupCmd(stdio *IO) *cobra.Command {
 	o := &setupOptions{io: stdio}
 	cmd := &cobra.Command{
 		Use:   "setup",
-		Short: "Register gitnexus as an MCP server in your coding agents (and, on request, add skills to a repository)",
+		Short: "Register gitnexus with your coding agents (MCP); --skills adds guides to a repository",
 		Long: `Register this gitnexus binary (by its absolute path, with the argument mcp) in the MCP
 configuration of coding agents:
 

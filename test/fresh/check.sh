@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# The fresh-machine check: a clean clone of this repository, the README's
+# first command in it (make analyze on a small sample repository), then
+# `gitnexus setup --dry-run --agent all` and `gitnexus doctor`, all with an
+# empty home directory. (The README's second command, make test, is what CI
+# runs on its own fresh clone; running it here would recurse.)
+#
+# The Go build and module caches are the caller's, and the build uses
+# -trimpath so that a clone in a new directory reuses compiled packages:
+# after the first run this costs seconds.
+set -euo pipefail
+
+src=$(cd "$(dirname "$0")/../.." && pwd)
+export PATH="$PATH:/usr/local/go/bin"
+export GOCACHE=$(go env GOCACHE) GOMODCACHE=$(go env GOMODCACHE) GOPATH=$(go env GOPATH)
+export GOFLAGS="$(go env GOFLAGS) -trimpath"
+export GOPROXY=$(go env GOPROXY) GONOSUMDB=$(go env GONOSUMDB) GOSUMDB=$(go env GOSUMDB)
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export HOME="$tmp/home" GITNEXUS_HOME="$tmp/home/.gitnexus"
+unset CLAUDE_CONFIG_DIR CODEX_HOME XDG_CONFIG_HOME
+mkdir -p "$HOME"
+export GIT_CONFIG_NOSYSTEM=1 GIT_AUTHOR_NAME=fresh GIT_AUTHOR_EMAIL=fresh@example.com \
+  GIT_COMMITTER_NAME=fresh GIT_COMMITTER_EMAIL=fresh@example.com
+
+fail() { echo "fresh: $*" >&2; exit 1; }
+
+git clone -q "$src" "$tmp/gitnexus"
+
+# A small repository to index.
+sample="$tmp/sample"
+mkdir -p "$sample/greet"
+printf 'module example.com/sample\n\ngo 1.22\n' > "$sample/go.mod"
+printf 'package greet\n\n// Hello greets.\nfunc Hello(name string) string { return prefix() + name }\n\nfunc prefix() string { return "hello, " }\n' > "$sample/greet/greet.go"
+printf 'package main\n\nimport "example.com/sample/greet"\n\nfunc main() { println(greet.Hello("you")) }\n' > "$sample/main.go"
+git -C "$sample" init -q -b main
+git -C "$sample" add -A
+git -C "$sample" commit -q -m "sample"
+
+# The README's first command.
+make -s -C "$tmp/gitnexus" analyze REPO="$sample" > "$tmp/analyze.out" || { cat "$tmp/analyze.out"; fail "make analyze failed"; }
+grep -q "Indexed $sample" "$tmp/analyze.out" || { cat "$tmp/analyze.out"; fail "make analyze did not index the sample"; }
+grep -q "index is fresh" "$tmp/analyze.out" || { cat "$tmp/analyze.out"; fail "make analyze did not report a fresh index"; }
+bin="$tmp/gitnexus/bin/gitnexus"
+
+"$bin" setup --dry-run --agent all > "$tmp/setup.out" || { cat "$tmp/setup.out"; fail "setup --dry-run --agent all failed"; }
+for agent in "Claude Code" Cursor Codex OpenCode "Gemini CLI"; do
+  grep -q "^$agent  *would create" "$tmp/setup.out" || { cat "$tmp/setup.out"; fail "setup --dry-run does not show $agent"; }
+done
+[ "$(ls -A "$HOME")" = ".gitnexus" ] || fail "setup --dry-run wrote into the home directory: $(ls -A "$HOME")"
+
+"$bin" doctor > "$tmp/doctor.out" || { cat "$tmp/doctor.out"; fail "doctor found problems"; }
+grep -q "ok  *sample " "$tmp/doctor.out" || { cat "$tmp/doctor.out"; fail "doctor does not report the sample as ok"; }
+
+echo "fresh: clone, make analyze, setup --dry-run --agent all and doctor: ok"

@@ -6,6 +6,10 @@
 SHELL      := /bin/bash
 export PATH := $(PATH):/usr/local/go/bin
 GO         ?= go
+# -trimpath keeps directory names out of compiled packages, so a clone in
+# another directory (test/fresh) reuses the build cache instead of compiling
+# everything again.
+export GOFLAGS := $(filter-out -trimpath,$(shell $(GO) env GOFLAGS)) -trimpath
 TAGS       := sqlite_fts5
 VERSION    ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 COMMIT     ?= $(shell git rev-parse HEAD 2>/dev/null)
@@ -43,6 +47,12 @@ test: fmt-check vet build test-skill
 	$(GO) test -tags $(TAGS) -count=1 -race ./internal/ingest/ ./internal/history/ ./internal/memgraph/ ./internal/registry/ ./internal/store/ ./internal/backend/ ./internal/httpserver/
 	$(GO) test -tags $(TAGS) -count=1 -race -run 'TestConcurrentQueries' ./internal/cypher/
 	test/inspector/check.sh $(BIN)
+	test/fresh/check.sh
+
+# A clean clone, the README's first command in it, then setup --dry-run
+# --agent all and doctor with an empty home directory.
+test-fresh:
+	test/fresh/check.sh
 
 # The history skill's client (skills/gitnexus-history) against bin/gitnexus:
 # a fixture repository indexed and served on 127.0.0.1, then the fallbacks.

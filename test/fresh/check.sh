@@ -13,8 +13,10 @@ set -euo pipefail
 src=$(cd "$(dirname "$0")/../.." && pwd)
 export PATH="$PATH:/usr/local/go/bin"
 export GOCACHE=$(go env GOCACHE) GOMODCACHE=$(go env GOMODCACHE) GOPATH=$(go env GOPATH)
-export GOFLAGS="$(go env GOFLAGS) -trimpath"
-export GOPROXY=$(go env GOPROXY) GONOSUMDB=$(go env GONOSUMDB) GOSUMDB=$(go env GOSUMDB)
+flags=$(go env GOFLAGS)
+[[ " $flags " == *" -trimpath "* ]] || flags="$flags -trimpath"
+export GOFLAGS="$flags"
+export GOPROXY=$(go env GOPROXY) GOSUMDB=$(go env GOSUMDB) GOTOOLCHAIN=$(go env GOTOOLCHAIN)
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -44,11 +46,12 @@ grep -q "Indexed $sample" "$tmp/analyze.out" || { cat "$tmp/analyze.out"; fail "
 grep -q "index is fresh" "$tmp/analyze.out" || { cat "$tmp/analyze.out"; fail "make analyze did not report a fresh index"; }
 bin="$tmp/gitnexus/bin/gitnexus"
 
+before=$(find "$HOME" | sort)
 "$bin" setup --dry-run --agent all > "$tmp/setup.out" || { cat "$tmp/setup.out"; fail "setup --dry-run --agent all failed"; }
 for agent in "Claude Code" Cursor Codex OpenCode "Gemini CLI"; do
   grep -q "^$agent  *would create" "$tmp/setup.out" || { cat "$tmp/setup.out"; fail "setup --dry-run does not show $agent"; }
 done
-[ "$(ls -A "$HOME")" = ".gitnexus" ] || fail "setup --dry-run wrote into the home directory: $(ls -A "$HOME")"
+[ "$(find "$HOME" | sort)" = "$before" ] || fail "setup --dry-run wrote into the home directory: $(diff <(echo "$before") <(find "$HOME" | sort))"
 
 "$bin" doctor > "$tmp/doctor.out" || { cat "$tmp/doctor.out"; fail "doctor found problems"; }
 grep -q "ok  *sample " "$tmp/doctor.out" || { cat "$tmp/doctor.out"; fail "doctor does not report the sample as ok"; }

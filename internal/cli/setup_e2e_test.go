@@ -20,7 +20,13 @@ func runHome(t *testing.T, home, dir string, args ...string) result {
 // the inherited ones).
 func runHomeEnv(t *testing.T, home, dir string, extraEnv []string, args ...string) result {
 	t.Helper()
-	cmd := exec.Command(binary, args...)
+	return runIn(t, exec.Command(binary, args...), home, dir, extraEnv)
+}
+
+// runIn runs cmd in dir with the home directory and environment of
+// runHomeEnv.
+func runIn(t *testing.T, cmd *exec.Cmd, home, dir string, extraEnv []string) result {
+	t.Helper()
 	cmd.Dir = dir
 	for _, kv := range os.Environ() {
 		switch strings.SplitN(kv, "=", 2)[0] {
@@ -38,7 +44,7 @@ func runHomeEnv(t *testing.T, home, dir string, extraEnv []string, args ...strin
 	if ee, ok := err.(*exec.ExitError); ok {
 		code = ee.ExitCode()
 	} else if err != nil {
-		t.Fatalf("run %v: %v", args, err)
+		t.Fatalf("run %v: %v", cmd.Args, err)
 	}
 	return result{code, out.String(), errb.String()}
 }

@@ -41,7 +41,7 @@ git -C "$sample" add -A
 git -C "$sample" commit -q -m "sample"
 
 # The README's first command.
-make -s -C "$tmp/gitnexus" analyze REPO="$sample" > "$tmp/analyze.out" || { cat "$tmp/analyze.out"; fail "make analyze failed"; }
+make -s -C "$tmp/gitnexus" analyze REPO="$sample" > "$tmp/analyze.out" 2>&1 || { cat "$tmp/analyze.out"; fail "make analyze failed"; }
 grep -q "Indexed $sample" "$tmp/analyze.out" || { cat "$tmp/analyze.out"; fail "make analyze did not index the sample"; }
 grep -q "index is fresh" "$tmp/analyze.out" || { cat "$tmp/analyze.out"; fail "make analyze did not report a fresh index"; }
 bin="$tmp/gitnexus/bin/gitnexus"

@@ -89,7 +89,7 @@ again. --no-history leaves it out.`,
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress output")
 	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a Go CPU profile of the analysis to this file")
 	_ = f.MarkHidden("cpuprofile")
-	f.BoolVar(&o.agentsMD, "agents-md", false, "also write a gitnexus section into AGENTS.md (and CLAUDE.md when it exists), between markers; `gitnexus setup --uninstall` removes it")
+	f.BoolVar(&o.agentsMD, "agents-md", false, "also write a gitnexus section into AGENTS.md (and CLAUDE.md when it exists), between markers (gitnexus setup --uninstall removes it)")
 	o.history.register(f)
 	return cmd
 }

@@ -6,10 +6,6 @@
 SHELL      := /bin/bash
 export PATH := $(PATH):/usr/local/go/bin
 GO         ?= go
-# -trimpath keeps directory names out of compiled packages, so a clone in
-# another directory (test/fresh) reuses the build cache instead of compiling
-# everything again.
-export GOFLAGS := $(filter-out -trimpath,$(shell $(GO) env GOFLAGS)) -trimpath
 TAGS       := sqlite_fts5
 VERSION    ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 COMMIT     ?= $(shell git rev-parse HEAD 2>/dev/null)

@@ -5,9 +5,12 @@
 # empty home directory. (The README's second command, make test, is what CI
 # runs on its own fresh clone; running it here would recurse.)
 #
-# The Go build and module caches are the caller's, and the build uses
-# -trimpath so that a clone in a new directory reuses compiled packages:
-# after the first run this costs seconds.
+# The Go build and module caches are the caller's, and the clone builds with
+# -trimpath, so that packages compiled by an earlier run in another temporary
+# directory are reused: a run compiles only the packages that changed since
+# the last one (the first run compiles the parsers' C code too, once). Only
+# this check builds with -trimpath: `go vet` in the work tree must not reuse
+# cgo packages compiled in a clone that is gone.
 set -euo pipefail
 
 src=$(cd "$(dirname "$0")/../.." && pwd)

@@ -2,8 +2,9 @@
 # The fresh-machine check: a clean clone of this repository, the README's
 # first command in it (make analyze on a small sample repository), then
 # `gitnexus setup --dry-run --agent all` and `gitnexus doctor`, all with an
-# empty home directory. (The README's second command, make test, is what CI
-# runs on its own fresh clone; running it here would recurse.)
+# empty home directory, and make release. (The README's second command,
+# make test, is what CI runs on its own fresh clone; running it here would
+# recurse.)
 #
 # The Go build and module caches are the caller's, and the clone builds with
 # -trimpath, so that packages compiled by an earlier run in another temporary
@@ -59,4 +60,12 @@ done
 "$bin" doctor > "$tmp/doctor.out" || { cat "$tmp/doctor.out"; fail "doctor found problems"; }
 grep -q "ok  *sample " "$tmp/doctor.out" || { cat "$tmp/doctor.out"; fail "doctor does not report the sample as ok"; }
 
-echo "fresh: clone, make analyze, setup --dry-run --agent all and doctor: ok"
+# The release tarball: the binary runs from wherever it is unpacked.
+make -s -C "$tmp/gitnexus" release > "$tmp/release.out" 2>&1 || { cat "$tmp/release.out"; fail "make release failed"; }
+tarball=$(ls "$tmp"/gitnexus/dist/gitnexus-*-linux-amd64.tar.gz)
+mkdir "$tmp/unpacked"
+tar -C "$tmp/unpacked" -xzf "$tarball"
+"$tmp"/unpacked/gitnexus-*/gitnexus --version | grep -q "^gitnexus .*(commit [0-9a-f]\{12\}, built 20" || fail "the released binary does not say its version, commit and date"
+(cd "$tmp/gitnexus/dist" && sha256sum -c --quiet SHA256SUMS) || fail "SHA256SUMS does not match the tarball"
+
+echo "fresh: clone, make analyze, setup --dry-run --agent all, doctor and make release: ok"

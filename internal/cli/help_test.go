@@ -66,3 +66,14 @@ func TestNoArguments(t *testing.T) {
 		t.Errorf("gitnexus alone prints %d lines", n)
 	}
 }
+
+// Shell completion scripts come for the three shells the README names.
+func TestCompletion(t *testing.T) {
+	for _, shell := range []string{"bash", "zsh", "fish"} {
+		var out, errb bytes.Buffer
+		code := Main([]string{"completion", shell}, IO{Out: &out, ErrOut: &errb})
+		if code != ExitOK || !strings.Contains(out.String(), "gitnexus") || out.Len() < 1000 {
+			t.Errorf("completion %s: exit %d, %d bytes\n%s", shell, code, out.Len(), errb.String())
+		}
+	}
+}

@@ -1,6 +1,7 @@
 # GitNexus build and test entry points. The two commands the README promises:
 #   make analyze REPO=<path>   build, index a repository, print its summary
 #   make test                  the whole test suite (what CI runs)
+# and make release: dist/gitnexus-<version>-linux-amd64.tar.gz.
 
 SHELL      := /bin/bash
 export PATH := $(PATH):/usr/local/go/bin
@@ -15,7 +16,7 @@ LDFLAGS    := -X gitnexus.dev/gitnexus/internal/cli.version=$(VERSION) \
 BIN        := bin/gitnexus
 REPO       ?= .
 
-.PHONY: build analyze test test-skill test-race vet fmt-check bench clean
+.PHONY: build analyze test test-skill test-fresh test-race vet fmt-check bench release clean
 
 build:
 	$(GO) build -tags $(TAGS) -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/gitnexus
@@ -42,6 +43,12 @@ test: fmt-check vet build test-skill
 	$(GO) test -tags $(TAGS) -count=1 -race ./internal/ingest/ ./internal/history/ ./internal/memgraph/ ./internal/registry/ ./internal/store/ ./internal/backend/ ./internal/httpserver/
 	$(GO) test -tags $(TAGS) -count=1 -race -run 'TestConcurrentQueries' ./internal/cypher/
 	test/inspector/check.sh $(BIN)
+	test/fresh/check.sh
+
+# A clean clone, the README's first command in it, then setup --dry-run
+# --agent all and doctor with an empty home directory.
+test-fresh:
+	test/fresh/check.sh
 
 # The history skill's client (skills/gitnexus-history) against bin/gitnexus:
 # a fixture repository indexed and served on 127.0.0.1, then the fallbacks.
@@ -50,8 +57,13 @@ test-skill: build
 
 # GITNEXUS_BENCH_REPO=<indexed repository> runs them on that index; the
 # Cypher and tool benchmarks are skipped without it (bench/cypher/RESULTS.md).
+# A versioned tarball of the linux/amd64 binary (and any shared library it
+# needs beyond the C library, beside it under lib/) with README and docs.
+release:
+	packaging/release.sh $(VERSION) $(COMMIT) $(DATE)
+
 bench:
 	$(GO) test -tags $(TAGS) -run '^$$' -bench . -benchmem ./internal/memgraph/ ./internal/cypher/ ./internal/backend/
 
 clean:
-	rm -rf bin
+	rm -rf bin dist

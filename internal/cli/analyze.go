@@ -17,6 +17,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"gitnexus.dev/gitnexus/internal/agentsetup"
 	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/ingest"
 	"gitnexus.dev/gitnexus/internal/lang"
@@ -35,6 +36,7 @@ type analyzeOptions struct {
 	quiet       bool
 	cpuProfile  string
 	history     historyFlags
+	agentsMD    bool
 }
 
 func newAnalyzeCmd(stdio *IO) *cobra.Command {
@@ -65,14 +67,21 @@ again. --no-history leaves it out.`,
   gitnexus analyze ../service --workers 2 --json
   gitnexus analyze --force --max-file-size 1024
   gitnexus analyze --since 2024-01-01 --max-commit-files 100
-  gitnexus analyze --no-history`,
+  gitnexus analyze --no-history
+  gitnexus analyze --agents-md       # and tell agents about the tools in AGENTS.md`,
 		Args: argsRange(0, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.path = "."
 			if len(args) == 1 {
 				o.path = args[0]
 			}
-			return runAnalyze(cmd.Context(), o)
+			if err := runAnalyze(cmd.Context(), o); err != nil {
+				return err
+			}
+			if o.agentsMD {
+				return writeAgentsBlock(cmd.Context(), o)
+			}
+			return nil
 		},
 	}
 	f := cmd.Flags()
@@ -84,8 +93,39 @@ again. --no-history leaves it out.`,
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress output")
 	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a Go CPU profile of the analysis to this file")
 	_ = f.MarkHidden("cpuprofile")
+	f.BoolVar(&o.agentsMD, "agents-md", false, "also write a gitnexus section into AGENTS.md (and CLAUDE.md when it exists), between markers (gitnexus setup --uninstall removes it)")
 	o.history.register(f)
 	return cmd
+}
+
+// writeAgentsBlock writes or updates the instruction block of the
+// repository's AGENTS.md (and CLAUDE.md); the report goes to stderr when
+// stdout carries JSON.
+func writeAgentsBlock(ctx context.Context, o *analyzeOptions) error {
+	root, err := repoRoot(ctx, o.path)
+	if err != nil {
+		return err
+	}
+	env, err := agentsetup.OSEnv()
+	if err != nil {
+		return err
+	}
+	home, err := registry.Home()
+	if err != nil {
+		return err
+	}
+	changes, err := agentsetup.InstallBlock(agentsetup.Options{Env: env, Home: home}, root)
+	if err != nil {
+		return err
+	}
+	w := o.io.Out
+	if o.json {
+		w = o.io.ErrOut
+	}
+	if err := printChanges(w, changes, false); err != nil {
+		return err
+	}
+	return setupFailures(changes)
 }
 
 func runAnalyze(ctx context.Context, o *analyzeOptions) error {

@@ -25,7 +25,8 @@ func newCleanCmd(stdio *IO) *cobra.Command {
 		Short: "Delete a repository's index and its registry entry",
 		Long: `Delete the index files gitnexus wrote in <repo>/.gitnexus (graph.db, meta.json, the lock and
 .gitignore; other files there are left alone, and the directory is removed only when empty) and
-remove the repository from the registry.`,
+remove the repository from the registry. A repository whose directory is gone is only removed from
+the registry (give the path it had, as gitnexus list shows it).`,
 		Example: "  gitnexus clean\n  gitnexus clean ~/src/app",
 		Args:    argsRange(0, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -39,6 +40,20 @@ remove the repository from the registry.`,
 }
 
 func runClean(ctx context.Context, o *cleanOptions) error {
+	if abs, err := filepath.Abs(o.path); err == nil {
+		if _, serr := os.Stat(abs); errors.Is(serr, os.ErrNotExist) {
+			// The repository is gone: only its registry entry is left.
+			removed, err := registry.Remove(abs)
+			if err != nil {
+				return err
+			}
+			if !removed {
+				return fmt.Errorf("%s does not exist and is not in the registry: see `gitnexus list`", abs)
+			}
+			fmt.Fprintf(o.io.Out, "%s: removed from the registry (the directory no longer exists).\n", abs)
+			return nil
+		}
+	}
 	root, err := repoRoot(ctx, o.path)
 	if err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -27,18 +28,19 @@ func newMCPCmd(stdio *IO) *cobra.Command {
 		Use:   "mcp",
 		Short: "Serve the indexed repositories to AI agents over MCP (stdio)",
 		Long: `Serve every indexed repository over the Model Context Protocol on stdin and stdout: the tools
-list_repos, query, context, impact, detect_changes, rename, cypher, overview, find_symbol,
-get_callers_of, get_callees_of and get_module_dependencies, the resources
-gitnexus://repos, gitnexus://repo/{name}/context and gitnexus://repo/{name}/schema, and the
-prompts detect_impact and generate_map. Stdout carries only the protocol; diagnostics go to
-stderr.
+` + wrapWords(toolNameList(), 96) + `, the resources gitnexus://repos and
+gitnexus://repo/{name}/... (context, schema, clusters, processes) and the prompts detect_impact and
+generate_map (docs/tools.md). Stdout carries only the protocol; diagnostics go to stderr.
 
 The server starts from the registry alone; a repository's graph is loaded by the first call
 that needs it, released after --idle-timeout without calls, and reloaded when the repository is
-re-indexed. It stops at the end of stdin or on a signal.`,
-		Example: `  gitnexus mcp
-  # in an MCP client's configuration:
-  {"mcpServers": {"gitnexus": {"command": "gitnexus", "args": ["mcp"]}}}`,
+re-indexed. It stops at the end of stdin or on a signal.
+
+An agent starts it itself: gitnexus setup writes the entry into the agents' configuration.`,
+		Example: `  gitnexus setup                  # register it with the coding agents on this machine
+  gitnexus mcp                    # what the agents run
+  # by hand, in an MCP client's configuration:
+  {"mcpServers": {"gitnexus": {"command": "/usr/local/bin/gitnexus", "args": ["mcp"]}}}`,
 		Args: argsRange(0, 0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runMCP(cmd.Context(), o)
@@ -90,3 +92,32 @@ func (nopReadCloser) Close() error { return nil }
 type nopWriteCloser struct{ io.Writer }
 
 func (nopWriteCloser) Close() error { return nil }
+
+// toolNameList names every tool, in the table's order.
+func toolNameList() string {
+	var names []string
+	for _, t := range backend.Tools() {
+		names = append(names, t.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// wrapWords breaks s into lines of at most width characters.
+func wrapWords(s string, width int) string {
+	var b strings.Builder
+	n := 0
+	for i, w := range strings.Fields(s) {
+		if i > 0 {
+			if n+1+len(w) > width {
+				b.WriteByte('\n')
+				n = 0
+			} else {
+				b.WriteByte(' ')
+				n++
+			}
+		}
+		b.WriteString(w)
+		n += len(w)
+	}
+	return b.String()
+}

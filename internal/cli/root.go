@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -133,16 +134,14 @@ func newRootCmd(stdio *IO) *cobra.Command {
 		Use:   "gitnexus",
 		Short: "Index a git repository into a code knowledge graph for AI coding agents",
 		Long: `gitnexus turns a repository into a graph of files, packages, functions, classes and
-the calls, imports and inheritance between them, stored in <repo>/.gitnexus/graph.db.`,
-		Example: `  gitnexus analyze                 # index the repository in the current directory
-  gitnexus analyze ~/src/app --json
-  gitnexus callers ParseConfig      # who calls ParseConfig?
-  gitnexus callees Server.Serve --depth 2
-  gitnexus get-callers-of Server.Serve --depth 2   # by depth, with call lines, modules, tests marked
-  gitnexus get-module-dependencies internal/store  # what it imports and calls, what imports and calls it
-  gitnexus cypher "MATCH (f:Function)<-[:CALLS]-(c) RETURN f.name, count(c) ORDER BY count(c) DESC LIMIT 10"
-  gitnexus list                     # indexed repositories
-  gitnexus status                   # is the index fresh?`,
+the calls, imports and inheritance between them, stored in <repo>/.gitnexus/graph.db, and
+serves it to coding agents over MCP.`,
+		Example: `  gitnexus analyze                  # index the repository in the current directory
+  gitnexus setup                    # let the coding agents on this machine use it (MCP)
+  gitnexus doctor                   # check that everything is in order
+  gitnexus context Server.Serve     # ask the graph yourself: callers, callees, members
+  gitnexus impact ParseConfig       # what breaks if ParseConfig changes
+  gitnexus completion bash > ~/.local/share/bash-completion/completions/gitnexus`,
 		Version:       versionLine(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -151,18 +150,41 @@ the calls, imports and inheritance between them, stored in <repo>/.gitnexus/grap
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError{fmt.Errorf("%w (see `%s --help`)", err, c.CommandPath())}
 	})
-	root.AddCommand(
-		newAnalyzeCmd(stdio),
-		newListCmd(stdio),
-		newStatusCmd(stdio),
-		newCleanCmd(stdio),
-		newTraceCmd(stdio, "callers"),
-		newTraceCmd(stdio, "callees"),
-		newCypherCmd(stdio),
-	)
-	root.AddCommand(newToolCmds(stdio)...)
-	root.AddCommand(newMCPCmd(stdio), newServeCmd(stdio))
+	for _, g := range commandGroups {
+		root.AddGroup(&cobra.Group{ID: g.id, Title: g.title})
+	}
+	add := func(group string, cmds ...*cobra.Command) {
+		for _, c := range cmds {
+			c.GroupID = group
+			root.AddCommand(c)
+		}
+	}
+	add("start", newAnalyzeCmd(stdio), newSetupCmd(stdio), newDoctorCmd(stdio), newStatusCmd(stdio))
+	add("serve", newMCPCmd(stdio), newServeCmd(stdio))
+	var code, history []*cobra.Command
+	for _, c := range newToolCmds(stdio) {
+		if strings.Contains(c.Name(), "history") || strings.Contains(c.Name(), "recent") || strings.Contains(c.Name(), "commit") {
+			history = append(history, c)
+		} else {
+			code = append(code, c)
+		}
+	}
+	add("code", append(code, newTraceCmd(stdio, "callers"), newTraceCmd(stdio, "callees"), newCypherCmd(stdio))...)
+	add("history", history...)
+	add("index", newListCmd(stdio), newCleanCmd(stdio))
+	root.SetHelpCommandGroupID("other")
+	root.SetCompletionCommandGroupID("other")
 	return root
+}
+
+// commandGroups order the commands in `gitnexus --help`.
+var commandGroups = []struct{ id, title string }{
+	{"start", "Getting started:"},
+	{"serve", "Serving agents:"},
+	{"code", "Questions about the code:"},
+	{"history", "Questions about the history:"},
+	{"index", "Indexes:"},
+	{"other", "Other:"},
 }
 
 // exactArgs is cobra.RangeArgs with errors marked as usage errors.

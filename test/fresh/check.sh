@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# The fresh-machine check: a clean clone of this repository, the README's
+# first command in it (make analyze on a small sample repository), then
+# `gitnexus setup --dry-run --agent all` and `gitnexus doctor`, all with an
+# empty home directory, and make release. (The README's second command,
+# make test, is what CI runs on its own fresh clone; running it here would
+# recurse.)
+#
+# The Go build and module caches are the caller's, and the clone builds with
+# -trimpath, so that packages compiled by an earlier run in another temporary
+# directory are reused: a run compiles only the packages that changed since
+# the last one (the first run compiles the parsers' C code too, once). Only
+# this check builds with -trimpath: `go vet` in the work tree must not reuse
+# cgo packages compiled in a clone that is gone.
+set -euo pipefail
+
+src=$(cd "$(dirname "$0")/../.." && pwd)
+export PATH="$PATH:/usr/local/go/bin"
+export GOCACHE=$(go env GOCACHE) GOMODCACHE=$(go env GOMODCACHE) GOPATH=$(go env GOPATH)
+flags=$(go env GOFLAGS)
+[[ " $flags " == *" -trimpath "* ]] || flags="$flags -trimpath"
+export GOFLAGS="$flags"
+export GOPROXY=$(go env GOPROXY) GOSUMDB=$(go env GOSUMDB) GOTOOLCHAIN=$(go env GOTOOLCHAIN)
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export HOME="$tmp/home" GITNEXUS_HOME="$tmp/home/.gitnexus"
+unset CLAUDE_CONFIG_DIR CODEX_HOME XDG_CONFIG_HOME
+mkdir -p "$HOME"
+export GIT_CONFIG_NOSYSTEM=1 GIT_AUTHOR_NAME=fresh GIT_AUTHOR_EMAIL=fresh@example.com \
+  GIT_COMMITTER_NAME=fresh GIT_COMMITTER_EMAIL=fresh@example.com
+
+fail() { echo "fresh: $*" >&2; exit 1; }
+
+git clone -q "$src" "$tmp/gitnexus"
+
+# A small repository to index.
+sample="$tmp/sample"
+mkdir -p "$sample/greet"
+printf 'module example.com/sample\n\ngo 1.22\n' > "$sample/go.mod"
+printf 'package greet\n\n// Hello greets.\nfunc Hello(name string) string { return prefix() + name }\n\nfunc prefix() string { return "hello, " }\n' > "$sample/greet/greet.go"
+printf 'package main\n\nimport "example.com/sample/greet"\n\nfunc main() { println(greet.Hello("you")) }\n' > "$sample/main.go"
+git -C "$sample" init -q -b main
+git -C "$sample" add -A
+git -C "$sample" commit -q -m "sample"
+
+# The README's first command.
+make -s -C "$tmp/gitnexus" analyze REPO="$sample" > "$tmp/analyze.out" 2>&1 || { cat "$tmp/analyze.out"; fail "make analyze failed"; }
+grep -q "Indexed $sample" "$tmp/analyze.out" || { cat "$tmp/analyze.out"; fail "make analyze did not index the sample"; }
+grep -q "index is fresh" "$tmp/analyze.out" || { cat "$tmp/analyze.out"; fail "make analyze did not report a fresh index"; }
+bin="$tmp/gitnexus/bin/gitnexus"
+
+before=$(find "$HOME" | sort)
+"$bin" setup --dry-run --agent all > "$tmp/setup.out" || { cat "$tmp/setup.out"; fail "setup --dry-run --agent all failed"; }
+for agent in "Claude Code" Cursor Codex OpenCode "Gemini CLI"; do
+  grep -q "^$agent  *would create" "$tmp/setup.out" || { cat "$tmp/setup.out"; fail "setup --dry-run does not show $agent"; }
+done
+[ "$(find "$HOME" | sort)" = "$before" ] || fail "setup --dry-run wrote into the home directory: $(diff <(echo "$before") <(find "$HOME" | sort))"
+
+"$bin" doctor > "$tmp/doctor.out" || { cat "$tmp/doctor.out"; fail "doctor found problems"; }
+grep -q "ok  *sample " "$tmp/doctor.out" || { cat "$tmp/doctor.out"; fail "doctor does not report the sample as ok"; }
+
+# The release tarball: the binary runs from wherever it is unpacked.
+make -s -C "$tmp/gitnexus" release > "$tmp/release.out" 2>&1 || { cat "$tmp/release.out"; fail "make release failed"; }
+tarball=$(ls "$tmp"/gitnexus/dist/gitnexus-*-linux-amd64.tar.gz)
+mkdir "$tmp/unpacked"
+tar -C "$tmp/unpacked" -xzf "$tarball"
+"$tmp"/unpacked/gitnexus-*/gitnexus --version | grep -q "^gitnexus .*(commit [0-9a-f]\{12\}, built 20" || fail "the released binary does not say its version, commit and date"
+(cd "$tmp/gitnexus/dist" && sha256sum -c --quiet SHA256SUMS) || fail "SHA256SUMS does not match the tarball"
+
+echo "fresh: clone, make analyze, setup --dry-run --agent all, doctor and make release: ok"

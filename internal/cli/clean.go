@@ -23,7 +23,7 @@ func newCleanCmd(stdio *IO) *cobra.Command {
 	return &cobra.Command{
 		Use:   "clean [path]",
 		Short: "Delete a repository's index and its registry entry",
-		Long: `Delete the index files gitnexus wrote in <repo>/.gitnexus (graph.db, meta.json, the lock and
+		Long: `Delete the index files gitnexus wrote in <repo>/.gitnexus (graph.db, meta.json, extract.cache, the lock and
 .gitignore; other files there are left alone, and the directory is removed only when empty) and
 remove the repository from the registry. A repository whose directory is gone is only removed from
 the registry (give the path it had, as gitnexus list shows it).`,
@@ -64,7 +64,7 @@ func runClean(ctx context.Context, o *cleanOptions) error {
 		return err
 	}
 	removed := 0
-	for _, name := range []string{store.DBName, store.DBName + "-journal", store.MetaName, ".gitignore"} {
+	for _, name := range []string{store.DBName, store.DBName + "-journal", store.MetaName, extractCacheName, ".gitignore"} {
 		err := os.Remove(filepath.Join(dir, name))
 		if err == nil {
 			removed++

@@ -168,6 +168,7 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 		return err
 	}
 	defer unlock()
+	removeLeftovers(root)
 
 	gs := readGitState(ctx, root)
 	why := "no index yet"

@@ -6,7 +6,10 @@ import (
 	"encoding/hex"
 	"io"
 	"os"
+	"path/filepath"
 	"sync"
+
+	"gitnexus.dev/gitnexus/internal/store"
 )
 
 // extractCacheName is the extraction cache's file in the index directory.
@@ -33,6 +36,17 @@ var extractorKey = sync.OnceValue(func() string {
 	}
 	return key + " " + hex.EncodeToString(h.Sum(nil))
 })
+
+// removeLeftovers removes the temporary files of a run that was killed
+// (the database and the extraction cache are written to "<name>.tmp-*" and
+// renamed into place). The caller holds the writer lock, so no run is
+// writing them.
+func removeLeftovers(root string) {
+	left, _ := filepath.Glob(filepath.Join(store.Dir(root), "*.tmp-*"))
+	for _, l := range left {
+		os.Remove(l)
+	}
+}
 
 // randomKey makes a key no cache file has: without a hash of the
 // executable, nothing is reused.

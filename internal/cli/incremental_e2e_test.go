@@ -365,6 +365,19 @@ func (m *codeModel) callees(f *modelFile) []*modelFile {
 	return out
 }
 
+// namesFrom lists the functions of cf that f calls, in order.
+func (m *codeModel) namesFrom(f, cf *modelFile) []string {
+	var names []string
+	for _, fn := range f.funcs {
+		for _, c := range fn.calls {
+			if m.fileOf(c) == cf && !slices.Contains(names, c.name) {
+				names = append(names, c.name)
+			}
+		}
+	}
+	return names
+}
+
 func title(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
 
 var modelLanguages = []modelLanguage{
@@ -405,15 +418,7 @@ var modelLanguages = []modelLanguage{
 		render: func(m *codeModel, f *modelFile) string {
 			var b strings.Builder
 			for _, cf := range m.callees(f) {
-				var names []string
-				for _, fn := range f.funcs {
-					for _, c := range fn.calls {
-						if m.fileOf(c) == cf && !slices.Contains(names, c.name) {
-							names = append(names, c.name)
-						}
-					}
-				}
-				fmt.Fprintf(&b, "from %s.%s import %s\n", cf.dir, cf.name, strings.Join(names, ", "))
+				fmt.Fprintf(&b, "from %s.%s import %s\n", cf.dir, cf.name, strings.Join(m.namesFrom(f, cf), ", "))
 			}
 			for _, fn := range f.funcs {
 				fmt.Fprintf(&b, "\n\ndef %s():\n    \"\"\"%s does its part.\"\"\"\n", fn.name, fn.name)
@@ -468,14 +473,7 @@ var modelLanguages = []modelLanguage{
 func renderJS(m *codeModel, f *modelFile, ext string) string {
 	var b strings.Builder
 	for _, cf := range m.callees(f) {
-		var names []string
-		for _, fn := range f.funcs {
-			for _, c := range fn.calls {
-				if m.fileOf(c) == cf && !slices.Contains(names, c.name) {
-					names = append(names, c.name)
-				}
-			}
-		}
+		names := m.namesFrom(f, cf)
 		rel := "./" + cf.name + ext
 		if cf.dir != f.dir {
 			rel = "../" + cf.dir + "/" + cf.name + ext

@@ -89,9 +89,11 @@ func IndexWith(t testing.TB, opts ingest.Options) registry.Entry {
 	if _, err := store.Write(ctx, root, res.Graph, store.Meta{RepoPath: root, IndexedCommit: commit, IndexedAt: now}); err != nil {
 		t.Fatal(err)
 	}
+	sum := ingest.Summarize(res)
 	e, err := registry.Upsert(registry.Entry{Name: filepath.Base(root), Path: root, StoragePath: store.Dir(root),
 		IndexedAt: now, LastCommit: commit,
-		Stats: registry.Stats{Files: res.Stats.Files, Nodes: res.Graph.NodeCount(), Edges: res.Graph.EdgeCount()}})
+		Stats: registry.Stats{Files: sum.Files, Nodes: sum.Nodes, Edges: sum.Edges, Functions: sum.Functions,
+			Communities: sum.Flows.Communities, Processes: sum.Flows.Processes}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -105,7 +105,7 @@ func runServe(ctx context.Context, o *serveOptions) error {
 	if idle == 0 {
 		idle = -1
 	}
-	b, err := backend.New(backend.Options{IdleTimeout: idle, Cwd: cwd, ReadOnly: !o.allowWrite})
+	b, err := backend.New(backend.Options{IdleTimeout: idle, Cwd: cwd, ReadOnly: !o.allowWrite, ToolVersion: Version()})
 	if err != nil {
 		return err
 	}

@@ -159,6 +159,7 @@ the calls, imports and inheritance between them, stored in <repo>/.gitnexus/grap
 		newTraceCmd(stdio, "callers"),
 		newTraceCmd(stdio, "callees"),
 		newCypherCmd(stdio),
+		newHookCmd(stdio),
 	)
 	root.AddCommand(newToolCmds(stdio)...)
 	root.AddCommand(newMCPCmd(stdio), newServeCmd(stdio))

@@ -136,6 +136,8 @@ func newRootCmd(stdio *IO) *cobra.Command {
 the calls, imports and inheritance between them, stored in <repo>/.gitnexus/graph.db.`,
 		Example: `  gitnexus analyze                 # index the repository in the current directory
   gitnexus analyze ~/src/app --json
+  gitnexus analyze --watch          # and again whenever files change
+  gitnexus hook install             # re-index after every commit, merge and checkout
   gitnexus callers ParseConfig      # who calls ParseConfig?
   gitnexus callees Server.Serve --depth 2
   gitnexus get-callers-of Server.Serve --depth 2   # by depth, with call lines, modules, tests marked

@@ -51,7 +51,7 @@ func TestRunCoalesces(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				var b bytes.Buffer
-				if err := Run(context.Background(), root, 20*time.Millisecond, reindex, &b); err != nil {
+				if err := Run(context.Background(), root, 50*time.Millisecond, reindex, &b); err != nil {
 					t.Error(err)
 				}
 				logMu.Lock()
@@ -62,7 +62,7 @@ func TestRunCoalesces(t *testing.T) {
 		time.Sleep(2 * time.Millisecond)
 	}
 	wg.Wait()
-	if n := runs.Load(); n < 1 || n > 4 {
+	if n := runs.Load(); n < 1 || n > 5 { // a loaded machine may sleep much longer than asked
 		t.Errorf("%d runs for a burst of 50 requests\n%s", n, log.String())
 	}
 	if overlap.Load() > 0 {

@@ -28,6 +28,13 @@ type Options struct {
 	// ReadOnly refuses every call that would write to a repository (a
 	// rename with dry_run false); plans and queries still run.
 	ReadOnly bool
+	// ToolVersion is the running program's version: an index written by
+	// another version is reported stale. Empty: not compared.
+	ToolVersion string
+	// FreshnessTTL is how long a check of a repository's work tree is
+	// reused before a call starts a new one in the background
+	// (freshness.DefaultTTL when 0).
+	FreshnessTTL time.Duration
 }
 
 // ErrReadOnly is a write refused by a read-only backend.
@@ -242,7 +249,7 @@ func (b *Backend) repo(ctx context.Context, r RepoHandle) (*Snapshot, func(), er
 	b.mu.Lock()
 	h, ok := b.handles[r.ID]
 	if !ok {
-		h = &handle{repo: r}
+		h = &handle{repo: r, tool: b.opts.ToolVersion, ttl: b.opts.FreshnessTTL}
 		b.handles[r.ID] = h
 	}
 	b.mu.Unlock()

@@ -75,7 +75,7 @@ func benchTool(b *testing.B, tool string, args func(uid string) map[string]any) 
 			b.Fatal(err)
 		}
 		_ = res.Markdown()
-		if _, err := json.Marshal(res.Data); err != nil {
+		if _, err := json.Marshal(res.Structured()); err != nil {
 			b.Fatal(err)
 		}
 	}

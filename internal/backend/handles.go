@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"gitnexus.dev/gitnexus/internal/analysis"
+	"gitnexus.dev/gitnexus/internal/freshness"
 	"gitnexus.dev/gitnexus/internal/memgraph"
 	"gitnexus.dev/gitnexus/internal/search"
 	"gitnexus.dev/gitnexus/internal/store"
@@ -26,8 +27,9 @@ type Snapshot struct {
 	Graph  *memgraph.Graph
 	Meta   store.Meta
 
-	key  fileKey
-	refs int
+	key    fileKey
+	refs   int
+	handle *handle // the repository's handle, for its freshness monitor
 
 	overviewOnce sync.Once
 	overviewRes  analysis.OverviewResult
@@ -79,6 +81,11 @@ func statKey(path string) (fileKey, error) {
 // handle is the open state of one repository.
 type handle struct {
 	repo RepoHandle
+	tool string        // version for freshness checks
+	ttl  time.Duration // of freshness answers
+
+	monMu sync.Mutex
+	mon   *freshness.Monitor
 
 	mu      sync.Mutex
 	cur     *Snapshot
@@ -116,6 +123,8 @@ func (h *handle) acquire(ctx context.Context) (*Snapshot, func(), error) {
 			return nil, nil, err
 		}
 		h.loads++
+		s.handle = h
+		h.monitor().Refresh(snapshotIndex(s))
 		// Installed before loadMu is released, so that a call waiting
 		// for the load finds it instead of loading again.
 		h.install(s)
@@ -179,7 +188,22 @@ func (h *handle) loaded() bool {
 	return h.cur != nil
 }
 
+// monitor is the repository's freshness monitor, made on first use.
+func (h *handle) monitor() *freshness.Monitor {
+	h.monMu.Lock()
+	defer h.monMu.Unlock()
+	if h.mon == nil {
+		h.mon = freshness.NewMonitor(h.repo.RepoPath, h.tool, h.ttl)
+	}
+	return h.mon
+}
+
 func (h *handle) close() {
+	h.monMu.Lock()
+	if h.mon != nil {
+		h.mon.Close()
+	}
+	h.monMu.Unlock()
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.cur != nil && h.cur.refs == 0 {

@@ -73,14 +73,29 @@ type Result struct {
 	// Ambiguous: the call named several symbols; Data lists the
 	// candidates and nothing else was computed.
 	Ambiguous bool
+	// Index is the build of the index the answer comes from and whether
+	// the repository changed since; nil for answers about no single
+	// repository (list_repos).
+	Index *IndexState
 }
 
-// Markdown is the text rendering with the hint appended.
+// Markdown is the text rendering with the hint appended, after one line
+// saying so when the index is stale.
 func (r *Result) Markdown() string {
+	text := r.Index.staleLine() + r.Text
 	if r.Hint == "" {
-		return r.Text
+		return text
 	}
-	return strings.TrimRight(r.Text, "\n") + "\n\n" + "Next: " + r.Hint + "\n"
+	return strings.TrimRight(text, "\n") + "\n\n" + "Next: " + r.Hint + "\n"
+}
+
+// Structured is the structured result transports send: Data, with the
+// index object as its "index" member when there is one.
+func (r *Result) Structured() any {
+	if r.Index == nil {
+		return r.Data
+	}
+	return structured{data: r.Data, index: r.Index}
 }
 
 // Tools returns the tool table, sorted by name.

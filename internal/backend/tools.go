@@ -197,7 +197,11 @@ func (b *Backend) withRepo(ctx context.Context, ref string, fn func(s *Snapshot)
 		return nil, err
 	}
 	defer release()
-	return fn(s)
+	res, err := fn(s)
+	if err == nil && res != nil && s.handle != nil {
+		res.Index = s.handle.indexState(s)
+	}
+	return res, err
 }
 
 func runListRepos(_ context.Context, b *Backend, a *Args) (*Result, error) {
@@ -400,6 +404,9 @@ func runRename(ctx context.Context, b *Backend, a *Args) (*Result, error) {
 		hint := "review the edits, then call rename with dry_run false."
 		if !res.DryRun {
 			hint = "run `gitnexus analyze` to update the index, then detect_changes."
+			if s.handle != nil {
+				s.handle.monitor().Forget() // the files just changed: check again
+			}
 		}
 		return &Result{Data: res, Text: format.Rename(res), Hint: hint}, nil
 	})

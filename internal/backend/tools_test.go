@@ -11,20 +11,41 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of the tool tests")
 
 // golden compares a tool result (markdown and structured data, with the
-// repository's path replaced by $REPO) with testdata/golden/<name>.txt.
+// repository's path replaced by $REPO and the index object's commits and
+// times by placeholders) with testdata/golden/<name>.txt.
 func golden(t *testing.T, name, root string, res *Result) {
 	t.Helper()
-	data, err := json.MarshalIndent(res.Data, "", "  ")
+	var times []string
+	if res.Index != nil {
+		idx := *res.Index
+		if idx.CheckPending {
+			t.Errorf("%s: the freshness check had not finished", name)
+		}
+		idx.Commit, idx.Head = placeholder(idx.Commit, "$COMMIT"), placeholder(idx.Head, "$HEAD")
+		idx.CheckAgeMs = 0
+		for _, tm := range []time.Time{idx.IndexedAt, idx.CheckedAt} {
+			b, _ := json.Marshal(tm)
+			times = append(times, string(b))
+		}
+		r := *res
+		r.Index = &idx
+		res = &r
+	}
+	data, err := json.MarshalIndent(res.Structured(), "", "  ")
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := "=== markdown ===\n" + res.Markdown() + "=== json ===\n" + string(data) + "\n"
 	got = strings.ReplaceAll(got, root, "$REPO")
+	for _, tm := range times {
+		got = strings.ReplaceAll(got, tm, `"$TIME"`)
+	}
 	path := filepath.Join("testdata", "golden", name+".txt")
 	if *update {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -42,6 +63,14 @@ func golden(t *testing.T, name, root string, res *Result) {
 	if got != string(want) {
 		t.Errorf("%s differs from %s (run with -update to accept):\n%s", name, path, diffLines(string(want), got))
 	}
+}
+
+// placeholder replaces a value that differs from run to run.
+func placeholder(v, p string) string {
+	if v == "" {
+		return ""
+	}
+	return p
 }
 
 // diffLines shows the first lines that differ.

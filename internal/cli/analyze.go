@@ -37,6 +37,8 @@ type analyzeOptions struct {
 	cpuProfile  string
 	history     historyFlags
 	agentsMD    bool
+	watch       bool
+	debounce    time.Duration
 }
 
 func newAnalyzeCmd(stdio *IO) *cobra.Command {
@@ -62,18 +64,34 @@ branch, remote branch and tag), at most --max-commits commits, as Commit nodes l
 renames. Commits that change more than --max-commit-files files keep their file links but are not
 mapped onto symbols. A later analyze reads only the commits that are new since the index, and
 reads a rewritten history (rebase, reset, force push) again where it differs; --force reads it all
-again. --no-history leaves it out.`,
+again. --no-history leaves it out.
+
+--watch keeps running after the first analysis and analyzes again whenever files change: saves
+are coalesced until nothing changed for --debounce, git's HEAD and refs are watched (commits,
+checkouts, pulls), its other internals, .gitnexus/, vendored trees and ignored directories are not.
+A branch switch gives one re-index once git is done. Ctrl-C or SIGTERM stops it.`,
 		Example: `  gitnexus analyze
   gitnexus analyze ../service --workers 2 --json
   gitnexus analyze --force --max-file-size 1024
   gitnexus analyze --since 2024-01-01 --max-commit-files 100
   gitnexus analyze --no-history
-  gitnexus analyze --agents-md       # and tell agents about the tools in AGENTS.md`,
+  gitnexus analyze --agents-md       # and tell agents about the tools in AGENTS.md
+  gitnexus analyze --watch --debounce 1s`,
 		Args: argsRange(0, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.path = "."
 			if len(args) == 1 {
 				o.path = args[0]
+			}
+			if o.watch {
+				// The section names the tools, not the index: written
+				// before watching starts.
+				if o.agentsMD {
+					if err := writeAgentsBlock(cmd.Context(), o); err != nil {
+						return err
+					}
+				}
+				return runWatch(cmd.Context(), o)
 			}
 			if err := runAnalyze(cmd.Context(), o); err != nil {
 				return err
@@ -95,6 +113,8 @@ again. --no-history leaves it out.`,
 	_ = f.MarkHidden("cpuprofile")
 	f.BoolVar(&o.agentsMD, "agents-md", false, "also write a gitnexus section into AGENTS.md (and CLAUDE.md when it exists), between markers (gitnexus setup --uninstall removes it)")
 	o.history.register(f)
+	f.BoolVar(&o.watch, "watch", false, "keep running and analyze again when files change")
+	f.DurationVar(&o.debounce, "debounce", defaultDebounce, "with --watch, wait until files stopped changing for this long")
 	return cmd
 }
 

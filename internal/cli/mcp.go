@@ -64,7 +64,7 @@ func runMCP(ctx context.Context, o *mcpOptions) error {
 	if idle == 0 {
 		idle = -1 // the backend's "never"
 	}
-	b, err := backend.New(backend.Options{IdleTimeout: idle, Cwd: cwd})
+	b, err := backend.New(backend.Options{IdleTimeout: idle, Cwd: cwd, ToolVersion: Version()})
 	if err != nil {
 		return err
 	}

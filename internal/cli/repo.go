@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"gitnexus.dev/gitnexus/internal/freshness"
 )
 
 // repoRoot turns a path the user gave into the root of the repository to
@@ -38,41 +40,10 @@ func repoRoot(ctx context.Context, p string) (string, error) {
 }
 
 // gitState is what git says about a work tree.
-type gitState struct {
-	Git    bool   // the directory is a git work tree
-	Commit string // HEAD, "" when there are no commits
-	Branch string
-	Dirty  bool
-	// Changed are the paths git reports as modified, added, deleted or
-	// untracked (not ignored), relative to the root.
-	Changed []string
-}
+type gitState = freshness.GitState
 
 func readGitState(ctx context.Context, root string) gitState {
-	var gs gitState
-	if _, err := gitOutput(ctx, root, "rev-parse", "--is-inside-work-tree"); err != nil {
-		return gs
-	}
-	gs.Git = true
-	gs.Commit, _ = gitOutput(ctx, root, "rev-parse", "--verify", "-q", "HEAD")
-	gs.Branch, _ = gitOutput(ctx, root, "symbolic-ref", "--short", "-q", "HEAD")
-	out, err := gitRaw(ctx, root, "status", "--porcelain=v1", "-z", "--untracked-files=all")
-	if err == nil {
-		entries := bytes.Split(out, []byte{0})
-		for i := 0; i < len(entries); i++ {
-			e := entries[i]
-			if len(e) < 4 {
-				continue
-			}
-			status, path := string(e[:2]), string(e[3:])
-			if status[0] == 'R' || status[0] == 'C' {
-				i++ // the original path follows a rename or copy
-			}
-			gs.Changed = append(gs.Changed, path)
-		}
-		gs.Dirty = len(gs.Changed) > 0
-	}
-	return gs
+	return freshness.ReadGitState(ctx, root)
 }
 
 func gitOutput(ctx context.Context, dir string, args ...string) (string, error) {

@@ -139,6 +139,8 @@ serves it to coding agents over MCP.`,
 		Example: `  gitnexus analyze                  # index the repository in the current directory
   gitnexus setup                    # let the coding agents on this machine use it (MCP)
   gitnexus doctor                   # check that everything is in order
+  gitnexus hook install             # re-index after every commit, merge and checkout
+  gitnexus analyze --watch          # or whenever files change
   gitnexus context Server.Serve     # ask the graph yourself: callers, callees, members
   gitnexus impact ParseConfig       # what breaks if ParseConfig changes
   gitnexus completion bash > ~/.local/share/bash-completion/completions/gitnexus`,
@@ -171,7 +173,7 @@ serves it to coding agents over MCP.`,
 	}
 	add("code", append(code, newTraceCmd(stdio, "callers"), newTraceCmd(stdio, "callees"), newCypherCmd(stdio))...)
 	add("history", history...)
-	add("index", newListCmd(stdio), newCleanCmd(stdio))
+	add("index", newListCmd(stdio), newCleanCmd(stdio), newHookCmd(stdio))
 	root.SetHelpCommandGroupID("other")
 	root.SetCompletionCommandGroupID("other")
 	return root

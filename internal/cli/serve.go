@@ -13,6 +13,7 @@ import (
 
 	"gitnexus.dev/gitnexus/internal/backend"
 	"gitnexus.dev/gitnexus/internal/httpserver"
+	"gitnexus.dev/gitnexus/internal/webhook"
 )
 
 type serveOptions struct {
@@ -27,6 +28,8 @@ type serveOptions struct {
 	drainTimeout   time.Duration
 	jsonLog        bool
 	cacheTTL       time.Duration
+	webhookSecret  string
+	webhookWait    time.Duration
 }
 
 func newServeCmd(stdio *IO) *cobra.Command {
@@ -50,6 +53,16 @@ func newServeCmd(stdio *IO) *cobra.Command {
   POST /api/v1/commit/cluster              commits grouped by intent {"commits"} or {"file"}
   Their answers are cached for --cache-ttl.
 
+  POST /api/v1/webhook   GitHub and GitLab push events (with --webhook-secret)
+
+With --webhook-secret (or GITNEXUS_WEBHOOK_SECRET), a push to the origin of a registered repository
+fast-forwards its checkout (when the pushed branch is checked out, the work tree has no changes to
+tracked files and the push is a fast-forward; otherwise the checkout is left alone and the reason
+logged) and re-indexes it, --webhook-debounce after the last push; the next call is answered from
+the new index. GitHub deliveries must carry X-Hub-Signature-256 (HMAC-SHA256 of the body with the
+secret), GitLab's X-Gitlab-Token equal to the secret; others get 401 and a log line. The webhook
+needs no bearer token. Keeping indexes fresh: docs/keeping-fresh.md.
+
 Answers are JSON; errors are {"error": "..."} with 400 (bad input), 401/403 (token), 404
 (unknown tool, repository, symbol, commit or file), 409 (ambiguous), 413 (body too large), 429
 (too many requests at once). Reference: docs/http.md.
@@ -69,6 +82,9 @@ stops accepting connections and waits up to --drain-timeout for requests in flig
 			if !cmd.Flags().Changed("auth-token") {
 				o.token = os.Getenv("GITNEXUS_AUTH_TOKEN")
 			}
+			if !cmd.Flags().Changed("webhook-secret") {
+				o.webhookSecret = os.Getenv("GITNEXUS_WEBHOOK_SECRET")
+			}
 			return runServe(cmd.Context(), o)
 		},
 	}
@@ -83,12 +99,17 @@ stops accepting connections and waits up to --drain-timeout for requests in flig
 	f.DurationVar(&o.drainTimeout, "drain-timeout", 30*time.Second, "on shutdown, wait this long for requests in flight")
 	f.BoolVar(&o.jsonLog, "json-log", false, "write the access log as JSON lines")
 	f.DurationVar(&o.cacheTTL, "cache-ttl", httpserver.DefaultCacheTTL, "reuse answers of the history endpoints for this long (0: no cache)")
+	f.StringVar(&o.webhookSecret, "webhook-secret", "", "accept push webhooks signed with this secret at POST /api/v1/webhook (default $GITNEXUS_WEBHOOK_SECRET)")
+	f.DurationVar(&o.webhookWait, "webhook-debounce", webhook.DefaultDebounce, "after a push, wait this long for more before fetching and re-indexing")
 	return cmd
 }
 
 func runServe(ctx context.Context, o *serveOptions) error {
 	if o.port < 0 || o.port > 65535 {
 		return usageError{fmt.Errorf("--port must be between 0 and 65535")}
+	}
+	if o.webhookWait <= 0 {
+		return usageError{fmt.Errorf("--webhook-debounce must be positive")}
 	}
 	if o.idleTimeout < 0 || o.requestTimeout <= 0 || o.drainTimeout < 0 || o.cacheTTL < 0 {
 		return usageError{fmt.Errorf("--idle-timeout, --drain-timeout and --cache-ttl must not be negative, --request-timeout must be positive")}
@@ -105,7 +126,7 @@ func runServe(ctx context.Context, o *serveOptions) error {
 	if idle == 0 {
 		idle = -1
 	}
-	b, err := backend.New(backend.Options{IdleTimeout: idle, Cwd: cwd, ReadOnly: !o.allowWrite})
+	b, err := backend.New(backend.Options{IdleTimeout: idle, Cwd: cwd, ReadOnly: !o.allowWrite, ToolVersion: Version()})
 	if err != nil {
 		return err
 	}
@@ -116,8 +137,17 @@ func runServe(ctx context.Context, o *serveOptions) error {
 	}
 	logger := slog.New(handler)
 	addr := net.JoinHostPort(o.host, strconv.Itoa(o.port))
-	srv, err := httpserver.New(b, httpserver.Options{Addr: addr, Token: o.token, CORSOrigin: o.corsOrigin,
-		RequestTimeout: o.requestTimeout, CacheTTL: cacheTTL, Version: Version(), Log: logger})
+	opts := httpserver.Options{Addr: addr, Token: o.token, CORSOrigin: o.corsOrigin,
+		RequestTimeout: o.requestTimeout, CacheTTL: cacheTTL, Version: Version(), Log: logger}
+	if o.webhookSecret != "" {
+		rcv, err := newWebhookReceiver(o.webhookSecret, o.webhookWait, b, logger)
+		if err != nil {
+			return err
+		}
+		defer rcv.Close()
+		opts.Webhook = rcv
+	}
+	srv, err := httpserver.New(b, opts)
 	if err != nil {
 		return usageError{err}
 	}
@@ -126,7 +156,7 @@ func runServe(ctx context.Context, o *serveOptions) error {
 		return fmt.Errorf("listen on %s: %w", addr, err)
 	}
 	logger.Info("listening", "url", "http://"+l.Addr().String(), "mcp", "http://"+l.Addr().String()+"/api/mcp",
-		"repos", len(b.Repos()), "auth", o.token != "", "write", o.allowWrite)
+		"repos", len(b.Repos()), "auth", o.token != "", "write", o.allowWrite, "webhook", o.webhookSecret != "")
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(l) }()
 	select {

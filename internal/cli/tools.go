@@ -181,7 +181,7 @@ func runTool(ctx context.Context, stdio *IO, name string, args map[string]any, a
 	if err != nil {
 		return err
 	}
-	b, err := backend.New(backend.Options{Cwd: cwd, IdleTimeout: -1})
+	b, err := backend.New(backend.Options{Cwd: cwd, IdleTimeout: -1, ToolVersion: Version()})
 	if err != nil {
 		return err
 	}
@@ -197,7 +197,7 @@ func runTool(ctx context.Context, stdio *IO, name string, args map[string]any, a
 	if asJSON {
 		enc := json.NewEncoder(stdio.Out)
 		enc.SetIndent("", "  ")
-		return enc.Encode(res.Data)
+		return enc.Encode(res.Structured())
 	}
 	_, err = fmt.Fprint(stdio.Out, res.Markdown())
 	return err

@@ -174,5 +174,5 @@ func (s *Server) tool(r *http.Request) (int, any, error) {
 	if res.Ambiguous {
 		status = http.StatusConflict
 	}
-	return status, ToolAnswer{Tool: name, Result: res.Data, Markdown: res.Markdown()}, nil
+	return status, ToolAnswer{Tool: name, Result: res.Structured(), Markdown: res.Markdown()}, nil
 }

@@ -49,6 +49,10 @@ type Options struct {
 	Version string
 	// Log receives one access-log record per request; nil logs nothing.
 	Log *slog.Logger
+	// Webhook, when set, receives push deliveries at POST
+	// /api/v1/webhook, which they authenticate by signature instead of
+	// the token.
+	Webhook WebhookReceiver
 }
 
 // Defaults.
@@ -144,6 +148,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /api/v1/health", s.health)
 	s.mux.HandleFunc("GET /api/v1/repos", s.rest(s.repos))
 	s.mux.HandleFunc("POST /api/v1/tools/{name}", s.rest(s.tool))
+	s.mux.HandleFunc("POST "+webhookPath, s.webhook)
 	s.routeHistory()
 	s.mux.HandleFunc("/api/v1/", func(w http.ResponseWriter, r *http.Request) {
 		if allow := allowedMethods(r.URL.Path); allow != "" {
@@ -161,6 +166,8 @@ func allowedMethods(path string) string {
 	switch {
 	case path == "/api/v1/health", path == "/api/v1/repos":
 		return "GET"
+	case path == webhookPath:
+		return "POST"
 	case strings.HasPrefix(path, "/api/v1/tools/") && !strings.Contains(strings.TrimPrefix(path, "/api/v1/tools/"), "/"),
 		path == "/api/v1/semantic_search", path == "/api/v1/commit/cluster":
 		return "POST"
@@ -194,7 +201,8 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 				return
 			}
 		}
-		if s.opts.Token != "" && r.URL.Path != "/api/v1/health" && !s.authorized(r) {
+		signed := r.URL.Path == webhookPath && r.Method == http.MethodPost // checked by the receiver
+		if s.opts.Token != "" && r.URL.Path != "/api/v1/health" && !signed && !s.authorized(r) {
 			rec.Header().Set("WWW-Authenticate", `Bearer realm="gitnexus"`)
 			if r.Header.Get("Authorization") == "" {
 				writeError(rec, http.StatusUnauthorized, "missing bearer token: send Authorization: Bearer <token>")

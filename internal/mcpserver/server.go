@@ -97,7 +97,7 @@ func addTool(s *mcp.Server, b *backend.Backend, t *backend.Tool) {
 		}
 		return &mcp.CallToolResult{
 			Content:           []mcp.Content{&mcp.TextContent{Text: res.Markdown()}},
-			StructuredContent: res.Data,
+			StructuredContent: res.Structured(),
 		}, nil
 	})
 }

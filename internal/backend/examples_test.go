@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -13,9 +12,10 @@ import (
 )
 
 // toolExamples are the requests docs/tools.md shows an answer to: one per
-// tool, made on the history fixture (testrepo.HistoryShop) with one
-// uncommitted edit for detect_changes. "{commit}" stands for the hash of
-// the fixture's commit that adds Store.Count.
+// tool, made on the history fixture (testrepo.HistoryShop), whose index is
+// fresh (an edit would add the staleness line to every answer).
+// "{commit}" stands for the hash of the fixture's commit that adds
+// Store.Count.
 var toolExamples = []struct {
 	tool string
 	args map[string]any
@@ -24,7 +24,7 @@ var toolExamples = []struct {
 	{"query", map[string]any{"query": "item price", "limit": 2}},
 	{"context", map[string]any{"name": "Store.Get"}},
 	{"impact", map[string]any{"target": "Store.Get", "maxDepth": 2}},
-	{"detect_changes", map[string]any{}},
+	{"detect_changes", map[string]any{"scope": "compare", "base_ref": "HEAD~2"}},
 	{"rename", map[string]any{"symbol_name": "Store.Get", "new_name": "Fetch", "dry_run": true}},
 	{"cypher", map[string]any{"query": "MATCH (c)-[r:CALLS]->(m:Method {name: 'Get'}) RETURN c.qualifiedName AS caller, m.qualifiedName AS callee, r.line AS line ORDER BY caller"}},
 	{"overview", map[string]any{}},
@@ -49,15 +49,6 @@ func TestToolExamples(t *testing.T) {
 	root, h := testrepo.HistoryShop(t)
 	testrepo.IndexHistory(t, root)
 	b := newBackend(t, Options{IdleTimeout: -1})
-	edit := filepath.Join(root, "order", "order.go")
-	src, err := os.ReadFile(edit)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(edit, append(src, "\n// Cancel undoes nothing yet.\nfunc (o *Service) Cancel() {}\n"...), 0o644); err != nil {
-		t.Fatal(err)
-	}
-
 	const path = "../../docs/tools.md"
 	data, err := os.ReadFile(path)
 	if err != nil {

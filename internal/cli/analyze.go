@@ -194,12 +194,18 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	why := "no index yet"
 	if r, err := store.OpenRepo(root); err == nil {
 		fr := checkFreshness(ctx, root, r, gs)
-		if why := o.history.stale(r.Meta().History, gs.Git && gs.Commit != ""); why != "" {
+		meta := r.Meta()
+		if why := o.history.stale(meta.History, gs.Git && gs.Commit != ""); why != "" {
 			fr.Fresh, fr.Reasons = false, append(fr.Reasons, why)
 		}
 		r.Close()
 		switch {
 		case fr.Fresh && !o.force:
+			// An index made elsewhere (a CI artifact unpacked here) is
+			// fresh but not yet in this machine's registry.
+			if err := ensureRegistered(root, meta); err != nil {
+				return err
+			}
 			return reportFresh(o, root)
 		case o.force:
 			why = "--force"
@@ -283,6 +289,30 @@ type analyzeReport struct {
 }
 
 // reportFresh tells the user nothing needed doing.
+// ensureRegistered adds a fresh index to the registry when no entry has
+// its path, with the counts its meta kept.
+func ensureRegistered(root string, meta store.Meta) error {
+	entries, err := registry.List()
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if e.Path == root {
+			return nil
+		}
+	}
+	var sum ingest.Summary
+	_ = json.Unmarshal(meta.Stats, &sum) // counts only: zero when unreadable
+	_, err = registry.Upsert(registry.Entry{Name: filepath.Base(root), Path: root, StoragePath: store.Dir(root),
+		IndexedAt: meta.IndexedAt, LastCommit: meta.IndexedCommit,
+		Stats: registry.Stats{Files: sum.Files, Nodes: sum.Nodes, Edges: sum.Edges, Functions: sum.Functions,
+			Communities: sum.Flows.Communities, Processes: sum.Flows.Processes}})
+	if err != nil {
+		return fmt.Errorf("the index is fresh, but registering it failed: %w", err)
+	}
+	return nil
+}
+
 func reportFresh(o *analyzeOptions, root string) error {
 	if o.json {
 		return writeJSON(o.io.Out, analyzeReport{Path: root, Status: "fresh",

@@ -620,3 +620,30 @@ func TestPolyglotRepository(t *testing.T) {
 		t.Errorf("a JavaScript file requiring a TypeScript module: %s", r.stdout)
 	}
 }
+
+// TestFreshIndexFromElsewhere: an index built in one checkout and copied
+// into another checkout of the same commit (a CI artifact) is fresh there,
+// and analyze registers it without indexing again.
+func TestFreshIndexFromElsewhere(t *testing.T) {
+	built := newRepo(t, "shop", shop)
+	mustRun(t, t.TempDir(), built, "analyze", "-q")
+	other := filepath.Join(t.TempDir(), "shop")
+	if out, err := exec.Command("git", "clone", "-q", built, other).CombinedOutput(); err != nil {
+		t.Fatalf("clone: %v\n%s", err, out)
+	}
+	if out, err := exec.Command("cp", "-a", filepath.Join(built, ".gitnexus"), other).CombinedOutput(); err != nil {
+		t.Fatalf("copy the index: %v\n%s", err, out)
+	}
+	home := t.TempDir()
+	r := mustRun(t, home, other, "analyze", "--json", "-q")
+	if !strings.Contains(r.stdout, `"status": "fresh"`) {
+		t.Fatalf("the copied index is not fresh: %s", r.stdout)
+	}
+	list := mustRun(t, home, other, "list", "--json").stdout
+	if !strings.Contains(list, other) || !strings.Contains(list, `"functions": 5`) {
+		t.Errorf("the copied index is not registered with its counts: %s", list)
+	}
+	if r := mustRun(t, home, other, "callers", "validate"); !strings.Contains(r.stdout, "Charge") {
+		t.Errorf("callers through the registered copy: %s", r.stdout)
+	}
+}

@@ -49,27 +49,20 @@ func newAnalyzeCmd(stdio *IO) *cobra.Command {
 		Long: `Index a repository into <repo>/.gitnexus/graph.db and register it in the global registry
 ($GITNEXUS_HOME/registry.json, default ~/.gitnexus).
 
-Files come from git (tracked plus untracked files that are not ignored) or, outside a git work
-tree, from the directory itself. .gitnexusignore (gitignore syntax) excludes more. Binary files,
-files over --max-file-size, vendored trees (vendor/, node_modules/, third_party/), minified bundles
-and symlinks are skipped and counted. An index that is already fresh is left alone unless --force.
-A re-index extracts only the files whose content changed: what the extractors made of the others
-is read back from .gitnexus/extract.cache (by path and content hash, for this build of gitnexus);
-resolution, communities, processes and the store are computed again, so the index is the one a
-full rebuild makes. --force extracts every file.
+Files come from git (tracked, and untracked ones not ignored) or the directory itself;
+.gitnexusignore excludes more. Binary, minified, vendored and too large files are skipped and
+counted. A fresh index is left alone unless --force. A re-index extracts only the files whose
+content changed (the others' facts come from .gitnexus/extract.cache) and computes the rest again:
+the index is the one a rebuild makes.
 
-In a git repository the history is read too: the first-parent history of HEAD (--all-branches: every
-branch, remote branch and tag), at most --max-commits commits, as Commit nodes linked to the files
-(MODIFIES) and to the functions, methods and classes (CHANGES) each commit changed, following
-renames. Commits that change more than --max-commit-files files keep their file links but are not
-mapped onto symbols. A later analyze reads only the commits that are new since the index, and
-reads a rewritten history (rebase, reset, force push) again where it differs; --force reads it all
-again. --no-history leaves it out.
+In a git repository the history is read too (first-parent, or --all-branches; at most
+--max-commits): Commit nodes linked to the files (MODIFIES) and symbols (CHANGES) each commit
+changed, following renames; commits over --max-commit-files keep only their file links. Later runs
+read only new commits, and a rewritten history again where it differs. --no-history leaves it out.
 
---watch keeps running after the first analysis and analyzes again whenever files change: saves
-are coalesced until nothing changed for --debounce, git's HEAD and refs are watched (commits,
-checkouts, pulls), its other internals, .gitnexus/, vendored trees and ignored directories are not.
-A branch switch gives one re-index once git is done. Ctrl-C or SIGTERM stops it.`,
+--watch keeps running and analyzes again when files change: saves are coalesced for --debounce;
+git's HEAD and refs count (commits, checkouts, pulls), its other internals, .gitnexus/, vendored
+and ignored directories do not. Ctrl-C or SIGTERM stops it. Details: docs/keeping-fresh.md.`,
 		Example: `  gitnexus analyze
   gitnexus analyze ../service --workers 2 --json
   gitnexus analyze --force --max-file-size 1024

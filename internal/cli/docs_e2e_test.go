@@ -1,13 +1,16 @@
 package cli_test
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // The examples in docs/ are run, so that documentation that drifts from the
@@ -151,7 +154,9 @@ func TestDocsExamples(t *testing.T) {
 				case "sh":
 					for _, c := range shellCommands(blk.body) {
 						ran++
-						r := runIn(t, exec.Command("bash", "-c", c), home, repo, []string{"PATH=" + binDir + string(os.PathListSeparator) + os.Getenv("PATH")})
+						cmd, cancel := docCommand(c)
+						r := runIn(t, cmd, home, repo, []string{"PATH=" + binDir + string(os.PathListSeparator) + os.Getenv("PATH")})
+						cancel()
 						if r.code != 0 {
 							t.Errorf("%s:%d: %s: exit %d\n%s%s", name, blk.line, c, r.code, r.stdout, r.stderr)
 						}
@@ -183,4 +188,17 @@ func TestDocsExamples(t *testing.T) {
 		t.Error("no example in docs/ ran")
 	}
 	t.Logf("%d examples from docs/ ran", ran)
+}
+
+// docCommand runs one documented command line in its own process group,
+// which is killed after two minutes: a command that does not end (a
+// watcher, a server) belongs in a block marked not run, and must fail
+// here rather than hang the suite. The caller calls cancel when done.
+func docCommand(line string) (*exec.Cmd, context.CancelFunc) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	cmd := exec.CommandContext(ctx, "bash", "-c", line)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 5 * time.Second
+	return cmd, cancel
 }

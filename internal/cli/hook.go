@@ -32,7 +32,7 @@ A hook already there is kept as <hook>.gitnexus-saved and run first, with the sa
 input; its exit status stays the hook's. uninstall removes gitnexus's hooks and puts the saved ones
 back as they were. Index the repository once with gitnexus analyze: the hooks only keep an
 existing index fresh.`,
-		Example: `  gitnexus analyze && gitnexus hook install
+		Example: `  gitnexus hook install              # after gitnexus analyze made the first index
   gitnexus hook install ~/src/app
   gitnexus hook uninstall`,
 	}

@@ -51,32 +51,23 @@ func newServeCmd(stdio *IO) *cobra.Command {
   GET  /api/v1/file/{path}/commits         a file's commits, following renames (paged)
   GET  /api/v1/function/{id}/source        a function's source, now or ?commit_hash=H
   POST /api/v1/commit/cluster              commits grouped by intent {"commits"} or {"file"}
-  Their answers are cached for --cache-ttl.
 
   POST /api/v1/webhook   GitHub and GitLab push events (with --webhook-secret)
 
-With --webhook-secret (or GITNEXUS_WEBHOOK_SECRET), a push to the origin of a registered repository
-fast-forwards its checkout (when the pushed branch is checked out, the work tree has no changes to
-tracked files and the push is a fast-forward; otherwise the checkout is left alone and the reason
-logged) and re-indexes it, --webhook-debounce after the last push; the next call is answered from
-the new index. GitHub deliveries must carry X-Hub-Signature-256 (HMAC-SHA256 of the body with the
-secret), GitLab's X-Gitlab-Token equal to the secret; others get 401 and a log line. The webhook
-needs no bearer token. Keeping indexes fresh: docs/keeping-fresh.md.
+With --webhook-secret (or GITNEXUS_WEBHOOK_SECRET), a signed push (GitHub X-Hub-Signature-256,
+GitLab X-Gitlab-Token) to the origin of a registered repository fast-forwards its checkout when it
+safely can and re-indexes it; others get 401 (docs/keeping-fresh.md).
 
-Answers are JSON; errors are {"error": "..."} with 400 (bad input), 401/403 (token), 404
-(unknown tool, repository, symbol, commit or file), 409 (ambiguous), 413 (body too large), 429
-(too many requests at once). Reference: docs/http.md.
+Answers are JSON; errors are {"error": "..."} with the HTTP status that fits (docs/http.md).
 
-It binds 127.0.0.1 by default. A non-loopback --host needs a token (--auth-token or
+It binds 127.0.0.1 by default; a non-loopback --host needs a token (--auth-token or
 GITNEXUS_AUTH_TOKEN), sent as "Authorization: Bearer <token>". Nothing writes to a repository
-unless --allow-write (rename with dry_run false). Access logs go to stderr. SIGINT or SIGTERM
-stops accepting connections and waits up to --drain-timeout for requests in flight.`,
+unless --allow-write. SIGINT or SIGTERM drains requests in flight for up to --drain-timeout.`,
 		Example: `  gitnexus serve
   gitnexus serve --port 0                       # any free port; the address is printed
   GITNEXUS_AUTH_TOKEN=s3cret gitnexus serve --host 0.0.0.0
   curl -s localhost:8910/api/v1/tools/impact -H 'Content-Type: application/json' \
-       -d '{"target": "ParseConfig", "repo": "app"}'
-  curl -s 'localhost:8910/api/v1/file/internal/config/load.go/commits?limit=5&repo=app'`,
+       -d '{"target": "ParseConfig", "repo": "app"}'`,
 		Args: argsRange(0, 0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !cmd.Flags().Changed("auth-token") {

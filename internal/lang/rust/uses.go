@@ -1,0 +1,398 @@
+package rust
+
+import (
+	ts "github.com/tree-sitter/go-tree-sitter"
+
+	"gitnexus.dev/gitnexus/internal/lang"
+)
+
+// readUses records calls, macro invocations and local bindings, each
+// attributed to the innermost enclosing function (closures are not nodes:
+// their calls belong to the function around them).
+func (x *extraction) readUses(q *lang.Query, matches []lang.Match) {
+	var (
+		cCall     = q.Capture("call")
+		cCallee   = q.Capture("callee")
+		cArgs     = q.Capture("args")
+		cMacro    = q.Capture("macro")
+		cLet      = q.Capture("let")
+		cFor      = q.Capture("for")
+		cLetCond  = q.Capture("letcond")
+		cArm      = q.Capture("arm")
+		cClosure  = q.Capture("closure")
+		cClParams = q.Capture("params")
+	)
+	for i := range matches {
+		m := &matches[i]
+		switch {
+		case m.Node(cCall) != nil:
+			x.addCall(m.Node(cCall), m.Node(cCallee), m.Node(cArgs))
+		case m.Node(cMacro) != nil:
+			x.facts.Macros++
+		case m.Node(cLet) != nil:
+			x.bindLet(m.Node(cLet))
+		case m.Node(cFor) != nil:
+			x.bindFor(m.Node(cFor))
+		case m.Node(cLetCond) != nil:
+			x.bindLetCondition(m.Node(cLetCond))
+		case m.Node(cArm) != nil:
+			x.bindArm(m.Node(cArm))
+		case m.Node(cClosure) != nil:
+			x.bindClosure(m.Node(cClosure), m.Node(cClParams))
+		}
+	}
+}
+
+// unknownArg stands for an argument in Call.ArgExprs: the rules choose
+// among same-named candidates by the argument count only.
+var unknownArg = &lang.Expr{}
+
+func (x *extraction) addCall(call, callee, args *ts.Node) {
+	e := x.callee(callee)
+	if e == nil {
+		return
+	}
+	n := 0
+	c := args.Walk()
+	for _, a := range args.NamedChildren(c) {
+		switch a.Kind() {
+		case "line_comment", "block_comment", "attribute_item":
+		default:
+			n++
+		}
+	}
+	c.Close()
+	pos := uint32(call.StartByte())
+	var argExprs []*lang.Expr
+	for range n {
+		argExprs = append(argExprs, unknownArg)
+	}
+	x.facts.Calls = append(x.facts.Calls, lang.Call{
+		Scope: x.scopes.CallScope(pos), Callee: e, Args: n, ArgExprs: argExprs,
+		Line: lang.Line(callee), Byte: pos,
+	})
+}
+
+// callee converts the function of a call: a name, a path or a method of a
+// receiver; nil for anything else (closures called through a field, a
+// call's result called).
+func (x *extraction) callee(n *ts.Node) *lang.Expr {
+	switch n.Kind() {
+	case "generic_function":
+		return x.callee(n.ChildByFieldName("function"))
+	case "identifier":
+		return &lang.Expr{Kind: lang.ExprIdent, Name: x.text(n)}
+	case "scoped_identifier":
+		e := x.path(n, 0)
+		if e.Kind == lang.ExprMember || e.Kind == lang.ExprIdent {
+			return e
+		}
+	case "field_expression":
+		field := n.ChildByFieldName("field")
+		if field == nil || field.Kind() != "field_identifier" {
+			return nil
+		}
+		return &lang.Expr{Kind: lang.ExprMember, Name: x.text(field), X: x.expr(n.ChildByFieldName("value"), 0)}
+	}
+	return nil
+}
+
+// path converts a path used as a value: `a::b::C` → Member(Member(a, b),
+// C), with crate, self and super as names the rules know, `Self::x` as a
+// member of the receiver's type, and `<T as Trait>::x` as T's member.
+func (x *extraction) path(n *ts.Node, depth int) *lang.Expr {
+	if n == nil || depth > 16 {
+		return &lang.Expr{}
+	}
+	switch n.Kind() {
+	case "scoped_identifier", "scoped_type_identifier":
+		name := x.text(n.ChildByFieldName("name"))
+		p := n.ChildByFieldName("path")
+		if p == nil {
+			return &lang.Expr{Kind: lang.ExprIdent, Name: name} // `::name`
+		}
+		return &lang.Expr{Kind: lang.ExprMember, Name: name, X: x.path(p, depth+1)}
+	case "generic_type":
+		return x.path(n.ChildByFieldName("type"), depth+1)
+	case "bracketed_type":
+		if n.NamedChildCount() == 1 {
+			inner := n.NamedChild(0)
+			if inner.Kind() == "qualified_type" {
+				return x.path(inner.ChildByFieldName("type"), depth+1)
+			}
+			return x.path(inner, depth+1)
+		}
+	case "identifier", "type_identifier":
+		name := x.text(n)
+		if name == "Self" {
+			return &lang.Expr{Kind: lang.ExprSelf}
+		}
+		return &lang.Expr{Kind: lang.ExprIdent, Name: name}
+	case "crate", "super":
+		return &lang.Expr{Kind: lang.ExprIdent, Name: x.text(n)}
+	case "self":
+		return &lang.Expr{Kind: lang.ExprIdent, Name: "self"}
+	}
+	return &lang.Expr{}
+}
+
+// elementMethods return one element of the value they are called on:
+// Option and Result unwrapping, a lock's or a cell's content.
+var elementMethods = map[string]bool{
+	"unwrap": true, "expect": true, "unwrap_or_default": true, "unwrap_unchecked": true,
+	"borrow": true, "borrow_mut": true,
+}
+
+// sameMethods return the value they are called on, as far as its methods
+// go: references, clones, iterators over a container, guards of a lock.
+var sameMethods = map[string]bool{
+	"as_ref": true, "as_mut": true, "clone": true, "to_owned": true, "iter": true, "iter_mut": true,
+	"into_iter": true, "by_ref": true, "as_deref": true, "as_deref_mut": true, "lock": true,
+	"read": true, "write": true, "get_mut": true,
+}
+
+// expr converts an expression into the resolver's expression tree.
+func (x *extraction) expr(n *ts.Node, depth int) *lang.Expr {
+	if n == nil || depth > 16 {
+		return &lang.Expr{}
+	}
+	switch n.Kind() {
+	case "identifier":
+		return &lang.Expr{Kind: lang.ExprIdent, Name: x.text(n)}
+	case "self":
+		return &lang.Expr{Kind: lang.ExprSelf}
+	case "scoped_identifier":
+		return x.path(n, depth+1)
+	case "field_expression":
+		return &lang.Expr{Kind: lang.ExprMember, Name: x.text(n.ChildByFieldName("field")),
+			X: x.expr(n.ChildByFieldName("value"), depth+1)}
+	case "call_expression":
+		fn := n.ChildByFieldName("function")
+		if fn != nil && fn.Kind() == "field_expression" {
+			recv := fn.ChildByFieldName("value")
+			switch name := x.text(fn.ChildByFieldName("field")); {
+			case elementMethods[name]:
+				return &lang.Expr{Kind: lang.ExprIndex, X: x.expr(recv, depth+1)}
+			case sameMethods[name]:
+				return x.expr(recv, depth+1)
+			}
+		}
+		callee := x.callee(fn)
+		if callee == nil {
+			return &lang.Expr{}
+		}
+		return &lang.Expr{Kind: lang.ExprCall, X: callee, Args: x.argList(n.ChildByFieldName("arguments"))}
+	case "try_expression":
+		if n.NamedChildCount() > 0 {
+			return &lang.Expr{Kind: lang.ExprIndex, X: x.expr(n.NamedChild(0), depth+1)}
+		}
+	case "await_expression":
+		if n.NamedChildCount() > 0 {
+			return x.expr(n.NamedChild(0), depth+1)
+		}
+	case "reference_expression":
+		return x.expr(n.ChildByFieldName("value"), depth+1)
+	case "unary_expression":
+		if op := n.Child(0); op != nil && op.Kind() == "*" && n.NamedChildCount() > 0 {
+			return x.expr(n.NamedChild(0), depth+1)
+		}
+	case "parenthesized_expression":
+		if n.NamedChildCount() == 1 {
+			return x.expr(n.NamedChild(0), depth+1)
+		}
+	case "struct_expression":
+		return &lang.Expr{Kind: lang.ExprComposite, Name: lang.OneLine(x.text(n.ChildByFieldName("name")))}
+	case "index_expression":
+		if n.NamedChildCount() > 0 {
+			return &lang.Expr{Kind: lang.ExprIndex, X: x.expr(n.NamedChild(0), depth+1)}
+		}
+	case "type_cast_expression":
+		return &lang.Expr{Kind: lang.ExprTypeAssert, Name: lang.OneLine(x.text(n.ChildByFieldName("type")))}
+	case "string_literal", "raw_string_literal":
+		return &lang.Expr{Kind: lang.ExprLiteral, Name: "str"}
+	case "integer_literal":
+		return &lang.Expr{Kind: lang.ExprLiteral, Name: "i32"}
+	case "float_literal":
+		return &lang.Expr{Kind: lang.ExprLiteral, Name: "f64"}
+	case "boolean_literal":
+		return &lang.Expr{Kind: lang.ExprLiteral, Name: "bool"}
+	case "char_literal":
+		return &lang.Expr{Kind: lang.ExprLiteral, Name: "char"}
+	}
+	return &lang.Expr{}
+}
+
+// argList stands for the arguments of a call in an expression tree.
+func (x *extraction) argList(args *ts.Node) []*lang.Expr {
+	if args == nil {
+		return nil
+	}
+	var out []*lang.Expr
+	for i := uint(0); i < args.NamedChildCount(); i++ {
+		switch args.NamedChild(i).Kind() {
+		case "line_comment", "block_comment", "attribute_item":
+		default:
+			out = append(out, unknownArg)
+		}
+	}
+	return out
+}
+
+// localScope is the innermost function containing n, or -1.
+func (x *extraction) localScope(n *ts.Node) int {
+	return x.scopes.Innermost(uint32(n.StartByte()), func(s *lang.Symbol) bool { return s.Kind.IsCallable() })
+}
+
+// bindLet binds the names of a let pattern from the end of the statement
+// to the end of its block.
+func (x *extraction) bindLet(n *ts.Node) {
+	scope := x.localScope(n)
+	if scope < 0 {
+		return
+	}
+	end := uint32(0)
+	if b := n.Parent(); b != nil && b.Kind() == "block" {
+		end = uint32(b.EndByte())
+	}
+	typ := lang.OneLine(x.text(n.ChildByFieldName("type")))
+	var value *lang.Expr
+	if v := n.ChildByFieldName("value"); v != nil {
+		value = x.expr(v, 0)
+	}
+	x.bindPattern(scope, n.ChildByFieldName("pattern"), typ, value, false, uint32(n.EndByte()), end)
+}
+
+// bindFor binds the loop variable to an element of what the loop walks.
+func (x *extraction) bindFor(n *ts.Node) {
+	scope := x.localScope(n)
+	pat := n.ChildByFieldName("pattern")
+	if scope < 0 || pat == nil {
+		return
+	}
+	x.bindPattern(scope, pat, "", x.expr(n.ChildByFieldName("value"), 0), true, uint32(pat.StartByte()), uint32(n.EndByte()))
+}
+
+// bindLetCondition binds `if let` / `while let` patterns inside the
+// expression they guard.
+func (x *extraction) bindLetCondition(n *ts.Node) {
+	scope := x.localScope(n)
+	pat := n.ChildByFieldName("pattern")
+	if scope < 0 || pat == nil {
+		return
+	}
+	end := uint32(n.EndByte())
+	for p := n.Parent(); p != nil; p = p.Parent() {
+		if k := p.Kind(); k == "if_expression" || k == "while_expression" {
+			end = uint32(p.EndByte())
+			break
+		}
+	}
+	x.bindPattern(scope, pat, "", x.expr(n.ChildByFieldName("value"), 0), false, uint32(pat.StartByte()), end)
+}
+
+// bindArm binds the names of a match arm's pattern inside the arm.
+func (x *extraction) bindArm(n *ts.Node) {
+	scope := x.localScope(n)
+	pat := n.ChildByFieldName("pattern")
+	if scope < 0 || pat == nil {
+		return
+	}
+	var value *lang.Expr
+	if block := n.Parent(); block != nil {
+		if m := block.Parent(); m != nil && m.Kind() == "match_expression" {
+			value = x.expr(m.ChildByFieldName("value"), 0)
+		}
+	}
+	if pat.Kind() == "match_pattern" && pat.NamedChildCount() > 0 {
+		pat = pat.NamedChild(0)
+	}
+	x.bindPattern(scope, pat, "", value, false, uint32(pat.StartByte()), uint32(n.EndByte()))
+}
+
+// bindClosure binds a closure's parameters inside it: typed ones to their
+// type, the others to nothing, so that they hide outer names.
+func (x *extraction) bindClosure(n, params *ts.Node) {
+	scope := x.localScope(n)
+	if scope < 0 || params == nil {
+		return
+	}
+	c := params.Walk()
+	defer c.Close()
+	for _, p := range params.NamedChildren(c) {
+		if p.Kind() == "parameter" {
+			x.bindPattern(scope, p.ChildByFieldName("pattern"), lang.OneLine(x.text(p.ChildByFieldName("type"))), nil, false,
+				uint32(n.StartByte()), uint32(n.EndByte()))
+			continue
+		}
+		x.bindPattern(scope, &p, "", nil, false, uint32(n.StartByte()), uint32(n.EndByte()))
+	}
+}
+
+// bindPattern binds the names a pattern introduces. A plain name gets the
+// type or value; `Some(v)` and `Ok(v)` bind v to an element of the value;
+// the names of other patterns are bound to nothing (they hide outer
+// names). elem: the pattern matches one element of value (a for loop).
+func (x *extraction) bindPattern(scope int, pat *ts.Node, typ string, value *lang.Expr, elem bool, from, end uint32) {
+	if pat == nil {
+		return
+	}
+	switch pat.Kind() {
+	case "identifier":
+		name := x.text(pat)
+		if name == "_" {
+			return
+		}
+		x.facts.Bindings = append(x.facts.Bindings, lang.Binding{Scope: scope, Name: name, Type: typ, Value: value,
+			Elem: elem && typ == "", Byte: from, End: end})
+		return
+	case "mut_pattern", "ref_pattern":
+		if pat.NamedChildCount() > 0 {
+			x.bindPattern(scope, pat.NamedChild(pat.NamedChildCount()-1), typ, value, elem, from, end)
+		}
+		return
+	case "tuple_struct_pattern":
+		t := x.text(pat.ChildByFieldName("type"))
+		if (t == "Some" || t == "Ok") && pat.NamedChildCount() == 2 && typ == "" && value != nil && !elem {
+			x.bindPattern(scope, pat.NamedChild(1), "", value, true, from, end)
+			return
+		}
+	}
+	x.shadowNames(scope, pat, from, end, 0)
+}
+
+// shadowNames binds every name a pattern introduces to nothing.
+func (x *extraction) shadowNames(scope int, n *ts.Node, from, end uint32, depth int) {
+	if depth > 16 {
+		return
+	}
+	switch n.Kind() {
+	case "identifier", "shorthand_field_identifier":
+		if name := x.text(n); name != "_" {
+			x.facts.Bindings = append(x.facts.Bindings, lang.Binding{Scope: scope, Name: name, Byte: from, End: end})
+		}
+		return
+	case "scoped_identifier", "type_identifier", "scoped_type_identifier", "generic_type":
+		return // a path: a variant, a struct, a constant
+	case "field_pattern":
+		if p := n.ChildByFieldName("pattern"); p != nil {
+			x.shadowNames(scope, p, from, end, depth+1)
+		} else if nm := n.ChildByFieldName("name"); nm != nil {
+			x.shadowNames(scope, nm, from, end, depth+1)
+		}
+		return
+	}
+	c := n.Walk()
+	defer c.Close()
+	if !c.GotoFirstChild() {
+		return
+	}
+	for {
+		ch := c.Node()
+		if ch.IsNamed() && c.FieldName() != "type" && c.FieldName() != "name" {
+			x.shadowNames(scope, ch, from, end, depth+1)
+		}
+		if !c.GotoNextSibling() {
+			break
+		}
+	}
+}

@@ -85,6 +85,10 @@ type extraction struct {
 
 func (x *extraction) text(n *ts.Node) string { return lang.Text(n, x.src) }
 
+// name is the text of an identifier without the raw prefix: `r#match` is
+// the module match.
+func (x *extraction) name(n *ts.Node) string { return strings.TrimPrefix(x.text(n), "r#") }
+
 func (x *extraction) readDefs(q *lang.Query, matches []lang.Match) {
 	var (
 		cFunction  = q.Capture("function")
@@ -256,7 +260,7 @@ func container(n *ts.Node) *ts.Node {
 }
 
 func (x *extraction) addFunction(n *ts.Node) {
-	name := x.text(n.ChildByFieldName("name"))
+	name := x.name(n.ChildByFieldName("name"))
 	if name == "" {
 		return
 	}
@@ -432,7 +436,7 @@ func (x *extraction) firstBound(b *ts.Node) string {
 }
 
 func (x *extraction) addStruct(n *ts.Node) {
-	name := x.text(n.ChildByFieldName("name"))
+	name := x.name(n.ChildByFieldName("name"))
 	parent := x.parentOf(n)
 	sp := lang.SpanOf(n)
 	body := n.ChildByFieldName("body")
@@ -490,7 +494,7 @@ func itoa(i int) string {
 }
 
 func (x *extraction) addEnum(n *ts.Node) {
-	name := x.text(n.ChildByFieldName("name"))
+	name := x.name(n.ChildByFieldName("name"))
 	parent := x.parentOf(n)
 	sp := lang.SpanOf(n)
 	body := n.ChildByFieldName("body")
@@ -518,7 +522,7 @@ func (x *extraction) addEnum(n *ts.Node) {
 }
 
 func (x *extraction) addAlias(n *ts.Node) {
-	name := x.text(n.ChildByFieldName("name"))
+	name := x.name(n.ChildByFieldName("name"))
 	parent := x.parentOf(n)
 	sp := lang.SpanOf(n)
 	x.add(lang.Symbol{
@@ -531,7 +535,7 @@ func (x *extraction) addAlias(n *ts.Node) {
 // addValue adds a const or static of a module, trait or impl block; those
 // in function bodies are locals.
 func (x *extraction) addValue(n *ts.Node, kind graph.NodeKind) {
-	name := x.text(n.ChildByFieldName("name"))
+	name := x.name(n.ChildByFieldName("name"))
 	parent := x.parentOf(n)
 	if name == "" || name == "_" || x.inBody(parent) {
 		return
@@ -556,7 +560,7 @@ func (x *extraction) addValue(n *ts.Node, kind graph.NodeKind) {
 }
 
 func (x *extraction) addTrait(n *ts.Node) {
-	name := x.text(n.ChildByFieldName("name"))
+	name := x.name(n.ChildByFieldName("name"))
 	parent := x.parentOf(n)
 	sp := lang.SpanOf(n)
 	body := n.ChildByFieldName("body")
@@ -599,7 +603,7 @@ func (x *extraction) addImpl(n *ts.Node) {
 // addMod adds an inline module as a hidden symbol, or a `mod x;`
 // declaration as an import of the file that holds the module.
 func (x *extraction) addMod(n *ts.Node) {
-	name := x.text(n.ChildByFieldName("name"))
+	name := x.name(n.ChildByFieldName("name"))
 	if name == "" {
 		return
 	}
@@ -683,7 +687,7 @@ func (x *extraction) useTree(n *ts.Node, prefix []string, leaf func(segs []strin
 		if len(segs) > 0 && segs[len(segs)-1] == "self" {
 			segs = segs[:len(segs)-1]
 		}
-		leaf(segs, x.text(n.ChildByFieldName("alias")), false)
+		leaf(segs, x.name(n.ChildByFieldName("alias")), false)
 	case "use_wildcard":
 		var segs []string
 		if n.NamedChildCount() > 0 {
@@ -719,21 +723,21 @@ func (x *extraction) pathSegments(n *ts.Node) []string {
 	switch n.Kind() {
 	case "scoped_identifier", "scoped_type_identifier":
 		segs := x.pathSegments(n.ChildByFieldName("path"))
-		return append(segs, x.text(n.ChildByFieldName("name")))
+		return append(segs, x.name(n.ChildByFieldName("name")))
 	case "generic_type":
 		return x.pathSegments(n.ChildByFieldName("type"))
 	case "identifier", "type_identifier", "crate", "self", "super":
-		return []string{x.text(n)}
+		return []string{x.name(n)}
 	}
 	return nil
 }
 
 func (x *extraction) addExternCrate(n *ts.Node) {
-	name := x.text(n.ChildByFieldName("name"))
+	name := x.name(n.ChildByFieldName("name"))
 	if name == "" {
 		return
 	}
-	alias := x.text(n.ChildByFieldName("alias"))
+	alias := x.name(n.ChildByFieldName("alias"))
 	x.facts.Imports = append(x.facts.Imports, lang.Import{Kind: lang.ImportName, Name: name, Alias: alias,
 		Line: lang.Line(n), Scope: x.importScope(n), Reexport: isPub(n)})
 }

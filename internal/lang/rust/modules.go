@@ -109,7 +109,8 @@ func (rules) Organize(p *lang.Program) {
 		files[i] = f.Facts.Path
 	}
 	exists := func(path string) bool { return p.File(path) != nil }
-	libOf := map[*cargoPackage]*crateInfo{}
+	// The first crate of each package: its library when it has one.
+	first := map[*cargoPackage]*crateInfo{}
 	for _, root := range crateRoots(pkgs, files, exists) {
 		f := p.File(root.root)
 		if f.Module != nil {
@@ -117,22 +118,22 @@ func (rules) Organize(p *lang.Program) {
 		}
 		c := &crateInfo{name: root.name}
 		c.root = st.fileModule(f, root.name, root.name, nil, c, dirOf(root.root))
-		if root.lib {
-			libOf[root.pkg] = c
-			if _, taken := st.externs[root.name]; !taken {
-				st.externs[root.name] = c.root
-			}
+		if first[root.pkg] == nil {
+			first[root.pkg] = c
+		}
+		if _, taken := st.externs[root.name]; root.lib && !taken {
+			st.externs[root.name] = c.root
 		}
 	}
-	// Files no declaration reached.
+	// Files no declaration reached: modules of the nearest package's crate.
 	for _, f := range p.Files {
 		if f.Module != nil {
 			continue
 		}
 		var home *crateInfo
-		var homeDir string
+		homeDir := ""
 		for _, pkg := range pkgs {
-			if c := libOf[pkg]; c != nil && (pkg.dir == "" || strings.HasPrefix(f.Facts.Path, pkg.dir+"/")) && len(pkg.dir) >= len(homeDir) {
+			if c := first[pkg]; c != nil && (pkg.dir == "" || strings.HasPrefix(f.Facts.Path, pkg.dir+"/")) && (home == nil || len(pkg.dir) > len(homeDir)) {
 				home, homeDir = c, pkg.dir
 			}
 		}

@@ -81,7 +81,7 @@ func (x *extraction) callee(n *ts.Node) *lang.Expr {
 	case "generic_function":
 		return x.callee(n.ChildByFieldName("function"))
 	case "identifier":
-		return &lang.Expr{Kind: lang.ExprIdent, Name: x.text(n)}
+		return &lang.Expr{Kind: lang.ExprIdent, Name: x.name(n)}
 	case "scoped_identifier":
 		e := x.path(n, 0)
 		if e.Kind == lang.ExprMember || e.Kind == lang.ExprIdent {
@@ -92,7 +92,7 @@ func (x *extraction) callee(n *ts.Node) *lang.Expr {
 		if field == nil || field.Kind() != "field_identifier" {
 			return nil
 		}
-		return &lang.Expr{Kind: lang.ExprMember, Name: x.text(field), X: x.expr(n.ChildByFieldName("value"), 0)}
+		return &lang.Expr{Kind: lang.ExprMember, Name: x.name(field), X: x.expr(n.ChildByFieldName("value"), 0)}
 	}
 	return nil
 }
@@ -106,7 +106,7 @@ func (x *extraction) path(n *ts.Node, depth int) *lang.Expr {
 	}
 	switch n.Kind() {
 	case "scoped_identifier", "scoped_type_identifier":
-		name := x.text(n.ChildByFieldName("name"))
+		name := x.name(n.ChildByFieldName("name"))
 		p := n.ChildByFieldName("path")
 		if p == nil {
 			return &lang.Expr{Kind: lang.ExprIdent, Name: name} // `::name`
@@ -123,7 +123,7 @@ func (x *extraction) path(n *ts.Node, depth int) *lang.Expr {
 			return x.path(inner, depth+1)
 		}
 	case "identifier", "type_identifier":
-		name := x.text(n)
+		name := x.name(n)
 		if name == "Self" {
 			return &lang.Expr{Kind: lang.ExprSelf}
 		}
@@ -158,13 +158,13 @@ func (x *extraction) expr(n *ts.Node, depth int) *lang.Expr {
 	}
 	switch n.Kind() {
 	case "identifier":
-		return &lang.Expr{Kind: lang.ExprIdent, Name: x.text(n)}
+		return &lang.Expr{Kind: lang.ExprIdent, Name: x.name(n)}
 	case "self":
 		return &lang.Expr{Kind: lang.ExprSelf}
 	case "scoped_identifier":
 		return x.path(n, depth+1)
 	case "field_expression":
-		return &lang.Expr{Kind: lang.ExprMember, Name: x.text(n.ChildByFieldName("field")),
+		return &lang.Expr{Kind: lang.ExprMember, Name: x.name(n.ChildByFieldName("field")),
 			X: x.expr(n.ChildByFieldName("value"), depth+1)}
 	case "call_expression":
 		fn := n.ChildByFieldName("function")
@@ -180,6 +180,11 @@ func (x *extraction) expr(n *ts.Node, depth int) *lang.Expr {
 		callee := x.callee(fn)
 		if callee == nil {
 			return &lang.Expr{}
+		}
+		if callee.Kind == lang.ExprMember && callee.Name == "default" && callee.X.Kind == lang.ExprIdent && fn.Kind() == "scoped_identifier" {
+			// `T::default()` is a T, whether its Default is derived
+			// (outside the index) or written.
+			return &lang.Expr{Kind: lang.ExprComposite, Name: lang.OneLine(x.text(fn.ChildByFieldName("path")))}
 		}
 		return &lang.Expr{Kind: lang.ExprCall, X: callee, Args: x.argList(n.ChildByFieldName("arguments"))}
 	case "try_expression":
@@ -338,7 +343,7 @@ func (x *extraction) bindPattern(scope int, pat *ts.Node, typ string, value *lan
 	}
 	switch pat.Kind() {
 	case "identifier":
-		name := x.text(pat)
+		name := x.name(pat)
 		if name == "_" {
 			return
 		}

@@ -62,6 +62,9 @@ func (e *extractor) ExtractTree(path string, src []byte, tree *ts.Tree) (*lang.F
 	defs, uses := e.q.all.CollectSplit(e.Cursor, root, src, e.q.defsPatterns)
 	x.readDefs(e.q.all, defs)
 	x.readUses(e.q.all, uses)
+	if err := e.readMacroArgs(x); err != nil {
+		return nil, err
+	}
 	x.readRefs()
 	return x.facts, nil
 }
@@ -81,6 +84,9 @@ type extraction struct {
 	scopes lang.ScopeFinder
 	// modules are the indexes of the inline module symbols.
 	modules []int
+	// macroArgs are the invocations of macros whose arguments are
+	// expressions, outermost only: [start, end) of `name!(...)`.
+	macroArgs [][2]uint32
 }
 
 func (x *extraction) text(n *ts.Node) string { return lang.Text(n, x.src) }

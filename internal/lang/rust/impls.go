@@ -1,6 +1,8 @@
 package rust
 
 import (
+	"strings"
+
 	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/lang"
 )
@@ -91,6 +93,13 @@ func (st *state) link(g *graph.Graph) {
 						Confidence: 1, Reason: graph.ReasonSyntax})
 				}
 			}
+			if t != lang.NoSym {
+				st.recordBounds(t, &syms[i], id)
+			} else if b := st.paramBound(id); b != lang.NoSym {
+				// `impl<T: Interval> Named for T`: self has Interval's
+				// methods.
+				st.traitsOf[id] = append(st.traitsOf[id], b)
+			}
 			if trait == lang.NoSym {
 				continue
 			}
@@ -103,7 +112,47 @@ func (st *state) link(g *graph.Graph) {
 			}
 		}
 	}
-	st.linked = true
+}
+
+// paramBound is the repository trait bounding the impl's type when that
+// type is one of the impl's type parameters (a blanket impl), else NoSym.
+func (st *state) paramBound(id lang.SymID) lang.SymID {
+	s := st.p.Sym(id)
+	name := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(s.Receiver, "&"), "mut "))
+	for _, tp := range s.TypeParams {
+		if tp.Name != name || tp.Type == "" {
+			continue
+		}
+		v := st.p.ResolveType(lang.Ctx{File: s.File, Scope: s.Parent, Pos: s.StartByte}, tp.Type)
+		if v.Kind == lang.ValInstance && v.Elem == 0 && st.p.Sym(v.Sym).Kind == graph.KindInterface {
+			return v.Sym
+		}
+	}
+	return lang.NoSym
+}
+
+// recordBounds notes the bounds an impl block gives the type parameters
+// of its type that the type leaves unbounded (`struct Set<I>` and `impl<I:
+// Interval> Set<I>`), so that a field of type I has the bound's methods.
+// The first impl that bounds a name wins.
+func (st *state) recordBounds(t lang.SymID, impl *lang.Symbol, implID lang.SymID) {
+	ts := st.p.Sym(t)
+	for _, tp := range ts.TypeParams {
+		if tp.Type != "" {
+			continue
+		}
+		for _, ip := range impl.TypeParams {
+			if ip.Name != tp.Name || ip.Type == "" {
+				continue
+			}
+			if st.bounds[t] == nil {
+				st.bounds[t] = map[string]lang.SymID{}
+			}
+			if _, ok := st.bounds[t][tp.Name]; !ok {
+				st.bounds[t][tp.Name] = implID
+			}
+		}
+	}
 }
 
 // LookupMember finds the members named name of type t: its own (inherent
@@ -152,7 +201,40 @@ func (rules) SelectOverload(p *lang.Program, c lang.Ctx, cands []lang.SymID, arg
 	if len(fit) == 0 {
 		return cands
 	}
+	if len(fit) > 1 && len(args) > 0 {
+		if byArg := byTraitArgument(p, c, fit, args[0]); len(byArg) > 0 {
+			return byArg
+		}
+	}
 	return fit
+}
+
+// byTraitArgument keeps, of methods from impls of one generic trait for
+// several types (`impl From<char> for Lit`, `impl From<u8> for Lit`),
+// those whose impl's type argument is the type of the call's first
+// argument.
+func byTraitArgument(p *lang.Program, c lang.Ctx, cands []lang.SymID, arg *lang.Expr) []lang.SymID {
+	v, _ := p.Eval(c, arg)
+	if v.Kind != lang.ValInstance || v.Elem > 0 {
+		return nil
+	}
+	var kept []lang.SymID
+	for _, id := range cands {
+		s := p.Sym(id)
+		if s.Parent < 0 || !isImpl(&s.File.Facts.Symbols[s.Parent]) {
+			return nil
+		}
+		impl := &s.File.Facts.Symbols[s.Parent]
+		_, targs := genericArgs(impl.Type)
+		if len(targs) == 0 {
+			return nil
+		}
+		want := p.ResolveType(c.At(s.File, impl.Parent, impl.StartByte), targs[0])
+		if want.Kind == lang.ValInstance && want.Sym == v.Sym && want.Elem == 0 {
+			kept = append(kept, id)
+		}
+	}
+	return kept
 }
 
 // Overrides: Rust has no overloading, so a method of the same name in an

@@ -21,6 +21,10 @@ func (rules) Lookup(p *lang.Program, c *lang.Ctx, name string) (lang.Value, grap
 		return lang.None(), ""
 	}
 	mi := st.moduleAt(c.File, c.Scope, c.Pos)
+	head := strings.HasPrefix(name, pathHead)
+	if head {
+		name = name[len(pathHead):]
+	}
 	switch name {
 	case "Self":
 		return st.selfValue(c), graph.ReasonSameFile
@@ -38,6 +42,22 @@ func (rules) Lookup(p *lang.Program, c *lang.Ctx, name string) (lang.Value, grap
 		return v, graph.ReasonSameFile
 	}
 	syms := c.File.Facts.Symbols
+	if c.Called() && !head {
+		// A called name skips the locals in the engine (fields and
+		// methods live apart): a local closure or parameter of that name
+		// hides the functions, a function declared in an enclosing body
+		// comes first.
+		if st.isLocal(c, name) {
+			return lang.External(), ""
+		}
+		for scope := c.Scope; scope >= 0; scope = syms[scope].Parent {
+			if syms[scope].Kind.IsCallable() {
+				if ids := st.p.Members(c.File.SymOf(scope), name); len(ids) > 0 {
+					return lang.SymsValue(ids), graph.ReasonSameFile
+				}
+			}
+		}
+	}
 	for scope := c.Scope; scope >= 0; scope = syms[scope].Parent {
 		for _, idx := range st.blockUses[c.File][scope] {
 			imp := c.File.Facts.Imports[idx]
@@ -54,6 +74,36 @@ func (rules) Lookup(p *lang.Program, c *lang.Ctx, name string) (lang.Value, grap
 		}
 	}
 	return st.lookupIn(mi, name, c.TypesOnly(), c.Called(), true)
+}
+
+// isLocal reports whether a local binding or parameter named name is
+// visible at c.
+func (st *state) isLocal(c *lang.Ctx, name string) bool {
+	syms := c.File.Facts.Symbols
+	in := map[int]bool{}
+	for scope := c.Scope; scope >= 0; scope = syms[scope].Parent {
+		in[scope] = true
+		for _, prm := range syms[scope].Params {
+			if prm.Name == name {
+				return true
+			}
+		}
+	}
+	byName := st.bindings[c.File]
+	if byName == nil {
+		byName = map[string][]int{}
+		for i, b := range c.File.Facts.Bindings {
+			byName[b.Name] = append(byName[b.Name], i)
+		}
+		st.bindings[c.File] = byName
+	}
+	for _, i := range byName[name] {
+		b := &c.File.Facts.Bindings[i]
+		if in[b.Scope] && b.Byte <= c.Pos && (b.End == 0 || c.Pos < b.End) {
+			return true
+		}
+	}
+	return false
 }
 
 // lookupIn resolves a name in module mi: its items, child modules, uses,
@@ -230,10 +280,21 @@ func (st *state) typeParam(c *lang.Ctx, name string) (lang.Value, bool) {
 			if tp.Name != name {
 				continue
 			}
-			if tp.Type == "" {
-				return lang.None(), true
+			file, at, bound := c.File, scope, tp.Type
+			if bound == "" {
+				impl, ok := st.bounds[c.File.SymOf(scope)][name]
+				if !ok {
+					return lang.None(), true
+				}
+				is := st.p.Sym(impl)
+				file, at = is.File, is.Local
+				for _, ip := range is.TypeParams {
+					if ip.Name == name {
+						bound = ip.Type
+					}
+				}
 			}
-			v := st.p.ResolveType(c.At(c.File, scope, s.StartByte), tp.Type)
+			v := st.p.ResolveType(c.At(file, at, file.Facts.Symbols[at].StartByte), bound)
 			switch {
 			case v.Kind == lang.ValInstance && v.Elem == 0:
 				return lang.SymValue(v.Sym), true

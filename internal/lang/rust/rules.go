@@ -10,7 +10,13 @@ import (
 // rules resolves Rust (modules.go, lookup.go, impls.go).
 type rules struct{}
 
-func (rules) Features() lang.Features { return lang.Features{} }
+// Features: fields and methods live apart (`self.name` and `self.name()`
+// are different members), so a called name is looked up as a function
+// (Lookup sees the locals that hide it); a `let` binds from where it is
+// written.
+func (rules) Features() lang.Features {
+	return lang.Features{MethodNamespace: true, OrderedBindings: true}
+}
 
 func (rules) ConfigNames() []string { return []string{"Cargo.toml"} }
 

@@ -29,6 +29,7 @@ func (x *extraction) readUses(q *lang.Query, matches []lang.Match) {
 			x.addCall(m.Node(cCall), m.Node(cCallee), m.Node(cArgs))
 		case m.Node(cMacro) != nil:
 			x.facts.Macros++
+			x.noteMacro(m.Node(cMacro))
 		case m.Node(cLet) != nil:
 			x.bindLet(m.Node(cLet))
 		case m.Node(cFor) != nil:
@@ -43,30 +44,14 @@ func (x *extraction) readUses(q *lang.Query, matches []lang.Match) {
 	}
 }
 
-// unknownArg stands for an argument in Call.ArgExprs: the rules choose
-// among same-named candidates by the argument count only.
-var unknownArg = &lang.Expr{}
-
 func (x *extraction) addCall(call, callee, args *ts.Node) {
 	e := x.callee(callee)
 	if e == nil {
 		return
 	}
-	n := 0
-	c := args.Walk()
-	for _, a := range args.NamedChildren(c) {
-		switch a.Kind() {
-		case "line_comment", "block_comment", "attribute_item":
-		default:
-			n++
-		}
-	}
-	c.Close()
+	argExprs := x.argList(args)
+	n := len(argExprs)
 	pos := uint32(call.StartByte())
-	var argExprs []*lang.Expr
-	for range n {
-		argExprs = append(argExprs, unknownArg)
-	}
 	x.facts.Calls = append(x.facts.Calls, lang.Call{
 		Scope: x.scopes.CallScope(pos), Callee: e, Args: n, ArgExprs: argExprs,
 		Line: lang.Line(callee), Byte: pos,
@@ -96,6 +81,9 @@ func (x *extraction) callee(n *ts.Node) *lang.Expr {
 	}
 	return nil
 }
+
+// pathHead marks a name that starts a path (Lookup skips the locals).
+const pathHead = "::"
 
 // path converts a path used as a value: `a::b::C` → Member(Member(a, b),
 // C), with crate, self and super as names the rules know, `Self::x` as a
@@ -127,6 +115,11 @@ func (x *extraction) path(n *ts.Node, depth int) *lang.Expr {
 		if name == "Self" {
 			return &lang.Expr{Kind: lang.ExprSelf}
 		}
+		if depth > 0 {
+			// The head of a path names a module or a type, never a
+			// local: `ast::visit(ast)` with a parameter ast.
+			return &lang.Expr{Kind: lang.ExprIdent, Name: pathHead + name}
+		}
 		return &lang.Expr{Kind: lang.ExprIdent, Name: name}
 	case "crate", "super":
 		return &lang.Expr{Kind: lang.ExprIdent, Name: x.text(n)}
@@ -151,6 +144,11 @@ var sameMethods = map[string]bool{
 	"read": true, "write": true, "get_mut": true,
 }
 
+// conversions are the sameMethods that convert a value of a type that
+// implements them (AsRef, Borrow): `self.as_ref()` in such an impl is
+// another type.
+var conversions = map[string]bool{"as_ref": true, "as_mut": true}
+
 // expr converts an expression into the resolver's expression tree.
 func (x *extraction) expr(n *ts.Node, depth int) *lang.Expr {
 	if n == nil || depth > 16 {
@@ -173,7 +171,7 @@ func (x *extraction) expr(n *ts.Node, depth int) *lang.Expr {
 			switch name := x.text(fn.ChildByFieldName("field")); {
 			case elementMethods[name]:
 				return &lang.Expr{Kind: lang.ExprIndex, X: x.expr(recv, depth+1)}
-			case sameMethods[name]:
+			case sameMethods[name] && (recv == nil || recv.Kind() != "self" || !conversions[name]):
 				return x.expr(recv, depth+1)
 			}
 		}
@@ -181,7 +179,7 @@ func (x *extraction) expr(n *ts.Node, depth int) *lang.Expr {
 		if callee == nil {
 			return &lang.Expr{}
 		}
-		if callee.Kind == lang.ExprMember && callee.Name == "default" && callee.X.Kind == lang.ExprIdent && fn.Kind() == "scoped_identifier" {
+		if callee.Kind == lang.ExprMember && callee.Name == "default" && fn.Kind() == "scoped_identifier" {
 			// `T::default()` is a T, whether its Default is derived
 			// (outside the index) or written.
 			return &lang.Expr{Kind: lang.ExprComposite, Name: lang.OneLine(x.text(fn.ChildByFieldName("path")))}
@@ -227,17 +225,18 @@ func (x *extraction) expr(n *ts.Node, depth int) *lang.Expr {
 	return &lang.Expr{}
 }
 
-// argList stands for the arguments of a call in an expression tree.
+// argList converts the arguments of a call: the rules choose among
+// same-named candidates (a type's `from` for several `From<T>`) by them.
 func (x *extraction) argList(args *ts.Node) []*lang.Expr {
 	if args == nil {
 		return nil
 	}
 	var out []*lang.Expr
 	for i := uint(0); i < args.NamedChildCount(); i++ {
-		switch args.NamedChild(i).Kind() {
+		switch a := args.NamedChild(i); a.Kind() {
 		case "line_comment", "block_comment", "attribute_item":
 		default:
-			out = append(out, unknownArg)
+			out = append(out, x.expr(a, 1))
 		}
 	}
 	return out
@@ -274,7 +273,12 @@ func (x *extraction) bindFor(n *ts.Node) {
 	if scope < 0 || pat == nil {
 		return
 	}
-	x.bindPattern(scope, pat, "", x.expr(n.ChildByFieldName("value"), 0), true, uint32(pat.StartByte()), uint32(n.EndByte()))
+	value := n.ChildByFieldName("value")
+	from := uint32(pat.EndByte())
+	if value != nil {
+		from = uint32(value.EndByte()) // `for x in x.iter()` walks the outer x
+	}
+	x.bindPattern(scope, pat, "", x.expr(value, 0), true, from, uint32(n.EndByte()))
 }
 
 // bindLetCondition binds `if let` / `while let` patterns inside the
@@ -292,7 +296,12 @@ func (x *extraction) bindLetCondition(n *ts.Node) {
 			break
 		}
 	}
-	x.bindPattern(scope, pat, "", x.expr(n.ChildByFieldName("value"), 0), false, uint32(pat.StartByte()), end)
+	value := n.ChildByFieldName("value")
+	from := uint32(pat.EndByte())
+	if value != nil {
+		from = uint32(value.EndByte()) // `if let Some(x) = x.next()` reads the outer x
+	}
+	x.bindPattern(scope, pat, "", x.expr(value, 0), false, from, end)
 }
 
 // bindArm binds the names of a match arm's pattern inside the arm.

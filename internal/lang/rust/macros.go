@@ -140,4 +140,3 @@ func lineOf(lines []int, off uint32) int {
 	}
 	return lo
 }
-

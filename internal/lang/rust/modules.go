@@ -95,7 +95,7 @@ func (rules) Organize(p *lang.Program) {
 	st := &state{p: p, externs: map[string]*modInfo{}, inline: map[*lang.File][]*modInfo{},
 		blockUses: map[*lang.File]map[int][]int{}, implSelf: map[lang.SymID]lang.SymID{},
 		implTrait: map[lang.SymID]lang.SymID{}, traitsOf: map[lang.SymID][]lang.SymID{},
-		bounds: map[lang.SymID]map[string]lang.SymID{},
+		bounds:     map[lang.SymID]map[string]lang.SymID{},
 		importMemo: map[importKey]lang.Value{}, importBusy: map[importKey]bool{}, busy: map[lookupKey]bool{},
 		bindings: map[*lang.File]map[string][]int{}}
 	var manifests []string

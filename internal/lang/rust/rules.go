@@ -38,7 +38,17 @@ func init() {
 		starts_with ends_with parse unwrap expect unwrap_or unwrap_or_else unwrap_or_default ok err ok_or
 		ok_or_else and_then or_else is_some is_none is_ok is_err map_err cloned copied as_str as_bytes
 		as_slice to_vec lock read write send recv fmt eq ne cmp partial_cmp hash drop deref deref_mut
-		with_capacity capacity reserve keys values first split_at chars bytes lines format`) {
+		with_capacity capacity reserve keys values first split_at chars bytes lines format
+		leading_zeros trailing_zeros count_ones count_zeros swap_bytes to_le to_be from_le from_be pow abs
+		wrapping_add wrapping_sub wrapping_mul checked_add checked_sub checked_mul checked_div saturating_add
+		saturating_sub overflowing_add is_power_of_two next_power_of_two as_ptr as_mut_ptr cast add sub
+		offset read_unaligned write_unaligned copy_from copy_to is_null as_non_null_ptr len_utf8 to_ascii_lowercase
+		to_ascii_uppercase to_lowercase to_uppercase is_ascii is_alphabetic is_numeric is_whitespace
+		last_mut first_mut split_first split_last windows chunks iter_rev extend_from_slice drain
+		swap take replace into_inner into_boxed_slice into_vec into_bytes into_string to_str to_bytes
+		as_mut_slice as_slice_mut binary_search concat repeat find_map take_while skip_while step_by
+		peekable fuse cycle flatten inspect copied by_ref partition unzip product flush write_all
+		write_str read_to_string read_line display debug_struct debug_list debug_map field finish entries`) {
 		stdMethods[n] = true
 	}
 }

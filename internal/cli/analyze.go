@@ -402,6 +402,9 @@ func printSummary(w io.Writer, id, root string, s *ingest.Summary) {
 		fmt.Fprintf(w, "  calls     %d sites: %d resolved (%d by name only), %d unresolved (external or dynamic)\n",
 			c, s.Resolve.CallsResolved, s.Resolve.CallsNameOnly, s.Resolve.CallsUnresolved)
 	}
+	if m := s.Resolve.Macros; m > 0 {
+		fmt.Fprintf(w, "  macros    %d invocations (expanded code is not indexed; no CALLS edges)\n", m)
+	}
 	if f := s.Flows; f.Communities > 0 || f.Processes > 0 {
 		fmt.Fprintf(w, "  flows     %d communities (modularity %.2f), %d processes from %d entry points\n",
 			f.Communities, f.Modularity, f.Processes, f.EntryPoints)

@@ -12,6 +12,7 @@ import (
 
 	_ "gitnexus.dev/gitnexus/internal/lang/golang"
 	_ "gitnexus.dev/gitnexus/internal/lang/java"
+	_ "gitnexus.dev/gitnexus/internal/lang/rust"
 )
 
 // TestDeriveMatchesFullParse reads the history of this repository (or of

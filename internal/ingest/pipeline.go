@@ -196,6 +196,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		st.Resolve.CallsResolved += rs.CallsResolved
 		st.Resolve.CallsNameOnly += rs.CallsNameOnly
 		st.Resolve.CallsUnresolved += rs.CallsUnresolved
+		st.Resolve.Macros += rs.Macros
 	}
 	timed("resolve", start)
 

@@ -234,7 +234,7 @@ func (p *Program) localBinding(c Ctx, scope int, name string) (Value, bool) {
 		// A binding that starts after the use (flow-insensitive languages,
 		// or a use in a closure defined before the assignment) still
 		// names a local: prefer it over globals only in callable scopes.
-		if scope >= 0 && len(idx) > 0 {
+		if scope >= 0 && len(idx) > 0 && !p.Rules.Features().OrderedBindings {
 			for _, i := range idx {
 				if !f.Facts.Bindings[i].Field {
 					return p.bindingValue(c, i), true

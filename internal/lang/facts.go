@@ -30,6 +30,9 @@ type FileFacts struct {
 	// SyntaxErrors counts ERROR and MISSING nodes; a file with errors still
 	// yields whatever parsed.
 	SyntaxErrors int
+	// Macros counts macro invocations (Rust `foo!(...)`): they expand to
+	// code the index never sees, are not calls, and get no CALLS edge.
+	Macros int
 }
 
 // Span locates a piece of source. Lines are 1-based and inclusive; bytes are

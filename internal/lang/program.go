@@ -219,6 +219,10 @@ type Features struct {
 	// nearly all wrong (an untyped array's `xs.map()` picking the one
 	// repository function named map).
 	NoNameOnly bool
+	// OrderedBindings: a local binding is visible only from where it is
+	// written to the end of its block (Rust); a use before it names a
+	// parameter or an outer name, never the later binding.
+	OrderedBindings bool
 	// LooseArity: an override need not take the same parameters as the
 	// method it overrides (JavaScript and Python do not check), so
 	// dispatch matches overrides by name alone. (A method only subtypes

@@ -10,6 +10,7 @@ type ResolveStats struct {
 	CallsResolved   int // call sites linked to at least one target
 	CallsNameOnly   int // call sites linked by name only
 	CallsUnresolved int // call sites dropped
+	Macros          int // macro invocations, never calls (FileFacts.Macros)
 }
 
 // Resolve links the program and adds its symbols and relations to g: symbol
@@ -28,6 +29,7 @@ func (p *Program) Resolve(g *graph.Graph) ResolveStats {
 	for _, f := range p.Files {
 		p.resolveCalls(g, f, &st)
 		p.resolveRefs(g, f)
+		st.Macros += f.Facts.Macros
 	}
 	return st
 }

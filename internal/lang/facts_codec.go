@@ -82,6 +82,7 @@ func AppendFacts(buf []byte, f *FileFacts) []byte {
 		e.bool(r.Write)
 	}
 	e.int(f.SyntaxErrors)
+	e.int(f.Macros)
 	return e.buf
 }
 
@@ -172,6 +173,7 @@ func DecodeFacts(data []byte) (f *FileFacts, rest []byte, err error) {
 		}
 	}
 	f.SyntaxErrors = d.int()
+	f.Macros = d.int()
 	return f, d.buf, nil
 }
 

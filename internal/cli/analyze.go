@@ -35,6 +35,7 @@ type analyzeOptions struct {
 	quiet       bool
 	cpuProfile  string
 	history     historyFlags
+	embeddings  embedFlags
 }
 
 func newAnalyzeCmd(stdio *IO) *cobra.Command {
@@ -81,6 +82,7 @@ again. --no-history leaves it out.`,
 	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a Go CPU profile of the analysis to this file")
 	_ = f.MarkHidden("cpuprofile")
 	o.history.register(f)
+	o.embeddings.register(f)
 	return cmd
 }
 
@@ -127,9 +129,34 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 
 	gs := readGitState(ctx, root)
 	why := "no index yet"
-	if r, err := store.OpenRepo(root); err == nil {
+	var prevEmbed *store.EmbeddingMeta
+	prev, prevErr := store.OpenRepo(root)
+	if prevErr == nil {
+		prevEmbed = prev.Meta().Embeddings
+	}
+	ecfg, err := o.embeddings.config(prevEmbed)
+	if err != nil {
+		if prev != nil {
+			prev.Close()
+		}
+		return usageError{err}
+	}
+	embedder, err := openEmbedder(ecfg)
+	if err != nil {
+		if prev != nil {
+			prev.Close()
+		}
+		return err
+	}
+	if embedder != nil {
+		defer embedder.Close()
+	}
+	if r, err := prev, prevErr; err == nil {
 		fr := checkFreshness(ctx, root, r, gs)
 		if why := o.history.stale(r.Meta().History, gs.Git && gs.Commit != ""); why != "" {
+			fr.Fresh, fr.Reasons = false, append(fr.Reasons, why)
+		}
+		if why := embedStale(r.Meta().Embeddings, embedder); why != "" {
 			fr.Fresh, fr.Reasons = false, append(fr.Reasons, why)
 		}
 		r.Close()
@@ -149,7 +176,8 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 		fmt.Fprintf(o.io.ErrOut, "Indexing %s (%s)\n", root, why)
 	}
 	res, err := ingest.Run(ctx, ingest.Options{Root: root, Workers: o.workers, MaxFileSize: o.maxFileSize * 1024,
-		Progress: prog.event, History: o.history.options(gs.Git && gs.Commit != ""), ReuseHistory: !o.force})
+		Progress: prog.event, History: o.history.options(gs.Git && gs.Commit != ""), ReuseHistory: !o.force,
+		Embedder: embedder, EmbedProvider: ecfg.Provider, EmbedTokens: ecfg.MaxTokens})
 	prog.done()
 	if err != nil {
 		return err
@@ -171,7 +199,7 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	}
 	meta := store.Meta{ToolVersion: Version(), RepoPath: root, IndexedCommit: gs.Commit, Branch: gs.Branch,
 		Dirty: gs.Dirty, IndexedAt: start.UTC(), Stats: statsJSON}
-	wr, err := store.Write(ctx, root, res.Graph, meta)
+	wr, err := store.WriteWithVectors(ctx, root, res.Graph, res.Vectors, meta)
 	prog.done()
 	if err != nil {
 		return err
@@ -309,6 +337,9 @@ func printSummary(w io.Writer, id, root string, s *ingest.Summary) {
 	}
 	if h := s.History; h != nil && h.Git {
 		printHistorySummary(w, h)
+	}
+	if e := s.Embeddings; e != nil {
+		printEmbedSummary(w, e)
 	}
 	fmt.Fprintf(w, "  index     %s, %.1f MiB\n", filepath.Join(store.Dir(root), store.DBName), float64(s.IndexBytes)/(1<<20))
 }

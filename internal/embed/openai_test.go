@@ -2,96 +2,22 @@ package embed
 
 import (
 	"context"
-	"encoding/json"
-	"hash/fnv"
 	"math"
 	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"gitnexus.dev/gitnexus/internal/embed/embedtest"
 )
 
-// embeddingServer implements POST /v1/embeddings on 127.0.0.1: each text
-// becomes a bag of its words hashed into dims buckets. fail decides, per
-// request number (from 1), whether to answer with an error status instead.
-type embeddingServer struct {
-	dims int
-	key  string
-	fail func(n int) int
-
-	mu       sync.Mutex
-	requests int
-	sizes    []int
-}
-
-func (s *embeddingServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
-	s.requests++
-	n := s.requests
-	s.mu.Unlock()
-	if r.Method != http.MethodPost || r.URL.Path != "/v1/embeddings" {
-		http.NotFound(w, r)
-		return
-	}
-	if s.key != "" && r.Header.Get("Authorization") != "Bearer "+s.key {
-		w.WriteHeader(http.StatusUnauthorized)
-		w.Write([]byte(`{"error": {"message": "Incorrect API key provided"}}`))
-		return
-	}
-	if s.fail != nil {
-		if status := s.fail(n); status != 0 {
-			w.Header().Set("Retry-After", "0")
-			w.WriteHeader(status)
-			w.Write([]byte(`{"error": {"message": "try later"}}`))
-			return
-		}
-	}
-	var req openAIRequest
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil || req.Model == "" {
-		w.WriteHeader(http.StatusBadRequest)
-		w.Write([]byte(`{"error": {"message": "bad request"}}`))
-		return
-	}
-	s.mu.Lock()
-	s.sizes = append(s.sizes, len(req.Input))
-	s.mu.Unlock()
-	dims := s.dims
-	if req.Dimensions > 0 {
-		dims = req.Dimensions
-	}
-	type item struct {
-		Object    string    `json:"object"`
-		Index     int       `json:"index"`
-		Embedding []float32 `json:"embedding"`
-	}
-	var data []item
-	// Answer in reverse order: clients must place vectors by index.
-	for i := len(req.Input) - 1; i >= 0; i-- {
-		data = append(data, item{"embedding", i, bagOfWords(req.Input[i], dims)})
-	}
-	json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data, "model": req.Model})
-}
-
-func bagOfWords(text string, dims int) []float32 {
-	v := make([]float32, dims)
-	for _, w := range strings.Fields(strings.ToLower(text)) {
-		h := fnv.New32a()
-		h.Write([]byte(w))
-		v[h.Sum32()%uint32(dims)] += 3 // not unit length: the client normalises
-	}
-	return v
-}
-
-func newTestOpenAI(t *testing.T, srv *embeddingServer, cfg Config) *OpenAI {
+func newTestOpenAI(t *testing.T, srv *embedtest.Server, cfg Config) *OpenAI {
 	t.Helper()
-	ts := httptest.NewServer(srv)
-	t.Cleanup(ts.Close)
 	cfg.Provider = ProviderOpenAI
 	if cfg.BaseURL == "" {
-		cfg.BaseURL = ts.URL
+		cfg.BaseURL = srv.URL
 	}
 	if cfg.Model == "" {
 		cfg.Model = "test-model"
@@ -109,24 +35,28 @@ func TestOpenAIEmbeds(t *testing.T) {
 	cases := []struct {
 		name      string
 		cfg       Config
-		dims      int
 		wantSizes []int // batch sizes the server saw, sorted
 	}{
-		{"one batch", Config{}, 16, []int{5}},
-		{"batches of two", Config{BatchSize: 2, Concurrency: 1}, 16, []int{1, 2, 2}},
-		{"batches in parallel", Config{BatchSize: 1, Concurrency: 3}, 16, []int{1, 1, 1, 1, 1}},
-		{"dimensions asked", Config{Dimensions: 8}, 16, []int{5}},
-		{"with an API key", Config{APIKey: "k3y"}, 16, []int{5}},
+		{"one batch", Config{}, []int{5}},
+		{"batches of two", Config{BatchSize: 2, Concurrency: 1}, []int{1, 2, 2}},
+		{"batches in parallel", Config{BatchSize: 1, Concurrency: 3}, []int{1, 1, 1, 1, 1}},
+		{"dimensions asked", Config{Dimensions: 8}, []int{5}},
+		{"with an API key", Config{APIKey: "k3y"}, []int{5}},
+		{"base URL ending in /v1", Config{BaseURL: "/v1/"}, []int{5}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			srv := &embeddingServer{dims: tc.dims, key: tc.cfg.APIKey}
+			srv := embedtest.Start(t, 16)
+			srv.Key = tc.cfg.APIKey
+			if tc.cfg.BaseURL != "" {
+				tc.cfg.BaseURL = srv.URL + tc.cfg.BaseURL
+			}
 			o := newTestOpenAI(t, srv, tc.cfg)
 			vecs, err := o.Embed(context.Background(), texts)
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := tc.dims
+			want := 16
 			if tc.cfg.Dimensions > 0 {
 				want = tc.cfg.Dimensions
 			}
@@ -134,7 +64,7 @@ func TestOpenAIEmbeds(t *testing.T) {
 				t.Errorf("Dimensions() = %d, want %d", o.Dimensions(), want)
 			}
 			for i, v := range vecs {
-				exp := Normalize(bagOfWords(texts[i], want))
+				exp := Normalize(embedtest.BagOfWords(texts[i], want))
 				if len(v) != want {
 					t.Fatalf("vector %d has %d dimensions, want %d", i, len(v), want)
 				}
@@ -144,9 +74,7 @@ func TestOpenAIEmbeds(t *testing.T) {
 					}
 				}
 			}
-			srv.mu.Lock()
-			sizes := append([]int(nil), srv.sizes...)
-			srv.mu.Unlock()
+			sizes := srv.Sizes()
 			slices.Sort(sizes)
 			if !slices.Equal(sizes, tc.wantSizes) {
 				t.Errorf("batch sizes %v, want %v", sizes, tc.wantSizes)
@@ -182,11 +110,13 @@ func TestOpenAIFailures(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			srv := &embeddingServer{dims: 4, fail: tc.fail, key: tc.key}
-			o := newTestOpenAI(t, srv, Config{Retries: tc.retries, APIKey: "not-" + tc.key})
-			if tc.key == "" {
-				o.cfg.APIKey = ""
+			srv := embedtest.Start(t, 4)
+			srv.Fail, srv.Key = tc.fail, tc.key
+			cfg := Config{Retries: tc.retries}
+			if tc.key != "" {
+				cfg.APIKey = "not-" + tc.key
 			}
+			o := newTestOpenAI(t, srv, cfg)
 			_, err := o.Embed(context.Background(), []string{"a b", "c"})
 			switch {
 			case tc.wantErr == "" && err != nil:
@@ -196,8 +126,8 @@ func TestOpenAIFailures(t *testing.T) {
 			case tc.wantErr != "" && !strings.Contains(err.Error(), o.Endpoint()):
 				t.Errorf("error %q does not name the endpoint", err)
 			}
-			if srv.requests != tc.wantRequests {
-				t.Errorf("%d requests, want %d", srv.requests, tc.wantRequests)
+			if srv.Requests() != tc.wantRequests {
+				t.Errorf("%d requests, want %d", srv.Requests(), tc.wantRequests)
 			}
 		})
 	}

@@ -5,3 +5,8 @@
 // world graph (HNSW) for large ones, built deterministically and encoded so
 // that servers load it instead of building it.
 package vector
+
+// ExactLimit is the number of vectors from which an index links them into
+// an HNSW instead of scanning them all: below it an exact scan answers
+// within a few milliseconds (bench/retrieval/RESULTS.md).
+const ExactLimit = 10000

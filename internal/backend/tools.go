@@ -261,7 +261,7 @@ func runQuery(ctx context.Context, b *Backend, a *Args) (*Result, error) {
 	}
 	return b.withRepo(ctx, a.String("repo"), func(s *Snapshot) (*Result, error) {
 		res, err := analysis.Query(ctx, s.Reader, s.Graph, q, analysis.QueryOptions{Limit: a.Int("limit"),
-			MaxSymbols: a.Int("max_symbols"), IncludeContent: a.Bool("include_content")})
+			MaxSymbols: a.Int("max_symbols"), IncludeContent: a.Bool("include_content"), Semantic: b.semantic(ctx, s)})
 		if err != nil {
 			return nil, err
 		}

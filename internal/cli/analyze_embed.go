@@ -23,7 +23,7 @@ const autoProvider = "auto"
 
 func (e *embedFlags) register(f *pflag.FlagSet) {
 	f.StringVar(&e.provider, "embeddings", "", "embed symbols and commits for semantic search: builtin, openai, onnx, or none "+
-		"(bare --embeddings: the configured provider, else builtin; docs/embeddings.md)")
+		"(bare --embeddings: the provider GITNEXUS_EMBEDDING_PROVIDER or embeddings.json configures; docs/embeddings.md)")
 	f.Lookup("embeddings").NoOptDefVal = autoProvider
 }
 
@@ -41,8 +41,11 @@ func (e *embedFlags) config(previous *store.EmbeddingMeta) (embed.Config, error)
 	}
 	switch {
 	case e.provider == autoProvider:
-		if !cfg.Enabled() {
-			cfg.Provider = embed.ProviderBuiltin
+		// The built-in vectors are not the default: on the retrieval
+		// benchmark they lower the fused ranking (bench/retrieval).
+		if cfg.Provider == "" {
+			return embed.Config{}, fmt.Errorf("--embeddings: no embedding provider is configured: set %s (openai or onnx, docs/embeddings.md), "+
+				"or choose one with --embeddings=openai|onnx|builtin", embed.EnvProvider)
 		}
 	case e.provider != "":
 		cfg.Provider = e.provider

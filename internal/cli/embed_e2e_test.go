@@ -1,10 +1,13 @@
 package cli_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"gitnexus.dev/gitnexus/internal/embed"
+	"gitnexus.dev/gitnexus/internal/embed/onnxtest"
 )
 
 // TestAnalyzeEmbeddings drives --embeddings through the binary: turning
@@ -27,7 +30,8 @@ func TestAnalyzeEmbeddings(t *testing.T) {
 	}{
 		{args: []string{"analyze"}, wantOut: []string{"Indexed"}, notWantOut: []string{"vectors"}},
 		{args: []string{"query", "charge the payment"}, wantOut: []string{"(bm25).", "the index has no embeddings"}},
-		{args: []string{"analyze", "--embeddings"}, wantErr: []string{"embeddings asked for (builtin:subword-v1/128)"},
+		{args: []string{"analyze", "--embeddings"}, wantCode: 2, wantErr: []string{"no embedding provider is configured: set GITNEXUS_EMBEDDING_PROVIDER"}},
+		{args: []string{"analyze", "--embeddings"}, env: map[string]string{embed.EnvProvider: "builtin"}, wantErr: []string{"embeddings asked for (builtin:subword-v1/128)"},
 			wantOut: []string{"vectors   7 symbols, 1 commits by builtin:subword-v1/128 (128 dimensions): 8 embedded"}},
 		{args: []string{"analyze"}, wantOut: []string{"up to date"}},
 		{args: []string{"query", "charge the payment"}, wantOut: []string{"(bm25+vector).", "fused by reciprocal rank (k=60)", "payment.Client.Charge"}},
@@ -64,5 +68,39 @@ func TestAnalyzeEmbeddings(t *testing.T) {
 				t.Errorf("gitnexus %s: stderr lacks %q:\n%s", strings.Join(s.args, " "), w, r.stderr)
 			}
 		}
+	}
+}
+
+// TestAnalyzeEmbeddingsONNX indexes with the onnx provider: a tiny
+// BERT-shaped model made by onnxtest, run by the ONNX Runtime library of
+// test/onnxruntime.
+func TestAnalyzeEmbeddingsONNX(t *testing.T) {
+	lib := os.Getenv("GITNEXUS_TEST_ONNXRUNTIME")
+	if lib == "" {
+		lib = filepath.Join("..", "..", "test", "onnxruntime", "node_modules", "onnxruntime-node", "bin", "napi-v6", "linux", "x64", "libonnxruntime.so.1")
+	}
+	lib, _ = filepath.Abs(lib)
+	if _, err := os.Stat(lib); err != nil {
+		if os.Getenv("CI") != "" || os.Getenv("GITNEXUS_TEST_ONNXRUNTIME") != "" {
+			t.Fatalf("no ONNX Runtime library at %s: run test/onnxruntime/install.sh", lib)
+		}
+		t.Skipf("no ONNX Runtime library at %s: run test/onnxruntime/install.sh", lib)
+	}
+	modelPath, tokPath, err := onnxtest.Write(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	repo := newRepo(t, "shop", shop)
+	t.Setenv(embed.EnvONNXModel, modelPath)
+	t.Setenv(embed.EnvONNXTok, tokPath)
+	t.Setenv(embed.EnvONNXRuntime, lib)
+	r := mustRun(t, home, repo, "analyze", "--embeddings=onnx")
+	if !strings.Contains(r.stdout, "vectors   7 symbols, 1 commits by onnx:") || !strings.Contains(r.stdout, "(8 dimensions): 8 embedded") {
+		t.Errorf("analyze --embeddings=onnx:\n%s", r.stdout)
+	}
+	r = mustRun(t, home, repo, "query", "parse config file")
+	if !strings.Contains(r.stdout, "(bm25+vector).") {
+		t.Errorf("query after onnx embeddings:\n%s", r.stdout)
 	}
 }

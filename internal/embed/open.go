@@ -14,6 +14,8 @@ func New(cfg Config) (Embedder, error) {
 		return NewOpenAI(cfg)
 	case ProviderBuiltin:
 		return NewBuiltin()
+	case ProviderONNX:
+		return NewONNX(cfg)
 	}
 	return nil, fmt.Errorf("no embedder for provider %q: use one of %s, %s, %s", cfg.Provider, ProviderBuiltin, ProviderOpenAI, ProviderONNX)
 }

@@ -3,6 +3,7 @@ package embed
 import (
 	"bytes"
 	"context"
+	"os"
 	"testing"
 )
 
@@ -71,4 +72,30 @@ func dot32(a, b []float32) float32 {
 		d += a[i] * b[i]
 	}
 	return d
+}
+
+// BenchmarkBuiltinEmbed embeds texts the size of the symbols' texts
+// (1 KB, the default budget of 256 tokens) cut from this package's code.
+func BenchmarkBuiltinEmbed(b *testing.B) {
+	e, err := NewBuiltin()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var texts []string
+	for _, f := range []string{"openai.go", "onnx.go", "wordpiece.go", "config.go"} {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for i := 0; i+1024 <= len(src); i += 1024 {
+			texts = append(texts, string(src[i:i+1024]))
+		}
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := e.Embed(context.Background(), texts); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N*len(texts))/b.Elapsed().Seconds(), "texts/s")
 }

@@ -56,6 +56,9 @@ func LoadVectors(ctx context.Context, r *store.Reader, g *memgraph.Graph) (*Vect
 	return v, nil
 }
 
+// SymbolSet is the symbols' vectors in rid order (what the HNSW links).
+func (v *Vectors) SymbolSet() *vector.Set { return v.symbols }
+
 // Symbols is the number of symbol vectors.
 func (v *Vectors) Symbols() int { return v.symbols.Len() }
 

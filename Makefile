@@ -37,8 +37,12 @@ fmt-check:
 # that drive the built binary, the race detector on concurrent packages, and
 # an independent MCP client (the MCP Inspector's CLI, installed from
 # test/inspector/package-lock.json) against the built server, and the agent
-# skill's Python tests against the built server.
+# skill's Python tests against the built server. The onnx embedding
+# provider's tests load the ONNX Runtime library that
+# test/onnxruntime/install.sh installs (from onnxruntime-node, pinned in
+# its package-lock.json); they fail when it cannot be installed.
 test: fmt-check vet build test-skill
+	ort="$$(test/onnxruntime/install.sh)" && export GITNEXUS_TEST_ONNXRUNTIME="$$ort" && \
 	$(GO) test -tags $(TAGS) -count=1 ./...
 	$(GO) test -tags $(TAGS) -count=1 -race ./internal/ingest/ ./internal/history/ ./internal/memgraph/ ./internal/registry/ ./internal/store/ ./internal/backend/ ./internal/httpserver/ \
 		./internal/freshness/ ./internal/debounce/ ./internal/watch/ ./internal/githook/ ./internal/webhook/

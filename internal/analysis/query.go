@@ -15,6 +15,9 @@ type QueryOptions struct {
 	Limit          int // groups
 	MaxSymbols     int // symbols per group
 	IncludeContent bool
+	// Semantic adds vector search, fused with BM25; nil or not ready ranks
+	// by BM25 alone.
+	Semantic *search.Semantic
 }
 
 // QuerySymbol is a symbol a search found.
@@ -34,7 +37,7 @@ type QueryGroup struct {
 // QueryResult is a ranked search answer.
 type QueryResult struct {
 	Query       string        `json:"query"`
-	Ranking     string        `json:"ranking"` // how hits were ranked: "bm25"
+	Ranking     string        `json:"ranking"` // how hits were ranked: "bm25", or "bm25+vector" (fused by reciprocal rank)
 	Groups      []QueryGroup  `json:"groups"`
 	Definitions []QuerySymbol `json:"definitions"` // types, constants and files found outside any group
 	// Processes are the execution flows the hits are steps of, ranked by
@@ -46,10 +49,11 @@ type QueryResult struct {
 	Note      string         `json:"note,omitempty"`
 }
 
-// Query searches the index: BM25 hits are grouped by file, callables
-// forming the groups and other hits (types, constants, files) listed as
-// definitions. Groups are ordered by their best hit. Hits that are steps of
-// execution flows also group by process (query_flows.go).
+// Query searches the index: BM25 hits, fused with vector search hits when
+// the index has embeddings, are grouped by file, callables forming the
+// groups and other hits (types, constants, files) listed as definitions.
+// Groups are ordered by their best hit. Hits that are steps of execution
+// flows also group by process (query_flows.go).
 func Query(ctx context.Context, r *store.Reader, g *memgraph.Graph, text string, opt QueryOptions) (*QueryResult, error) {
 	if opt.Limit <= 0 {
 		opt.Limit = 5
@@ -57,19 +61,25 @@ func Query(ctx context.Context, r *store.Reader, g *memgraph.Graph, text string,
 	if opt.MaxSymbols <= 0 {
 		opt.MaxSymbols = 10
 	}
-	hits, err := search.BM25(ctx, r, g, text, max(200, opt.Limit*opt.MaxSymbols*4))
+	ranked, err := search.Symbols(ctx, r, g, opt.Semantic, text, max(200, opt.Limit*opt.MaxSymbols*4))
 	if err != nil {
 		return nil, err
 	}
-	res := &QueryResult{Query: text, Ranking: "bm25", Groups: []QueryGroup{}, Definitions: []QuerySymbol{},
-		Processes: []QueryProcess{}, Total: len(hits),
-		Note: "ranked by BM25 over names, signatures, docs and content; vector search is not configured"}
+	hits := ranked.Hits
+	res := &QueryResult{Query: text, Ranking: ranked.Ranking, Groups: []QueryGroup{}, Definitions: []QuerySymbol{},
+		Processes: []QueryProcess{}, Total: len(hits), Note: ranked.Note}
+	// Fused scores are sums of 1/(60+rank): keep enough digits to tell
+	// neighbouring ranks apart.
+	precision := 1000.0
+	if ranked.Ranking == search.RankingFused {
+		precision = 1e6
+	}
 	byFile := map[string]*QueryGroup{}
 	var order []string
 	flows := newProcessRanking(g)
 	for _, h := range hits {
 		nd := &g.Nodes[h.Node]
-		qs := QuerySymbol{SymbolInfo: Info(g, h.Node), Score: math.Round(h.Score*1000) / 1000}
+		qs := QuerySymbol{SymbolInfo: Info(g, h.Node), Score: math.Round(h.Score*precision) / precision}
 		flows.add(h.Node, qs)
 		if opt.IncludeContent && nd.Kind.IsSymbol() {
 			if c, d, err := r.NodeText(ctx, int64(h.Node)+1); err == nil {

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"gitnexus.dev/gitnexus/internal/embed"
 	"gitnexus.dev/gitnexus/internal/registry"
 )
 
@@ -35,6 +36,10 @@ type Options struct {
 	// reused before a call starts a new one in the background
 	// (freshness.DefaultTTL when 0).
 	FreshnessTTL time.Duration
+	// Embedding configures the embedders that turn questions into vectors
+	// for indexes with embeddings; nil reads the embeddings.json file in
+	// the gitnexus home and the GITNEXUS_EMBEDDING_* variables.
+	Embedding *embed.Config
 }
 
 // ErrReadOnly is a write refused by a read-only backend.
@@ -52,6 +57,7 @@ type Backend struct {
 	repos   []RepoHandle // from the registry, sorted by id
 	regKey  fileKey      // the registry file as last read
 	handles map[string]*handle
+	embed   *embedders
 
 	stop chan struct{}
 	done chan struct{}
@@ -92,7 +98,8 @@ func New(opts Options) (*Backend, error) {
 	if opts.Cwd == "" {
 		opts.Cwd, _ = os.Getwd()
 	}
-	b := &Backend{opts: opts, handles: map[string]*handle{}, stop: make(chan struct{}), done: make(chan struct{})}
+	b := &Backend{opts: opts, handles: map[string]*handle{}, embed: newEmbedders(opts.Embedding),
+		stop: make(chan struct{}), done: make(chan struct{})}
 	if err := b.refresh(); err != nil {
 		return nil, err
 	}
@@ -115,6 +122,7 @@ func (b *Backend) Close() {
 		h.close()
 		delete(b.handles, id)
 	}
+	b.embed.close()
 }
 
 // refresh re-reads the registry. Handles of repositories that left it are

@@ -39,6 +39,9 @@ type Snapshot struct {
 
 	corpusOnce sync.Once
 	corpus     *search.Corpus
+
+	semanticOnce sync.Once
+	semantic     *search.Semantic
 }
 
 // history indexes the graph's git history records once per snapshot, the

@@ -3,6 +3,7 @@ package backend
 import (
 	"context"
 	"fmt"
+	"math"
 	"time"
 
 	"gitnexus.dev/gitnexus/internal/analysis"
@@ -27,7 +28,7 @@ func (b *Backend) HistoryCall(ctx context.Context, ref string, fn func(h *Histor
 				"in a git repository (without --no-history)", s.Repo.ID)}
 		}
 		var err error
-		out, err = fn(&HistoryView{s: s, X: x})
+		out, err = fn(&HistoryView{b: b, s: s, X: x})
 		return nil, err
 	})
 	return out, err
@@ -45,6 +46,7 @@ func (b *Backend) Generation(ctx context.Context, ref string) (id string, gen in
 
 // HistoryView is one repository's history during a call.
 type HistoryView struct {
+	b *Backend
 	s *Snapshot
 	X *analysis.HistoryIndex
 }
@@ -297,14 +299,45 @@ type CommitHit struct {
 	Summary    string  `json:"summary"`
 }
 
+// CommitSearch is the answer of a commit search and how it was ranked.
+type CommitSearch struct {
+	Hits    []CommitHit
+	Ranking string // search.RankingBM25 or search.RankingFused
+	Note    string
+}
+
 // SearchCommits ranks the commits by how well their message and the names
-// of the symbols they changed match the query (BM25).
-func (h *HistoryView) SearchCommits(query string, topK int) []CommitHit {
-	out := []CommitHit{}
-	for _, sc := range h.commitCorpus().Search(search.Words(query), topK) {
-		out = append(out, CommitHit{CommitHash: h.X.Commit(sc.Doc).Hash, Score: sc.Score, Summary: h.summary(sc.Doc)})
+// of the symbols they changed match the query: BM25, fused by reciprocal
+// rank with the similarity of the commits' vectors when the index has
+// embeddings.
+func (h *HistoryView) SearchCommits(ctx context.Context, query string, topK int) (CommitSearch, error) {
+	g := h.s.Graph
+	bm25 := func() []search.Hit {
+		var hits []search.Hit
+		for _, sc := range h.commitCorpus().Search(search.Words(query), topK) {
+			if n, ok := g.Lookup("Commit:" + h.X.Commit(sc.Doc).Hash); ok {
+				hits = append(hits, search.Hit{Node: n, Score: sc.Score})
+			}
+		}
+		return hits
 	}
-	return out
+	ranked, err := search.Commits(ctx, h.b.semantic(ctx, h.s), query, topK, bm25)
+	if err != nil {
+		return CommitSearch{}, err
+	}
+	out := CommitSearch{Hits: []CommitHit{}, Ranking: ranked.Ranking, Note: ranked.Note}
+	for _, hit := range ranked.Hits {
+		i, ok, err := h.X.FindCommit(g.Nodes[hit.Node].QualifiedName)
+		if err != nil || !ok {
+			continue
+		}
+		score := hit.Score
+		if ranked.Ranking == search.RankingFused {
+			score = math.Round(score*1e6) / 1e6
+		}
+		out.Hits = append(out.Hits, CommitHit{CommitHash: h.X.Commit(i).Hash, Score: score, Summary: h.summary(i)})
+	}
+	return out, nil
 }
 
 // summary is a commit in one line: subject, date, author, and what it

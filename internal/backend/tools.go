@@ -35,8 +35,9 @@ func toolTable() []*Tool {
 		{
 			Name: "query", Title: "Search the code graph", ReadOnly: true, Aliases: []string{"search"},
 			Description: "Search symbols and files by meaning-bearing words (names split on case, signatures, docs, code). " +
-				"Results are grouped by file, with types and constants as definitions. Use to find where a concept lives; " +
-				"then call context on a symbol.",
+				"Results are grouped by file, with types and constants as definitions. When the index has embeddings, " +
+				"vector search ranks by meaning too (fused with the word ranking; `ranking` says which ran). " +
+				"Use to find where a concept lives; then call context on a symbol.",
 			Params: []Param{
 				{Name: "query", Type: TypeString, Description: "Words to search for, e.g. \"parse config file\".", Required: true, Aliases: []string{"search_query"}},
 				{Name: "limit", Type: TypeInteger, Description: "Groups to return.", Default: 5, Min: num(1), Max: num(100)},
@@ -265,7 +266,7 @@ func runQuery(ctx context.Context, b *Backend, a *Args) (*Result, error) {
 	}
 	return b.withRepo(ctx, a.String("repo"), func(s *Snapshot) (*Result, error) {
 		res, err := analysis.Query(ctx, s.Reader, s.Graph, q, analysis.QueryOptions{Limit: a.Int("limit"),
-			MaxSymbols: a.Int("max_symbols"), IncludeContent: a.Bool("include_content")})
+			MaxSymbols: a.Int("max_symbols"), IncludeContent: a.Bool("include_content"), Semantic: b.semantic(ctx, s)})
 		if err != nil {
 			return nil, err
 		}

@@ -39,6 +39,7 @@ type analyzeOptions struct {
 	agentsMD    bool
 	watch       bool
 	debounce    time.Duration
+	embeddings  embedFlags
 }
 
 func newAnalyzeCmd(stdio *IO) *cobra.Command {
@@ -108,6 +109,7 @@ and ignored directories do not. Ctrl-C or SIGTERM stops it. Details: docs/keepin
 	o.history.register(f)
 	f.BoolVar(&o.watch, "watch", false, "keep running and analyze again when files change")
 	f.DurationVar(&o.debounce, "debounce", defaultDebounce, "with --watch, wait until files stopped changing for this long")
+	o.embeddings.register(f)
 	return cmd
 }
 
@@ -185,10 +187,35 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 
 	gs := readGitState(ctx, root)
 	why := "no index yet"
-	if r, err := store.OpenRepo(root); err == nil {
+	var prevEmbed *store.EmbeddingMeta
+	prev, prevErr := store.OpenRepo(root)
+	if prevErr == nil {
+		prevEmbed = prev.Meta().Embeddings
+	}
+	ecfg, err := o.embeddings.config(prevEmbed)
+	if err != nil {
+		if prev != nil {
+			prev.Close()
+		}
+		return usageError{err}
+	}
+	embedder, err := openEmbedder(ecfg)
+	if err != nil {
+		if prev != nil {
+			prev.Close()
+		}
+		return err
+	}
+	if embedder != nil {
+		defer embedder.Close()
+	}
+	if r, err := prev, prevErr; err == nil {
 		fr := checkFreshness(ctx, root, r, gs)
 		meta := r.Meta()
 		if why := o.history.stale(meta.History, gs.Git && gs.Commit != ""); why != "" {
+			fr.Fresh, fr.Reasons = false, append(fr.Reasons, why)
+		}
+		if why := embedStale(r.Meta().Embeddings, embedder); why != "" {
 			fr.Fresh, fr.Reasons = false, append(fr.Reasons, why)
 		}
 		r.Close()
@@ -219,7 +246,7 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	}
 	res, err := ingest.Run(ctx, ingest.Options{Root: root, Workers: o.workers, MaxFileSize: o.maxFileSize * 1024,
 		Progress: prog.event, History: o.history.options(gs.Git && gs.Commit != ""), ReuseHistory: !o.force,
-		Cache: cache})
+		Cache: cache, Embedder: embedder, EmbedProvider: ecfg.Provider, EmbedTokens: ecfg.MaxTokens})
 	prog.done()
 	if err != nil {
 		return err
@@ -241,7 +268,7 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	}
 	meta := store.Meta{ToolVersion: Version(), RepoPath: root, IndexedCommit: gs.Commit, Branch: gs.Branch,
 		Dirty: gs.Dirty, IndexedAt: start.UTC(), Stats: statsJSON}
-	wr, err := store.Write(ctx, root, res.Graph, meta)
+	wr, err := store.WriteWithVectors(ctx, root, res.Graph, res.Vectors, meta)
 	prog.done()
 	if err != nil {
 		return err
@@ -411,6 +438,9 @@ func printSummary(w io.Writer, id, root string, s *ingest.Summary) {
 	}
 	if h := s.History; h != nil && h.Git {
 		printHistorySummary(w, h)
+	}
+	if e := s.Embeddings; e != nil {
+		printEmbedSummary(w, e)
 	}
 	fmt.Fprintf(w, "  index     %s, %.1f MiB\n", filepath.Join(store.Dir(root), store.DBName), float64(s.IndexBytes)/(1<<20))
 }

@@ -36,10 +36,12 @@ var phaseLabels = map[string]string{
 	"store":   "Writing the index",
 
 	"history-symbols": "Mapping commits onto symbols",
+	"embed":           "Embedding symbols and commits",
+	"embed-index":     "Linking the symbols' vectors",
 }
 
 // phaseUnits names what a counted phase counts (files when not listed).
-var phaseUnits = map[string]string{"history": "commits", "history-symbols": "commits"}
+var phaseUnits = map[string]string{"history": "commits", "history-symbols": "commits", "embed": "texts"}
 
 // event is safe for concurrent use (parse workers report from goroutines).
 func (p *progress) event(e ingest.Event) {

@@ -342,6 +342,9 @@ func Rename(r *analysis.RenameResult) string {
 func Query(r *analysis.QueryResult) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Search %q: %d hit(s) (%s).\n", r.Query, r.Total, r.Ranking)
+	if r.Note != "" {
+		fmt.Fprintf(&b, "%s.\n", strings.ToUpper(r.Note[:1])+r.Note[1:])
+	}
 	if len(r.Processes) > 0 {
 		b.WriteString("\n### Execution flows\n\n")
 		rows := [][]string{}

@@ -130,7 +130,13 @@ func (s *Server) semanticSearch(r *http.Request) (int, any, error) {
 		return 0, nil, err
 	}
 	out, err := s.b.HistoryCall(r.Context(), repoRef(r, args), func(h *backend.HistoryView) (any, error) {
-		return h.SearchCommits(query, topK), nil
+		found, err := h.SearchCommits(r.Context(), query, topK)
+		if err != nil {
+			return nil, err
+		}
+		// The body stays a plain list; how it was ranked goes in headers.
+		return withHeaders{headers: map[string]string{"X-Ranking": found.Ranking, "X-Ranking-Note": asciiHeader(found.Note)},
+			body: found.Hits}, nil
 	})
 	return http.StatusOK, out, err
 }
@@ -381,4 +387,16 @@ func optionalPath(p string) (string, error) {
 		return "", err
 	}
 	return p, nil
+}
+
+// asciiHeader makes s a valid header value: control and non-ASCII
+// characters become '?'.
+func asciiHeader(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c < 0x20 || c > 0x7e {
+			b[i] = '?'
+		}
+	}
+	return string(b)
 }

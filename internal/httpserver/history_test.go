@@ -58,7 +58,7 @@ func TestHistoryEndpoints(t *testing.T) {
 			}
 			body, _ := json.MarshalIndent(pretty, "", "  ")
 			got := fmt.Sprintf("%s %s\nstatus %d\n", c.method, c.path, r.status)
-			for _, k := range []string{"X-Total-Count", "X-Offset", "X-Limit", "X-Next-Offset"} {
+			for _, k := range []string{"X-Total-Count", "X-Offset", "X-Limit", "X-Next-Offset", "X-Ranking", "X-Ranking-Note"} {
 				if v := r.header.Get(k); v != "" {
 					got += k + ": " + v + "\n"
 				}

@@ -13,10 +13,12 @@ import (
 	"strings"
 	"time"
 
+	"gitnexus.dev/gitnexus/internal/embed"
 	"gitnexus.dev/gitnexus/internal/enrich"
 	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/history"
 	"gitnexus.dev/gitnexus/internal/lang"
+	"gitnexus.dev/gitnexus/internal/store"
 )
 
 // Options configure a run.
@@ -38,6 +40,16 @@ type Options struct {
 	// content it has are not extracted again. The run's own facts are
 	// returned in Result.Cache either way when it is set.
 	Cache *ExtractCache
+	// Embedder, when set, embeds the symbols and commits (embed.go);
+	// EmbedProvider names its provider and EmbedTokens is the token budget
+	// of one text. Vectors of the current index with the same text and
+	// identity are reused.
+	Embedder      embed.Embedder
+	EmbedProvider string
+	EmbedTokens   int
+	// VectorExactLimit is the number of symbol vectors from which they are
+	// linked into an HNSW; 0 means vector.ExactLimit.
+	VectorExactLimit int
 }
 
 // DefaultMaxFileSize is the default of --max-file-size.
@@ -45,7 +57,7 @@ const DefaultMaxFileSize = 512 * 1024
 
 // Event reports progress: a stage name, and for counted stages how far it is.
 type Event struct {
-	Phase string // "walk", "parse", "resolve", "enrich", "history", "history-symbols", "store"
+	Phase string // "walk", "parse", "resolve", "enrich", "history", "history-symbols", "embed", "embed-index", "store"
 	Done  int
 	Total int
 }
@@ -53,7 +65,10 @@ type Event struct {
 // Result is the graph of a repository and what it took to build it.
 type Result struct {
 	Graph *graph.Graph
-	Stats Stats
+	// Vectors are the embeddings of the graph's symbols and commits; nil
+	// without an embedder.
+	Vectors *store.Vectors
+	Stats   Stats
 	// Cache holds this run's facts, for the next run (Options.Cache); nil
 	// when the run had no cache.
 	Cache *ExtractCache
@@ -81,6 +96,8 @@ type Stats struct {
 	Flows enrich.Stats `json:"flows"`
 	// History describes the git history stage; nil when it did not run.
 	History *HistoryStats `json:"history,omitempty"`
+	// Embeddings describes the embedding stage; nil when it did not run.
+	Embeddings *EmbedStats `json:"embeddings,omitempty"`
 }
 
 // maxListedErrorFiles bounds ParseErrorFiles.
@@ -217,7 +234,17 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		st.History = hst
 		timed("history", start)
 	}
-	return &Result{Graph: g, Stats: st, Cache: next}, nil
+	var vecs *store.Vectors
+	if opts.Embedder != nil {
+		start = time.Now()
+		v, est, err := addEmbeddings(ctx, &opts, g, emit)
+		if err != nil {
+			return nil, err
+		}
+		vecs, st.Embeddings = v, est
+		timed("embed", start)
+	}
+	return &Result{Graph: g, Vectors: vecs, Stats: st, Cache: next}, nil
 }
 
 func lineCount(r parsed) int {

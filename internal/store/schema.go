@@ -24,7 +24,10 @@ package store
 //	   REVERTS, MODIFIES and CHANGES edges, and the tables git_commit,
 //	   git_file_change, git_symbol_change and git_removed_symbol with their
 //	   attributes; the views commits, file_changes and symbol_changes.
-const SchemaVersion = 4
+//	5: embeddings: the tables embedding (a node's vector as int8 codes, its
+//	   scale and the hash of the text it was made from) and vector_index
+//	   (the encoded HNSW over the symbols' vectors); meta.embeddings.
+const SchemaVersion = 5
 
 // createTables is run on a new, empty database before the bulk load.
 const createTables = `

@@ -43,6 +43,8 @@ type Meta struct {
 	// History is what the git history was read with; nil when the index
 	// has no history.
 	History *graph.HistorySettings `json:"history,omitempty"`
+	// Embeddings describes the index's vectors; nil when it has none.
+	Embeddings *EmbeddingMeta `json:"embeddings,omitempty"`
 	// Stats is the pipeline's summary, kept as written.
 	Stats json.RawMessage `json:"stats,omitempty"`
 }
@@ -65,6 +67,12 @@ type WriteResult struct {
 // is one more than the previous index's. On error or cancellation the
 // previous index is untouched and the partial file removed.
 func Write(ctx context.Context, repo string, g *graph.Graph, meta Meta) (*WriteResult, error) {
+	return WriteWithVectors(ctx, repo, g, nil, meta)
+}
+
+// WriteWithVectors is Write with the embeddings of the graph's nodes (nil
+// for none).
+func WriteWithVectors(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, meta Meta) (*WriteResult, error) {
 	dir := Dir(repo)
 	if err := ensureDir(dir); err != nil {
 		return nil, err
@@ -77,9 +85,14 @@ func Write(ctx context.Context, repo string, g *graph.Graph, meta Meta) (*WriteR
 		settings := h.Settings
 		meta.History = &settings
 	}
+	meta.Embeddings = nil
+	if vecs != nil {
+		em := vecs.Meta
+		meta.Embeddings = &em
+	}
 	tmp := filepath.Join(dir, tmpDBPrefix+strconv.Itoa(os.Getpid()))
 	_ = os.Remove(tmp)
-	if err := build(ctx, tmp, g, meta); err != nil {
+	if err := build(ctx, tmp, g, vecs, meta); err != nil {
 		_ = os.Remove(tmp)
 		return nil, err
 	}
@@ -148,7 +161,7 @@ func previousGeneration(path string) int64 {
 	return r.Meta().Generation
 }
 
-func build(ctx context.Context, path string, g *graph.Graph, meta Meta) error {
+func build(ctx context.Context, path string, g *graph.Graph, vecs *Vectors, meta Meta) error {
 	// No journal and no syncs while building: the file is not visible to
 	// anyone until it is complete, synced and renamed.
 	db, err := sql.Open("sqlite3", "file:"+path+"?_journal_mode=OFF&_synchronous=OFF&_locking_mode=EXCLUSIVE")
@@ -162,7 +175,7 @@ func build(ctx context.Context, path string, g *graph.Graph, meta Meta) error {
 			return fmt.Errorf("create index: %w", err)
 		}
 	}
-	if _, err := db.ExecContext(ctx, createTables+createFlowTables); err != nil {
+	if _, err := db.ExecContext(ctx, createTables+createFlowTables+createVectorTables); err != nil {
 		if strings.Contains(err.Error(), "fts5") {
 			return fmt.Errorf("create index: SQLite was built without FTS5; build gitnexus with `make` (go build -tags sqlite_fts5): %w", err)
 		}
@@ -173,7 +186,7 @@ func build(ctx context.Context, path string, g *graph.Graph, meta Meta) error {
 		return err
 	}
 	defer tx.Rollback() //nolint:errcheck // after Commit this is a no-op
-	if err := load(ctx, tx, g, meta); err != nil {
+	if err := load(ctx, tx, g, vecs, meta); err != nil {
 		return err
 	}
 	if err := tx.Commit(); err != nil {
@@ -257,7 +270,7 @@ func (b *batchInsert) flush() error {
 	return err
 }
 
-func load(ctx context.Context, tx *sql.Tx, g *graph.Graph, meta Meta) error {
+func load(ctx context.Context, tx *sql.Tx, g *graph.Graph, vecs *Vectors, meta Meta) error {
 	nodesIns, err := newBatchInsert(ctx, tx, "node", []string{"rid", "id", "kind", "name", "qualified_name",
 		"file_path", "start_line", "end_line", "signature", "doc", "is_exported", "language", "content"})
 	if err != nil {
@@ -315,6 +328,9 @@ func load(ctx context.Context, tx *sql.Tx, g *graph.Graph, meta Meta) error {
 		return err
 	}
 	if err := writeHistory(ctx, tx, g.History(), rid); err != nil {
+		return err
+	}
+	if err := writeVectors(ctx, tx, vecs, rid); err != nil {
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO snapshot(id, data) VALUES (1, ?)`, encodeSnapshot(nodes, edges, rid)); err != nil {

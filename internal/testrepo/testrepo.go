@@ -86,7 +86,7 @@ func IndexWith(t testing.TB, opts ingest.Options) registry.Entry {
 		commit = Git(t, root, "rev-parse", "HEAD")
 	}
 	now := time.Now().UTC()
-	if _, err := store.Write(ctx, root, res.Graph, store.Meta{RepoPath: root, IndexedCommit: commit, IndexedAt: now}); err != nil {
+	if _, err := store.WriteWithVectors(ctx, root, res.Graph, res.Vectors, store.Meta{RepoPath: root, IndexedCommit: commit, IndexedAt: now}); err != nil {
 		t.Fatal(err)
 	}
 	sum := ingest.Summarize(res)

@@ -1,0 +1,93 @@
+package backend
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gitnexus.dev/gitnexus/internal/embed"
+	"gitnexus.dev/gitnexus/internal/embed/embedtest"
+	"gitnexus.dev/gitnexus/internal/history"
+	"gitnexus.dev/gitnexus/internal/ingest"
+	"gitnexus.dev/gitnexus/internal/testrepo"
+)
+
+// shopEmbedded indexes the shop with its history and embeddings from an
+// OpenAI-compatible endpoint on 127.0.0.1; the backend embeds questions
+// with cfg (the same endpoint unless the test changes it).
+func shopEmbedded(t *testing.T, serverCfg func(embed.Config) embed.Config) (*Backend, string, *embedtest.Server) {
+	t.Helper()
+	newHome(t)
+	srv := embedtest.Start(t, 128)
+	root := writeRepo(t, filepath.Join(t.TempDir(), "shop"), shopFiles)
+	git(t, root, "commit", "-q", "--allow-empty", "-m", "Total price of an order: add both item prices")
+	cfg := embed.Config{Provider: embed.ProviderOpenAI, BaseURL: srv.URL, Model: "bag-of-words"}
+	e, err := embed.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	testrepo.IndexWith(t, ingest.Options{Root: root, MaxFileSize: 512 << 10, History: &history.Options{},
+		Embedder: e, EmbedProvider: cfg.Provider})
+	if serverCfg != nil {
+		cfg = serverCfg(cfg)
+	}
+	return newBackend(t, Options{Cwd: t.TempDir(), Embedding: &cfg}), root, srv
+}
+
+func TestQueryFusedGolden(t *testing.T) {
+	b, root, _ := shopEmbedded(t, nil)
+	res, err := b.CallTool(context.Background(), "query", map[string]any{"query": "total price of both items"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "query-fused", root, res)
+}
+
+func TestQueryDegrades(t *testing.T) {
+	cases := []struct {
+		name     string
+		cfg      func(embed.Config) embed.Config
+		wantNote string
+	}{
+		{"other model", func(c embed.Config) embed.Config { c.Model = "another"; return c },
+			"the index's vectors were made by openai:bag-of-words, the server's embedder is openai:another"},
+		{"endpoint down", func(c embed.Config) embed.Config { c.BaseURL = "http://127.0.0.1:1"; c.Retries = 1; return c },
+			"embedding the query failed: embedding endpoint http://127.0.0.1:1/v1/embeddings is unreachable"},
+		{"no model configured", func(c embed.Config) embed.Config { c.Model = ""; return c },
+			"the server cannot embed questions with it: the openai embedding provider needs a model"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			b, _, _ := shopEmbedded(t, tc.cfg)
+			res, err := b.CallTool(context.Background(), "query", map[string]any{"query": "total price"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(res.Text, "(bm25).") || !strings.Contains(res.Text, tc.wantNote) {
+				t.Errorf("answer does not say it fell back to BM25 because %q:\n%s", tc.wantNote, res.Text)
+			}
+		})
+	}
+}
+
+func TestSearchCommitsFused(t *testing.T) {
+	b, _, _ := shopEmbedded(t, nil)
+	for _, tc := range []struct {
+		query, wantFirst string
+	}{
+		{"how is the order total computed from item prices", "Total price of an order"},
+		{"initial", "initial"},
+	} {
+		out, err := b.HistoryCall(context.Background(), "", func(h *HistoryView) (any, error) {
+			return h.SearchCommits(context.Background(), tc.query, 5)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := out.(CommitSearch)
+		if found.Ranking != "bm25+vector" || len(found.Hits) != 2 || !strings.HasPrefix(found.Hits[0].Summary, tc.wantFirst) {
+			t.Errorf("%q: %+v", tc.query, found)
+		}
+	}
+}

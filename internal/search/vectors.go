@@ -1,0 +1,98 @@
+package search
+
+import (
+	"context"
+	"fmt"
+
+	"gitnexus.dev/gitnexus/internal/memgraph"
+	"gitnexus.dev/gitnexus/internal/store"
+	"gitnexus.dev/gitnexus/internal/vector"
+)
+
+// Vectors are an index's embeddings loaded for search: the symbols' and
+// the commits' vectors, and the symbols' HNSW when the index stored one.
+type Vectors struct {
+	Meta store.EmbeddingMeta
+
+	symbols     *vector.Set
+	symbolNodes []memgraph.NodeID
+	ann         *vector.HNSW
+	commits     *vector.Set
+	commitNodes []memgraph.NodeID
+}
+
+// LoadVectors reads the embeddings of the index r (whose graph is g); nil
+// when it has none.
+func LoadVectors(ctx context.Context, r *store.Reader, g *memgraph.Graph) (*Vectors, error) {
+	em := r.Meta().Embeddings
+	if em == nil {
+		return nil, nil
+	}
+	v := &Vectors{Meta: *em, symbols: vector.NewSet(em.Dimensions), commits: vector.NewSet(em.Dimensions)}
+	err := r.ScanVectors(ctx, func(sv *store.StoredVector) error {
+		n := memgraph.NodeID(sv.Rid - 1)
+		if sv.Rid < 1 || int(n) >= g.Len() {
+			return fmt.Errorf("read embeddings: a vector for node %d of %d", sv.Rid, g.Len())
+		}
+		if sv.Commit {
+			v.commitNodes = append(v.commitNodes, n)
+			return v.commits.Add(sv.Codes, sv.Scale)
+		}
+		v.symbolNodes = append(v.symbolNodes, n)
+		return v.symbols.Add(sv.Codes, sv.Scale)
+	})
+	if err != nil {
+		return nil, err
+	}
+	b, err := r.VectorIndex(ctx, store.SymbolVectorIndex)
+	if err != nil {
+		return nil, err
+	}
+	if b != nil {
+		if v.ann, err = vector.DecodeHNSW(b, v.symbols.Len()); err != nil {
+			return nil, fmt.Errorf("%w: run `gitnexus analyze --force`", err)
+		}
+	}
+	return v, nil
+}
+
+// SymbolSet is the symbols' vectors in rid order (what the HNSW links).
+func (v *Vectors) SymbolSet() *vector.Set { return v.symbols }
+
+// Symbols is the number of symbol vectors.
+func (v *Vectors) Symbols() int { return v.symbols.Len() }
+
+// Approximate reports whether symbol search goes through the HNSW.
+func (v *Vectors) Approximate() bool { return v.ann != nil }
+
+// SearchSymbols returns the k symbols whose vectors are most similar to
+// the unit vector q, best first: through the HNSW when the index has one,
+// else by an exact scan. Scores are cosine similarities.
+func (v *Vectors) SearchSymbols(q []float32, k int) []Hit {
+	var ms []vector.Match
+	if v.ann != nil {
+		ms = v.ann.Search(v.symbols, q, k, max(vector.DefaultEf, k))
+	} else {
+		ms = v.symbols.Exact(q, k, nil)
+	}
+	return hitsOf(ms, v.symbolNodes)
+}
+
+// SearchSymbolsExact is SearchSymbols by an exact scan whatever the
+// index holds (to measure the HNSW's recall).
+func (v *Vectors) SearchSymbolsExact(q []float32, k int) []Hit {
+	return hitsOf(v.symbols.Exact(q, k, nil), v.symbolNodes)
+}
+
+// SearchCommits returns the k commits most similar to q, best first.
+func (v *Vectors) SearchCommits(q []float32, k int) []Hit {
+	return hitsOf(v.commits.Exact(q, k, nil), v.commitNodes)
+}
+
+func hitsOf(ms []vector.Match, nodes []memgraph.NodeID) []Hit {
+	out := make([]Hit, len(ms))
+	for i, m := range ms {
+		out[i] = Hit{Node: nodes[m.Index], Score: float64(m.Score)}
+	}
+	return out
+}

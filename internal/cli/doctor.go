@@ -23,7 +23,7 @@ func newDoctorCmd(stdio *IO) *cobra.Command {
 
   environment   this binary's version, git on PATH, SQLite with full-text search (FTS5), the
                 registry ($GITNEXUS_HOME/registry.json) and whether it can be written, and
-                the embedding provider (none: search ranks by full-text relevance alone)
+                the embedding provider and what it lacks (none: search ranks by full-text relevance alone)
   agents        each agent's MCP configuration: is gitnexus registered, and does the
                 program it runs exist
   repositories  for each indexed repository: the directory exists, the index opens read-only

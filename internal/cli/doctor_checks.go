@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"gitnexus.dev/gitnexus/internal/agentsetup"
+	"gitnexus.dev/gitnexus/internal/embed"
 	"gitnexus.dev/gitnexus/internal/registry"
 	"gitnexus.dev/gitnexus/internal/store"
 )
@@ -40,8 +41,38 @@ func environmentChecks(ctx context.Context) []check {
 	}
 
 	out = append(out, registryCheck())
-	out = append(out, env("embeddings", checkInfo,
-		"no embedding provider is configured (this version has none): query ranks by full-text relevance (BM25) alone", ""))
+	out = append(out, embeddingChecks()...)
+	return out
+}
+
+// embeddingChecks reports the embedding provider the configuration names
+// (embeddings.json, GITNEXUS_EMBEDDING_*) and what it lacks, without
+// embedding anything.
+func embeddingChecks() []check {
+	env := func(name, status, detail, fix string) check {
+		return check{Section: "environment", Name: name, Status: status, Detail: detail, Fix: fix}
+	}
+	home, err := registry.Home()
+	if err != nil {
+		return []check{env("embeddings", checkFail, err.Error(), "set HOME or GITNEXUS_HOME")}
+	}
+	cfg, err := embed.LoadConfig(home, os.Getenv)
+	if err != nil {
+		return []check{env("embeddings", checkFail, err.Error(), "fix the embedding settings (docs/embeddings.md)")}
+	}
+	if !cfg.Enabled() {
+		return []check{env("embeddings", checkInfo,
+			"no embedding provider is configured: query ranks by full-text relevance (BM25) alone",
+			"gitnexus analyze --embeddings=builtin (or openai, onnx: docs/embeddings.md) for vector search too")}
+	}
+	problems := embed.Check(cfg)
+	if len(problems) == 0 {
+		return []check{env("embeddings", checkOK, "provider "+cfg.Provider+" is configured", "")}
+	}
+	var out []check
+	for _, p := range problems {
+		out = append(out, env("embeddings", checkFail, "provider "+cfg.Provider+": "+p.What, p.Fix))
+	}
 	return out
 }
 

@@ -3,10 +3,14 @@ package cli_test
 import (
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"gitnexus.dev/gitnexus/internal/store"
 )
 
 type doctorCheck struct {
@@ -75,7 +79,8 @@ func TestDoctor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.Exec(`UPDATE meta SET value = replace(value, '"schemaVersion":4', '"schemaVersion":3') WHERE key = 'meta'`); err != nil {
+	cur, old := store.SchemaVersion, store.SchemaVersion-1
+	if _, err := db.Exec(fmt.Sprintf(`UPDATE meta SET value = replace(value, '"schemaVersion":%d', '"schemaVersion":%d') WHERE key = 'meta'`, cur, old)); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()
@@ -91,7 +96,7 @@ func TestDoctor(t *testing.T) {
 	want := []struct{ name, status, detail, fix string }{
 		{"gone", "fail", "no longer exists", "gitnexus clean " + gone},
 		{"stale", "warn", "HEAD moved", "gitnexus analyze " + stale},
-		{"oldschema", "fail", "schema version 3, this gitnexus reads version 4", "gitnexus analyze --force " + oldSchema},
+		{"oldschema", "fail", fmt.Sprintf("schema version %d, this gitnexus reads version %d", old, cur), "gitnexus analyze --force " + oldSchema},
 		{"corrupt", "fail", "not a gitnexus index", "gitnexus analyze --force " + corrupt},
 		{"gemini", "fail", "runs /nowhere/gitnexus, which does not exist", "gitnexus setup --agent gemini"},
 		{"healthy", "ok", "fresh", ""},
@@ -125,5 +130,42 @@ func TestDoctor(t *testing.T) {
 	rep, _ = doctor(t, home, "PATH="+t.TempDir())
 	if c := findCheck(rep, "git"); c == nil || c.Status != "fail" || !strings.Contains(c.Fix, "install git") {
 		t.Errorf("without git: %+v", c)
+	}
+}
+
+// TestDoctorEmbeddings: doctor names the embedding provider the settings
+// choose and what it lacks.
+func TestDoctorEmbeddings(t *testing.T) {
+	home := t.TempDir()
+	repo := newRepo(t, "shop", shop)
+	for _, tc := range []struct {
+		name   string
+		env    []string
+		status string
+		detail string
+	}{
+		{"none", nil, "info", "no embedding provider is configured"},
+		{"builtin", []string{"GITNEXUS_EMBEDDING_PROVIDER=builtin"}, "ok", "provider builtin is configured"},
+		{"onnx without files", []string{"GITNEXUS_EMBEDDING_PROVIDER=onnx"}, "fail", "provider onnx"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runIn(t, exec.Command(binary, "doctor", "--json"), home, repo, tc.env)
+			var rep doctorReport
+			if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+				t.Fatalf("doctor --json: %v\n%s%s", err, r.stdout, r.stderr)
+			}
+			found := false
+			for _, c := range rep.Checks {
+				if c.Name == "embeddings" {
+					found = true
+					if c.Status != tc.status || !strings.Contains(c.Detail, tc.detail) {
+						t.Errorf("embeddings check %+v, want status %s with %q", c, tc.status, tc.detail)
+					}
+				}
+			}
+			if !found {
+				t.Errorf("doctor has no embeddings check: %s", r.stdout)
+			}
+		})
 	}
 }

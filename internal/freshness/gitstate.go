@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os/exec"
 	"strings"
+	"sync"
 )
 
 // GitState is what git says about a work tree.
@@ -80,8 +81,27 @@ func nthField(line string, n int) string {
 	return parts[n]
 }
 
+// lowPriorityKey marks a context whose git commands run at the lowest CPU
+// priority (nice 19): the monitor's background checks, which must not take
+// CPU from the calls a server answers.
+type lowPriorityKey struct{}
+
+func lowPriority(ctx context.Context) context.Context {
+	return context.WithValue(ctx, lowPriorityKey{}, true)
+}
+
+// niceBinary is nice(1), when there is one.
+var niceBinary = sync.OnceValue(func() string {
+	p, _ := exec.LookPath("nice")
+	return p
+})
+
 func gitRaw(ctx context.Context, dir string, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-c", "core.quotePath=false"}, args...)...)
+	argv := append([]string{"git", "-c", "core.quotePath=false"}, args...)
+	if low, _ := ctx.Value(lowPriorityKey{}).(bool); low && niceBinary() != "" {
+		argv = append([]string{niceBinary(), "-n", "19"}, argv...)
+	}
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = dir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

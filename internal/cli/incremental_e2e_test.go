@@ -26,7 +26,7 @@ import (
 // indexes must hold the same nodes, edges (with confidence and reason),
 // search results, communities, processes and history.
 func TestIncrementalEqualsRebuild(t *testing.T) {
-	for _, l := range modelLanguages {
+	for _, l := range append(modelLanguages, rustLanguage) {
 		t.Run(l.name, func(t *testing.T) {
 			t.Parallel()
 			rng := rand.New(rand.NewSource(int64(len(l.name)) * 7919))
@@ -58,6 +58,10 @@ func TestIncrementalEqualsRebuild(t *testing.T) {
 				reused += rep.Summary.FilesReused
 				mustRun(t, home, full, "analyze", "--force", "-q")
 				a, b := dumpIndex(t, inc), dumpIndex(t, full)
+				if step == 0 && crossFileCalls(b["edges"]) == 0 {
+					t.Fatalf("the rendered %s code has no call from one file to another resolved: it tests little\n%s",
+						l.name, renderListing(files))
+				}
 				for _, k := range slices.Sorted(mapsKeys(a)) {
 					if !reflect.DeepEqual(a[k], b[k]) {
 						t.Fatalf("step %d: %s differ\nincremental: %v\n    rebuild: %v\nfiles:\n%s", step, k,
@@ -70,6 +74,23 @@ func TestIncrementalEqualsRebuild(t *testing.T) {
 			}
 		})
 	}
+}
+
+// crossFileCalls counts the CALLS rows of an edges dump whose two ends are
+// in different files (ids are Kind:path:name).
+func crossFileCalls(edges []string) int {
+	n := 0
+	for _, e := range edges {
+		f := strings.Fields(strings.Trim(e, "[]"))
+		if len(f) < 3 || f[2] != "CALLS" {
+			continue
+		}
+		src, dst := strings.SplitN(f[0], ":", 3), strings.SplitN(f[1], ":", 3)
+		if len(src) == 3 && len(dst) == 3 && src[1] != dst[1] {
+			n++
+		}
+	}
+	return n
 }
 
 func mapsKeys(m map[string][]string) func(func(string) bool) {
@@ -339,6 +360,9 @@ type modelLanguage struct {
 	extra  map[string]string
 	path   func(f *modelFile) string
 	render func(m *codeModel, f *modelFile) string
+	// layout, when set, adds the files the model's files need around them
+	// (Rust's module declarations).
+	layout func(m *codeModel) map[string]string
 }
 
 func (m *codeModel) render(l modelLanguage) map[string]string {
@@ -348,6 +372,11 @@ func (m *codeModel) render(l modelLanguage) map[string]string {
 	}
 	for _, f := range m.files {
 		out[l.path(f)] = l.render(m, f)
+	}
+	if l.layout != nil {
+		for p, c := range l.layout(m) {
+			out[p] = c
+		}
 	}
 	return out
 }
@@ -467,6 +496,57 @@ var modelLanguages = []modelLanguage{
 			b.WriteString("}\n")
 			return b.String()
 		},
+	},
+}
+
+// rustLanguage renders a crate: src/lib.rs declares the directories as
+// modules, each directory's mod.rs its files; calls into other files go
+// through use declarations.
+var rustLanguage = modelLanguage{
+	name:  "rust",
+	extra: map[string]string{"Cargo.toml": "[package]\nname = \"m\"\nversion = \"0.1.0\"\nedition = \"2021\"\n"},
+	path:  func(f *modelFile) string { return "src/" + f.dir + "/" + f.name + ".rs" },
+	render: func(m *codeModel, f *modelFile) string {
+		var b strings.Builder
+		for _, cf := range m.callees(f) {
+			for _, n := range m.namesFrom(f, cf) {
+				fmt.Fprintf(&b, "use crate::%s::%s::%s;\n", cf.dir, cf.name, n)
+			}
+		}
+		for _, fn := range f.funcs {
+			fmt.Fprintf(&b, "\n/// %s does its part.\npub fn %s() {\n", fn.name, fn.name)
+			for _, c := range fn.calls {
+				fmt.Fprintf(&b, "    %s();\n", c.name)
+			}
+			b.WriteString("}\n")
+		}
+		return b.String()
+	},
+	layout: func(m *codeModel) map[string]string {
+		mods := map[string][]string{}
+		for _, f := range m.files {
+			mods[f.dir] = append(mods[f.dir], f.name)
+		}
+		out := map[string]string{}
+		var lib strings.Builder
+		for _, d := range slices.Sorted(func(yield func(string) bool) {
+			for d := range mods {
+				if !yield(d) {
+					return
+				}
+			}
+		}) {
+			fmt.Fprintf(&lib, "pub mod %s;\n", d)
+			var mod strings.Builder
+			names := mods[d]
+			slices.Sort(names)
+			for _, n := range names {
+				fmt.Fprintf(&mod, "pub mod %s;\n", n)
+			}
+			out["src/"+d+"/mod.rs"] = mod.String()
+		}
+		out["src/lib.rs"] = lib.String()
+		return out
 	},
 }
 

@@ -47,6 +47,9 @@ type QueryResult struct {
 	Total     int            `json:"total_hits"`
 	Truncated bool           `json:"truncated"`
 	Note      string         `json:"note,omitempty"`
+	// CommonWords are words of the query the full-text search left out:
+	// most of the index holds them, so they rank nothing and cost much.
+	CommonWords []string `json:"commonWords,omitempty"`
 }
 
 // Query searches the index: BM25 hits, fused with vector search hits when
@@ -67,7 +70,7 @@ func Query(ctx context.Context, r *store.Reader, g *memgraph.Graph, text string,
 	}
 	hits := ranked.Hits
 	res := &QueryResult{Query: text, Ranking: ranked.Ranking, Groups: []QueryGroup{}, Definitions: []QuerySymbol{},
-		Processes: []QueryProcess{}, Total: len(hits), Note: ranked.Note}
+		Processes: []QueryProcess{}, Total: len(hits), Note: ranked.Note, CommonWords: r.CommonWords(text)}
 	// Fused scores are sums of 1/(60+rank): keep enough digits to tell
 	// neighbouring ranks apart.
 	precision := 1000.0

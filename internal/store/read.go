@@ -18,9 +18,10 @@ var ErrNoIndex = errors.New("no index")
 
 // Reader is a read-only handle on one index. It is safe for concurrent use.
 type Reader struct {
-	db   *sql.DB
-	path string
-	meta Meta
+	db     *sql.DB
+	path   string
+	meta   Meta
+	common commonTerms
 }
 
 // OpenRepo opens the index of the repository at repo.
@@ -58,6 +59,7 @@ func Open(path string) (*Reader, error) {
 		return nil, fmt.Errorf("index %s has schema version %d, this gitnexus reads version %d: run `gitnexus analyze` to rebuild it",
 			path, r.meta.SchemaVersion, SchemaVersion)
 	}
+	r.common = loadCommonTerms(db)
 	return r, nil
 }
 
@@ -169,7 +171,7 @@ type SearchHit struct {
 // separators), qualified names, signatures, docs, content and file paths.
 // Plain words are matched as prefixes and OR-ed; name matches weigh most.
 func (r *Reader) Search(ctx context.Context, query string, limit int) ([]SearchHit, error) {
-	q := ftsQuery(query)
+	q, _ := ftsQuery(query, r.common)
 	if q == "" {
 		return nil, nil
 	}
@@ -197,8 +199,10 @@ func (r *Reader) Search(ctx context.Context, query string, limit int) ([]SearchH
 // match whole words only, and one-character words are left out when the
 // text has longer ones: as prefixes they match a large part of the index
 // ("x*", "a*") and cost more than the rest of the query while ranking
-// nothing.
-func ftsQuery(text string) string {
+// nothing. For the same reason words held by more than a tenth of the
+// documents are left out while a rarer word remains (common_terms.go);
+// dropped lists them.
+func ftsQuery(text string, common commonTerms) (q string, dropped []string) {
 	words := strings.Fields(identifierWords(text))
 	long := false
 	for _, w := range words {
@@ -207,7 +211,13 @@ func ftsQuery(text string) string {
 			break
 		}
 	}
-	terms := make([]string, 0, len(words))
+	type word struct {
+		text   string
+		prefix bool
+		common bool
+	}
+	var kept []word
+	rare := false
 	seen := map[string]bool{}
 	for _, w := range words {
 		n := utf8.RuneCountInString(w)
@@ -215,13 +225,31 @@ func ftsQuery(text string) string {
 			continue
 		}
 		seen[w] = true
-		term := `"` + strings.ReplaceAll(w, `"`, `""`) + `"`
-		if n >= 3 {
+		wd := word{text: w, prefix: n >= 3}
+		wd.common = common.common(wd.text, wd.prefix)
+		rare = rare || !wd.common
+		kept = append(kept, wd)
+	}
+	terms := make([]string, 0, len(kept))
+	for _, w := range kept {
+		if w.common && rare {
+			dropped = append(dropped, w.text)
+			continue
+		}
+		term := `"` + strings.ReplaceAll(w.text, `"`, `""`) + `"`
+		if w.prefix {
 			term += "*"
 		}
 		terms = append(terms, term)
 	}
-	return strings.Join(terms, " OR ")
+	return strings.Join(terms, " OR "), dropped
+}
+
+// CommonWords lists the words of a query the full-text search leaves out
+// because most of the index holds them (a rarer word of the query remains).
+func (r *Reader) CommonWords(query string) []string {
+	_, dropped := ftsQuery(query, r.common)
+	return dropped
 }
 
 // HasFile reports whether the index has a File node for path.

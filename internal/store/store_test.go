@@ -4,8 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -263,18 +265,82 @@ func FuzzDecodeSnapshot(f *testing.F) {
 }
 
 func TestFTSQuery(t *testing.T) {
-	cases := []struct{ in, want string }{
-		{"parse config file", `"parse"* OR "config"* OR "file"*`},
-		{"rewrite value ppc 64 op lsh x 32", `"rewrite"* OR "value"* OR "ppc"* OR "64" OR "op" OR "lsh"* OR "32"`},
-		{"x", `"x"`},
-		{"a b", `"a" OR "b"`},
-		{"getBuffer get", `"get"* OR "buffer"*`},
-		{`say "hi"`, `"say"* OR "hi"`},
-		{"", ""},
+	// 100,000 documents: "func" and "const" are held by more than a tenth,
+	// "int"-like prefixes add up, "parse" is rare.
+	common := commonTerms{docs: 100000, terms: map[string]int{"func": 70000, "const": 15000, "int": 6000, "integer": 5000, "get": 2000}}
+	cases := []struct {
+		in, want string
+		dropped  []string
+	}{
+		{"parse config file", `"parse"* OR "config"* OR "file"*`, nil},
+		{"rewrite value ppc 64 op lsh x 32", `"rewrite"* OR "value"* OR "ppc"* OR "64" OR "op" OR "lsh"* OR "32"`, nil},
+		{"x", `"x"`, nil},
+		{"a b", `"a" OR "b"`, nil},
+		{"getBuffer get", `"get"* OR "buffer"*`, nil},
+		{`say "hi"`, `"say"* OR "hi"`, nil},
+		{"", "", nil},
+		// Common words go while a rarer one stays.
+		{"write func syms", `"write"* OR "syms"*`, []string{"func"}},
+		{"const addr", `"addr"*`, []string{"const"}},
+		// A prefix counts the listed terms it starts: int* is 11,000 of 100,000.
+		{"load int slice", `"load"* OR "slice"*`, []string{"int"}},
+		// Exact words count only themselves: "in" is not listed.
+		{"in func", `"in"`, []string{"func"}},
+		// Nothing rarer: the common words stay.
+		{"func const", `"func"* OR "const"*`, nil},
 	}
 	for _, c := range cases {
-		if got := ftsQuery(c.in); got != c.want {
-			t.Errorf("ftsQuery(%q) = %s, want %s", c.in, got, c.want)
+		got, dropped := ftsQuery(c.in, common)
+		if got != c.want || !reflect.DeepEqual(dropped, c.dropped) {
+			t.Errorf("ftsQuery(%q) = %s, dropped %v; want %s, dropped %v", c.in, got, dropped, c.want, c.dropped)
 		}
+	}
+	// Without the table (an index written before it), nothing is dropped;
+	// nor in a small index, where a tenth of the documents is a handful.
+	small := commonTerms{docs: 300, terms: map[string]int{"func": 200}}
+	for _, c := range []commonTerms{{}, small} {
+		if got, dropped := ftsQuery("write func syms", c); got != `"write"* OR "func"* OR "syms"*` || dropped != nil {
+			t.Errorf("with %+v: %s, %v", c, got, dropped)
+		}
+	}
+}
+
+// TestCommonTerms: the index lists the document count of terms held by
+// more than 1% of its documents, and the number of documents; a query
+// then leaves out a word most of a large index holds.
+func TestCommonTerms(t *testing.T) {
+	repo := t.TempDir()
+	g := graph.New()
+	const n = 12000
+	for i := 0; i < n; i++ {
+		name := fmt.Sprintf("widget%d", i)
+		sig := "func " + name + "()"
+		if i%500 == 0 {
+			name = fmt.Sprintf("parseToken%d", i)
+			sig = "func " + name + "()"
+		}
+		g.AddNode(graph.Node{ID: "Function:f.go:" + name, Kind: graph.KindFunction, Name: name, FilePath: "f.go",
+			Signature: sig, StartLine: 1, EndLine: 1})
+	}
+	if _, err := Write(context.Background(), repo, g, Meta{ToolVersion: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := OpenRepo(repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if r.common.docs != n || r.common.terms["func"] != n {
+		t.Fatalf("common terms: %d documents, func in %d; want %d and %d", r.common.docs, r.common.terms["func"], n, n)
+	}
+	if _, ok := r.common.terms["parse"]; ok {
+		t.Errorf("parse (in 24 of %d documents) is listed as common", n)
+	}
+	if got := r.CommonWords("parse func"); !reflect.DeepEqual(got, []string{"func"}) {
+		t.Errorf("CommonWords(parse func) = %v, want [func]", got)
+	}
+	hits, err := r.Search(context.Background(), "parse func", 100)
+	if err != nil || len(hits) != n/500 {
+		t.Errorf("search parse func: %d hits, %v; want the %d parse functions", len(hits), err, n/500)
 	}
 }

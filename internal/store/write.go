@@ -192,6 +192,9 @@ func build(ctx context.Context, path string, g *graph.Graph, vecs *Vectors, meta
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("commit index: %w", err)
 	}
+	if err := writeCommonTerms(ctx, db); err != nil {
+		return err
+	}
 	if _, err := db.ExecContext(ctx, createIndexes+createFlowViews); err != nil {
 		return fmt.Errorf("index tables: %w", err)
 	}

@@ -261,7 +261,10 @@ func (x *extraction) typeText(decl, typ, d *ts.Node) string {
 
 func (x *extraction) addFunction(n *ts.Node) {
 	name, fn, params := declared(n.ChildByFieldName("declarator"))
-	if name == nil || !fn {
+	if !fn {
+		name, params = callingConvention(n)
+	}
+	if name == nil {
 		return
 	}
 	static, _, _ := x.storage(n)
@@ -275,12 +278,28 @@ func (x *extraction) addFunction(n *ts.Node) {
 	})
 }
 
+// callingConvention reads a definition whose return type is followed by
+// a macro (`int CJSON_CDECL main(void) {`): the grammar ends a
+// declaration at the macro and parses `main (void) {...}` as a function
+// of type main with a parenthesized declarator, which no C function is.
+// The name is that type; the parameters are left unread.
+func callingConvention(n *ts.Node) (name, params *ts.Node) {
+	typ, d := n.ChildByFieldName("type"), n.ChildByFieldName("declarator")
+	if typ == nil || d == nil || typ.Kind() != "type_identifier" || d.Kind() != "parenthesized_declarator" {
+		return nil, nil
+	}
+	return typ, nil
+}
+
 // addDeclaration reads a declaration at file scope (prototypes, globals)
 // or, in a function, its locals.
 func (x *extraction) addDeclaration(n *ts.Node) {
 	if p := n.Parent(); p != nil && p.Kind() == "for_statement" || inFunction(n) {
 		x.addLocals(n)
 		return
+	}
+	if n.HasError() {
+		return // `int CJSON_CDECL` before a definition the grammar split
 	}
 	static, extern, _ := x.storage(n)
 	typ := n.ChildByFieldName("type")

@@ -12,7 +12,8 @@ inline function of a header), else the one external definition of that
 name among all translation units. A name defined externally by several
 translation units (two programs of the repository) is a call the linker
 decides: the site is written to OUT.unresolved.jsonl, as are calls through
-pointers. Calls spelled inside a macro's body are the macro's, not the
+pointers. Vendored directories (vendor, node_modules, third_party) are
+left out, as the index leaves them out. Calls spelled inside a macro's body are the macro's, not the
 source's, and are left out; calls written in a macro's arguments count.
 """
 import ctypes
@@ -57,7 +58,8 @@ def main():
     repo, out = os.path.abspath(sys.argv[1]), sys.argv[2]
     sources, header_dirs = [], set()
     for root, dirs, files in os.walk(repo):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        # Vendored trees are not indexed: the index skips them too.
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in ("vendor", "node_modules", "third_party"))
         for name in sorted(files):
             if name.endswith(".c"):
                 sources.append(os.path.join(root, name))

@@ -269,7 +269,12 @@ func (x *extraction) addFunction(n *ts.Node) {
 	}
 	static, _, _ := x.storage(n)
 	body := n.ChildByFieldName("body")
+	var decorators []string
+	if x.forPlatform(n) {
+		decorators = []string{platformDecorator}
+	}
 	x.add(lang.Symbol{
+		Decorators: decorators,
 		Kind: graph.KindFunction, Name: x.text(name), Parent: -1, Span: lang.SpanOf(n),
 		Signature: x.header(n, body), Doc: x.doc(n), Exported: !static, Static: static,
 		Content: lang.Content(x.src, lang.SpanOf(n)),

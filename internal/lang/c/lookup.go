@@ -14,12 +14,14 @@ import (
 // preferred: defined in a header the file includes, or whose file includes
 // a header that declares the name and that the calling file includes too.
 // Several candidates and none or several preferred: nothing (two programs
-// of the repository each define their own f).
+// of the repository each define their own f). Definitions for another
+// platform (platform.go) are candidates for calls from such code only.
 func (rules) Lookup(p *lang.Program, c *lang.Ctx, name string) (lang.Value, graph.Reason) {
 	f := c.File
+	foreignCaller := c.Scope >= 0 && isForPlatform(&f.Facts.Symbols[c.Scope])
 	var own []lang.SymID
 	for _, id := range f.Top[name] {
-		if s := p.Sym(id); !s.Hidden && s.Parent < 0 {
+		if s := p.Sym(id); !s.Hidden && s.Parent < 0 && (foreignCaller || !isForPlatform(s.Symbol)) {
 			own = append(own, id)
 		}
 	}
@@ -48,7 +50,7 @@ func (rules) Lookup(p *lang.Program, c *lang.Ctx, name string) (lang.Value, grap
 			declaring = append(declaring, s.File)
 			continue
 		}
-		if c.Called() && !s.Kind.IsCallable() {
+		if c.Called() && !s.Kind.IsCallable() || !foreignCaller && isForPlatform(s.Symbol) {
 			continue
 		}
 		if s.Static && !seen[s.File] {
@@ -78,6 +80,12 @@ func (rules) Lookup(p *lang.Program, c *lang.Ctx, name string) (lang.Value, grap
 		return lang.SymValue(defs[0]), graph.ReasonSamePackage
 	}
 	return lang.None(), ""
+}
+
+// isForPlatform reports whether a definition is compiled for another
+// platform only (platform.go).
+func isForPlatform(s *lang.Symbol) bool {
+	return len(s.Decorators) == 1 && s.Decorators[0] == platformDecorator
 }
 
 // isMacro reports whether a hidden symbol is a function-like macro.

@@ -275,7 +275,7 @@ func (x *extraction) addFunction(n *ts.Node) {
 	}
 	x.add(lang.Symbol{
 		Decorators: decorators,
-		Kind: graph.KindFunction, Name: x.text(name), Parent: -1, Span: lang.SpanOf(n),
+		Kind:       graph.KindFunction, Name: x.text(name), Parent: -1, Span: lang.SpanOf(n),
 		Signature: x.header(n, body), Doc: x.doc(n), Exported: !static, Static: static,
 		Content: lang.Content(x.src, lang.SpanOf(n)),
 		Returns: []string{x.typeText(n, n.ChildByFieldName("type"), n.ChildByFieldName("declarator"))},

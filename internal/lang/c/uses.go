@@ -57,8 +57,15 @@ func (x *extraction) addCall(call, callee, args *ts.Node) {
 		}
 	}
 	pos := uint32(call.StartByte())
+	scope := x.scopes.CallScope(pos)
+	if scope < 0 {
+		// C has no calls outside functions: this one is in a function
+		// the grammar could not read (one written by a macro, `TEST(x) {`,
+		// or whose header a macro broke), and its caller is unknown.
+		return
+	}
 	x.facts.Calls = append(x.facts.Calls, lang.Call{
-		Scope: x.scopes.CallScope(pos), Callee: e, Args: n, Line: lang.Line(callee), Byte: pos,
+		Scope: scope, Callee: e, Args: n, Line: lang.Line(callee), Byte: pos,
 	})
 }
 

@@ -136,13 +136,13 @@ def main():
     with open(out, "w") as w:
         for k in sorted(edges):
             w.write(k + "\n")
-    with open(out.removesuffix(".jsonl") + ".files.txt", "w") as w:
+    with open(out + ".files.txt", "w") as w:
         for f in sorted(x for x in files_read if x):
             w.write(f + "\n")
-    with open(out.removesuffix(".jsonl") + ".unresolved.jsonl", "w") as w:
+    with open(out + ".unresolved.jsonl", "w") as w:
         for u in sorted({json.dumps(u, sort_keys=True) for u in unresolved}):
             w.write(u + "\n")
-    with open(out.removesuffix(".jsonl") + ".stats.json", "w") as w:
+    with open(out + ".stats.json", "w") as w:
         json.dump({"translationUnits": len(sources), "edges": len(edges), "unresolvedSites": len(unresolved)}, w)
 
 

@@ -16,11 +16,15 @@ func (x *extraction) readUses(q *lang.Query, matches []lang.Match) {
 		cCall   = q.Capture("call")
 		cCallee = q.Capture("callee")
 		cArgs   = q.Capture("args")
+		cIdent  = q.Capture("ident")
 	)
+	seen := map[refKey]bool{}
 	for i := range matches {
 		m := &matches[i]
 		if call, callee := m.Node(cCall), m.Node(cCallee); call != nil && callee != nil {
 			x.addCall(call, callee, m.Node(cArgs))
+		} else if id := m.Node(cIdent); id != nil {
+			x.addRef(id, seen)
 		}
 	}
 }

@@ -216,21 +216,33 @@ func (x *extraction) addInclude(n *ts.Node) {
 	})
 }
 
-// isCPlusPlusHeader reports whether a .h file is written in C++: it
-// declares a class, a namespace or a template, or uses `::`.
+// isCPlusPlusHeader reports whether a .h file is written in C++: a line
+// of code (not of a comment) declares a class, a namespace or a template,
+// or uses `::`.
 func isCPlusPlusHeader(path string, src []byte) bool {
 	if !strings.HasSuffix(strings.ToLower(path), ".h") {
 		return false
 	}
-	s := string(src)
-	for _, marker := range []string{"namespace ", "template<", "template <", "::"} {
-		if strings.Contains(s, marker) {
-			return true
-		}
-	}
-	for _, line := range strings.Split(s, "\n") {
+	inComment := false
+	for _, line := range strings.Split(string(src), "\n") {
 		t := strings.TrimSpace(line)
-		if strings.HasPrefix(t, "class ") && !strings.HasSuffix(t, ";") && !strings.Contains(t, "=") {
+		if inComment {
+			if i := strings.Index(t, "*/"); i >= 0 {
+				inComment = false
+				t = strings.TrimSpace(t[i+2:])
+			} else {
+				continue
+			}
+		}
+		if strings.HasPrefix(t, "/*") && !strings.Contains(t, "*/") {
+			inComment = true
+			continue
+		}
+		if i := strings.Index(t, "//"); i >= 0 {
+			t = t[:i]
+		}
+		if strings.HasPrefix(t, "namespace ") || strings.HasPrefix(t, "template<") || strings.HasPrefix(t, "template <") ||
+			strings.Contains(t, "::") || strings.HasPrefix(t, "class ") && !strings.HasSuffix(t, ";") && !strings.Contains(t, "=") {
 			return true
 		}
 	}

@@ -26,7 +26,7 @@ import (
 // indexes must hold the same nodes, edges (with confidence and reason),
 // search results, communities, processes and history.
 func TestIncrementalEqualsRebuild(t *testing.T) {
-	for _, l := range append(modelLanguages, rustLanguage) {
+	for _, l := range append(modelLanguages, rustLanguage, cLanguage) {
 		t.Run(l.name, func(t *testing.T) {
 			t.Parallel()
 			rng := rand.New(rand.NewSource(int64(len(l.name)) * 7919))
@@ -546,6 +546,44 @@ var rustLanguage = modelLanguage{
 			out["src/"+d+"/mod.rs"] = mod.String()
 		}
 		out["src/lib.rs"] = lib.String()
+		return out
+	},
+}
+
+// cLanguage renders each file with a header declaring its functions;
+// calls into other files include those headers (next to the file, or
+// through the include/ layout: dir/name.h is found from the root).
+var cLanguage = modelLanguage{
+	name: "c",
+	path: func(f *modelFile) string { return f.dir + "/" + f.name + ".c" },
+	render: func(m *codeModel, f *modelFile) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, "#include \"%s.h\"\n", f.name)
+		for _, cf := range m.callees(f) {
+			if cf.dir == f.dir {
+				fmt.Fprintf(&b, "#include \"%s.h\"\n", cf.name)
+			} else {
+				fmt.Fprintf(&b, "#include <%s/%s.h>\n", cf.dir, cf.name)
+			}
+		}
+		for _, fn := range f.funcs {
+			fmt.Fprintf(&b, "\n/* %s does its part. */\nvoid %s(void) {\n", fn.name, fn.name)
+			for _, c := range fn.calls {
+				fmt.Fprintf(&b, "    %s();\n", c.name)
+			}
+			b.WriteString("}\n")
+		}
+		return b.String()
+	},
+	layout: func(m *codeModel) map[string]string {
+		out := map[string]string{}
+		for _, f := range m.files {
+			var h strings.Builder
+			for _, fn := range f.funcs {
+				fmt.Fprintf(&h, "void %s(void);\n", fn.name)
+			}
+			out[f.dir+"/"+f.name+".h"] = h.String()
+		}
 		return out
 	},
 }

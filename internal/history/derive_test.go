@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	_ "gitnexus.dev/gitnexus/internal/lang/c"
 	_ "gitnexus.dev/gitnexus/internal/lang/golang"
 	_ "gitnexus.dev/gitnexus/internal/lang/java"
 	_ "gitnexus.dev/gitnexus/internal/lang/rust"

@@ -1,0 +1,1 @@
+int step(void) { return 1; }

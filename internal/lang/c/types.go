@@ -26,28 +26,38 @@ func (x *extraction) typedefName(n *ts.Node) string {
 	return ""
 }
 
-// addStruct adds a struct or union with a body and its fields. An
-// anonymous one is named after the typedef it is the type of; one in a
-// function body is local and left out.
-func (x *extraction) addStruct(n *ts.Node) {
+// addTypeWithBody adds the symbol of a struct, union or enum with a body,
+// named by its tag or, when anonymous, by the typedef it is the type of;
+// idx is -1 when it is local to a function or has no name.
+func (x *extraction) addTypeWithBody(n *ts.Node, kind graph.NodeKind) (idx int, name string, body *ts.Node) {
 	if inFunction(n) {
-		return
+		return -1, "", nil
 	}
-	name := ""
 	if nn := n.ChildByFieldName("name"); nn != nil {
 		name = x.text(nn)
 	} else if name = x.typedefName(n); name == "" {
-		return
+		return -1, "", nil
 	}
 	decl := n
 	if p := n.Parent(); p != nil && (p.Kind() == "type_definition" || p.Kind() == "declaration") {
 		decl = p
 	}
-	body := n.ChildByFieldName("body")
-	idx := x.add(lang.Symbol{
-		Kind: graph.KindStruct, Name: name, Parent: -1, Span: lang.SpanOf(n),
+	body = n.ChildByFieldName("body")
+	idx = x.add(lang.Symbol{
+		Kind: kind, Name: name, Parent: -1, Span: lang.SpanOf(n),
 		Signature: x.header(n, body), Doc: x.doc(decl), Exported: true, Content: lang.Content(x.src, lang.SpanOf(n)),
 	})
+	return idx, name, body
+}
+
+// addStruct adds a struct or union with a body and its fields. An
+// anonymous one is named after the typedef it is the type of; one in a
+// function body is local and left out.
+func (x *extraction) addStruct(n *ts.Node) {
+	idx, name, body := x.addTypeWithBody(n, graph.KindStruct)
+	if idx < 0 {
+		return
+	}
 	for i := uint(0); i < body.NamedChildCount(); i++ {
 		f := body.NamedChild(i)
 		if f.Kind() != "field_declaration" {
@@ -74,24 +84,10 @@ func (x *extraction) addStruct(n *ts.Node) {
 
 // addEnum adds an enum with a body and its enumerators as Const members.
 func (x *extraction) addEnum(n *ts.Node) {
-	if inFunction(n) {
+	idx, name, body := x.addTypeWithBody(n, graph.KindEnum)
+	if idx < 0 {
 		return
 	}
-	name := ""
-	if nn := n.ChildByFieldName("name"); nn != nil {
-		name = x.text(nn)
-	} else if name = x.typedefName(n); name == "" {
-		return
-	}
-	decl := n
-	if p := n.Parent(); p != nil && (p.Kind() == "type_definition" || p.Kind() == "declaration") {
-		decl = p
-	}
-	body := n.ChildByFieldName("body")
-	idx := x.add(lang.Symbol{
-		Kind: graph.KindEnum, Name: name, Parent: -1, Span: lang.SpanOf(n),
-		Signature: x.header(n, body), Doc: x.doc(decl), Exported: true, Content: lang.Content(x.src, lang.SpanOf(n)),
-	})
 	for i := uint(0); i < body.NamedChildCount(); i++ {
 		e := body.NamedChild(i)
 		if e.Kind() != "enumerator" {

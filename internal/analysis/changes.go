@@ -5,8 +5,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"gitnexus.dev/gitnexus/internal/gitcmd"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -97,7 +97,7 @@ func DetectChanges(ctx context.Context, g *memgraph.Graph, repo string, opt Chan
 	if opt.Limit <= 0 {
 		opt.Limit = DefaultImpactLimit
 	}
-	if _, err := git(ctx, repo, "rev-parse", "--is-inside-work-tree"); err != nil {
+	if _, err := gitcmd.Output(ctx, repo, "rev-parse", "--is-inside-work-tree"); err != nil {
 		return nil, inputErrorf("%s is not a git work tree, so there are no changes to detect", repo)
 	}
 	args := []string{"diff", "-U0", "--no-color", "--no-ext-diff", "--find-renames"}
@@ -106,7 +106,7 @@ func DetectChanges(ctx context.Context, g *memgraph.Graph, repo string, opt Chan
 	case ScopeStaged:
 		args = append(args, "--cached")
 	case ScopeAll:
-		if _, err := git(ctx, repo, "rev-parse", "--verify", "-q", "HEAD"); err != nil {
+		if _, err := gitcmd.Output(ctx, repo, "rev-parse", "--verify", "-q", "HEAD"); err != nil {
 			args = append(args, emptyTree) // no commit yet: everything is new
 		} else {
 			args = append(args, "HEAD")
@@ -118,7 +118,7 @@ func DetectChanges(ctx context.Context, g *memgraph.Graph, repo string, opt Chan
 		if strings.HasPrefix(opt.BaseRef, "-") {
 			return nil, inputErrorf("base_ref %q is not a ref", opt.BaseRef)
 		}
-		if _, err := git(ctx, repo, "rev-parse", "--verify", "-q", opt.BaseRef+"^{commit}"); err != nil {
+		if _, err := gitcmd.Output(ctx, repo, "rev-parse", "--verify", "-q", opt.BaseRef+"^{commit}"); err != nil {
 			return nil, inputErrorf("base_ref %q is not a commit, branch or tag of %s", opt.BaseRef, repo)
 		}
 		args = append(args, opt.BaseRef)
@@ -126,13 +126,13 @@ func DetectChanges(ctx context.Context, g *memgraph.Graph, repo string, opt Chan
 		return nil, inputErrorf("scope %q: use unstaged, staged, all or compare", opt.Scope)
 	}
 	args = append(args, "--")
-	out, err := git(ctx, repo, args...)
+	out, err := gitcmd.Output(ctx, repo, args...)
 	if err != nil {
 		return nil, err
 	}
 	files := parseDiff(out)
 	if opt.Scope != ScopeStaged { // the working tree holds the untracked files
-		untracked, err := git(ctx, repo, "ls-files", "-o", "--exclude-standard", "-z")
+		untracked, err := gitcmd.Output(ctx, repo, "ls-files", "-o", "--exclude-standard", "-z")
 		if err == nil {
 			for _, p := range bytes.Split(untracked, []byte{0}) {
 				if len(p) > 0 {
@@ -224,18 +224,6 @@ func DetectChanges(ctx context.Context, g *memgraph.Graph, repo string, opt Chan
 
 // emptyTree is git's well-known empty tree object.
 const emptyTree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
-
-func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-c", "core.quotePath=false"}, args...)...)
-	cmd.Dir = dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
-	}
-	return out, nil
-}
 
 // parseDiff reads `git diff -U0` output: files and their changed line
 // ranges on the new side (the old side for deleted files).

@@ -1,12 +1,11 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"gitnexus.dev/gitnexus/internal/gitcmd"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -47,20 +46,8 @@ func readGitState(ctx context.Context, root string) gitState {
 }
 
 func gitOutput(ctx context.Context, dir string, args ...string) (string, error) {
-	out, err := gitRaw(ctx, dir, args...)
+	out, err := gitcmd.Output(ctx, dir, args...)
 	return strings.TrimSpace(string(out)), err
-}
-
-func gitRaw(ctx context.Context, dir string, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-c", "core.quotePath=false"}, args...)...)
-	cmd.Dir = dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
-	}
-	return out, nil
 }
 
 func shortHash(h string) string {

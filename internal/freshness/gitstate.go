@@ -3,10 +3,8 @@ package freshness
 import (
 	"bytes"
 	"context"
-	"fmt"
-	"os/exec"
+	"gitnexus.dev/gitnexus/internal/gitcmd"
 	"strings"
-	"sync"
 )
 
 // GitState is what git says about a work tree.
@@ -25,7 +23,7 @@ type GitState struct {
 // optional lock, so a check running in the background never makes a
 // user's git command fail on index.lock.
 func ReadGitState(ctx context.Context, root string) GitState {
-	out, err := gitRaw(ctx, root, "--no-optional-locks", "status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all")
+	out, err := gitcmd.Output(ctx, root, "--no-optional-locks", "status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all")
 	if err != nil {
 		return GitState{} // not a work tree (or git cannot read it)
 	}
@@ -79,35 +77,4 @@ func nthField(line string, n int) string {
 		return ""
 	}
 	return parts[n]
-}
-
-// lowPriorityKey marks a context whose git commands run at the lowest CPU
-// priority (nice 19): the monitor's background checks, which must not take
-// CPU from the calls a server answers.
-type lowPriorityKey struct{}
-
-func lowPriority(ctx context.Context) context.Context {
-	return context.WithValue(ctx, lowPriorityKey{}, true)
-}
-
-// niceBinary is nice(1), when there is one.
-var niceBinary = sync.OnceValue(func() string {
-	p, _ := exec.LookPath("nice")
-	return p
-})
-
-func gitRaw(ctx context.Context, dir string, args ...string) ([]byte, error) {
-	argv := append([]string{"git", "-c", "core.quotePath=false"}, args...)
-	if low, _ := ctx.Value(lowPriorityKey{}).(bool); low && niceBinary() != "" {
-		argv = append([]string{niceBinary(), "-n", "19"}, argv...)
-	}
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Dir = dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
-	}
-	return out, nil
 }

@@ -2,6 +2,7 @@ package freshness
 
 import (
 	"context"
+	"gitnexus.dev/gitnexus/internal/gitcmd"
 	"sync"
 	"time"
 )
@@ -168,7 +169,7 @@ func (m *Monitor) start(idx Index) <-chan struct{} {
 		close(c.done)
 		return c.done
 	}
-	ctx, cancel := context.WithTimeout(lowPriority(m.ctx), checkTimeout)
+	ctx, cancel := context.WithTimeout(gitcmd.LowPriority(m.ctx), checkTimeout)
 	c.cancel = cancel
 	m.running = c
 	m.wg.Add(1)

@@ -160,7 +160,7 @@ func (c *ExtractCache) Save(path string) error {
 		w.Write(buf)
 		w.Write(e.facts)
 	}
-	if err := errors.Join(w.Flush(), tmp.Sync(), tmp.Close()); err != nil {
+	if err := errors.Join(w.Flush(), tmp.Chmod(0o644), tmp.Sync(), tmp.Close()); err != nil {
 		return fmt.Errorf("write the extraction cache: %w", err)
 	}
 	return os.Rename(tmp.Name(), path)

@@ -244,6 +244,13 @@ func (x *extraction) method(n *ts.Node, sc scope, exported bool) {
 	inner := scope{sym: id, typ: sc.typ, static: static, method: name, locals: locals}
 	if b := n.ChildByFieldName("body"); b != nil {
 		x.uses(b, inner)
+		// A method whose last expression constructs a class (a factory:
+		// `def self.build; new; end`) returns an instance of it.
+		if k := b.NamedChildCount(); k > 0 {
+			if e := x.expr(b.NamedChild(k-1), inner); e != nil && e.Kind == lang.ExprNew {
+				x.facts.Symbols[id].Returns = []string{e.Name}
+			}
+		}
 	}
 }
 

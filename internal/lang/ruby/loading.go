@@ -84,7 +84,7 @@ func (rules) Organize(p *lang.Program) {
 			add(required(p, f, imp.Path), imp.Line)
 		}
 		for _, ref := range constantRefs(f.Facts) {
-			add(autoloaded(p, ref.path), ref.line)
+			add(autoloadedWithin(p, f, ref), ref.line)
 		}
 		st.loads[f] = seen
 	}
@@ -111,19 +111,35 @@ func cleanJoin(dir, name string) string {
 	return strings.TrimPrefix(path.Clean(path.Join(dir, name)), "./")
 }
 
-// autoloaded finds the file an autoload root gives constant path, or its
-// outermost prefix that has one (Foo::Bar may be defined in foo.rb).
-func autoloaded(p *lang.Program, constPath []string) *lang.File {
-	for n := len(constPath); n > 0; n-- {
-		parts := make([]string, n)
-		for i, c := range constPath[:n] {
-			parts[i] = underscore(c)
+// autoloadedWithin finds the file of a constant as Ruby resolves the
+// name: nested in the namespaces around the reference, innermost first
+// (`TaxRate` inside Billing::Invoice is Billing::TaxRate when
+// billing/tax_rate.rb exists), then as written, or the written path's
+// longest prefix that has a file (Foo::Bar may be defined in foo.rb).
+func autoloadedWithin(p *lang.Program, f *lang.File, ref constantRef) *lang.File {
+	for q := ref.within; q != ""; q = outerOf(q) {
+		if t := autoloaded(p, append(strings.Split(q, "."), ref.path...)); t != nil && t != f {
+			return t
 		}
-		rel := strings.Join(parts, "/") + ".rb"
-		for _, root := range autoloadRoots {
-			if t := p.File(root + "/" + rel); t != nil {
-				return t
-			}
+	}
+	for n := len(ref.path); n > 0; n-- {
+		if t := autoloaded(p, ref.path[:n]); t != nil {
+			return t
+		}
+	}
+	return nil
+}
+
+// autoloaded finds the file an autoload root gives constant path.
+func autoloaded(p *lang.Program, constPath []string) *lang.File {
+	parts := make([]string, len(constPath))
+	for i, c := range constPath {
+		parts[i] = underscore(c)
+	}
+	rel := strings.Join(parts, "/") + ".rb"
+	for _, root := range autoloadRoots {
+		if t := p.File(root + "/" + rel); t != nil {
+			return t
 		}
 	}
 	return nil
@@ -148,8 +164,9 @@ func underscore(name string) string {
 }
 
 type constantRef struct {
-	path []string
-	line int
+	path   []string
+	line   int
+	within string // qualified name of the innermost enclosing class or module
 }
 
 // constantRefs are the constant paths a file names: constructed classes,
@@ -159,22 +176,33 @@ func constantRefs(ff *lang.FileFacts) []constantRef {
 	for _, c := range ff.Calls {
 		for e := c.Callee; e != nil; e = e.X {
 			if e.Kind == lang.ExprNew {
-				out = append(out, constantRef{strings.Split(e.Name, "."), c.Line})
+				out = append(out, constantRef{strings.Split(e.Name, "."), c.Line, namespaceOf(ff, c.Scope)})
 				break
 			}
 			if p := constantPathOf(e); p != nil {
-				out = append(out, constantRef{p, c.Line})
+				out = append(out, constantRef{p, c.Line, namespaceOf(ff, c.Scope)})
 				break
 			}
 		}
 	}
-	for _, s := range ff.Symbols {
+	for i, s := range ff.Symbols {
 		for _, b := range s.Bases {
-			out = append(out, constantRef{strings.Split(b.Type, "."), s.StartLine})
+			out = append(out, constantRef{strings.Split(b.Type, "."), s.StartLine, namespaceOf(ff, i)})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].line < out[j].line })
 	return out
+}
+
+// namespaceOf is the qualified name of the class or module around symbol
+// i (i itself when it is one), "" at file level.
+func namespaceOf(ff *lang.FileFacts, i int) string {
+	for ; i >= 0; i = ff.Symbols[i].Parent {
+		if ff.Symbols[i].Kind.IsType() {
+			return ff.Symbols[i].Qual
+		}
+	}
+	return ""
 }
 
 // constantPathOf reads `A` or `A::B` as written: idents and members of

@@ -128,10 +128,9 @@ func (x *extraction) uses(n *ts.Node, sc scope) {
 	case "identifier":
 		// A bare name that is no local nor parameter calls a method.
 		if isStatement(n) && !sc.locals[x.text(n)] {
-			x.facts.Calls = append(x.facts.Calls, lang.Call{
-				Scope: sc.sym, Callee: &lang.Expr{Kind: lang.ExprIdent, Name: x.text(n)},
-				Line: lang.Line(n), Byte: uint32(n.StartByte()),
-			})
+			if callee := x.callee(n, sc); callee != nil {
+				x.facts.Calls = append(x.facts.Calls, lang.Call{Scope: sc.sym, Callee: callee, Line: lang.Line(n), Byte: uint32(n.StartByte())})
+			}
 		}
 		return
 	case "assignment", "operator_assignment":
@@ -214,14 +213,20 @@ func (x *extraction) call(n *ts.Node, sc scope) {
 // dynamic are the methods that call a method named by data: no edge.
 var dynamic = map[string]bool{"send": true, "public_send": true, "__send__": true, "method_missing": true, "define_method": true, "instance_eval": true, "class_eval": true}
 
-// callee is the expression a call calls.
+// callee is the expression a call (or a bare identifier) calls.
 func (x *extraction) callee(n *ts.Node, sc scope) *lang.Expr {
 	m := n.ChildByFieldName("method")
+	if n.Kind() == "identifier" {
+		m = n
+	}
 	name := x.text(m)
 	if dynamic[name] {
 		return nil
 	}
-	recv := n.ChildByFieldName("receiver")
+	var recv *ts.Node
+	if n.Kind() == "call" {
+		recv = n.ChildByFieldName("receiver")
+	}
 	// `new` and `self.new` in a class method construct the class.
 	if name == "new" && sc.static && sc.typ >= 0 && (recv == nil || recv.Kind() == "self") {
 		return &lang.Expr{Kind: lang.ExprNew, Name: x.facts.Symbols[sc.typ].Qual}
@@ -247,7 +252,11 @@ func (x *extraction) expr(n *ts.Node, sc scope) *lang.Expr {
 			return &lang.Expr{Kind: lang.ExprIdent, Name: x.text(n)}
 		}
 		// A bare name that is no local calls a method of self.
-		return &lang.Expr{Kind: lang.ExprCall, X: &lang.Expr{Kind: lang.ExprIdent, Name: x.text(n)}}
+		c := x.callee(n, sc)
+		if c == nil || c.Kind == lang.ExprNew {
+			return c
+		}
+		return &lang.Expr{Kind: lang.ExprCall, X: c}
 	case "constant":
 		return &lang.Expr{Kind: lang.ExprIdent, Name: x.text(n)}
 	case "scope_resolution":

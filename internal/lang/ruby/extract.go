@@ -54,9 +54,25 @@ func (e *extractor) ExtractTree(path string, src []byte, tree *ts.Tree) (*lang.F
 	return x.facts, nil
 }
 
+// ExtractSymbols reads the symbols of a tree of src alone, without calls,
+// bindings or imports: what the history needs of each version of a file.
+func (e *extractor) ExtractSymbols(path string, src []byte, tree *ts.Tree) (*lang.FileFacts, error) {
+	root := tree.RootNode()
+	x := &extraction{
+		src:         src,
+		facts:       &lang.FileFacts{Path: path, Language: "ruby", Lines: lang.CountLines(src)},
+		symbolsOnly: true,
+	}
+	x.facts.SyntaxErrors = lang.CountSyntaxErrors(root)
+	x.body(root, scope{sym: -1, typ: -1})
+	return x.facts, nil
+}
+
 type extraction struct {
 	src   []byte
 	facts *lang.FileFacts
+	// symbolsOnly: record declarations, not calls, bindings or imports.
+	symbolsOnly bool
 }
 
 // scope is where a statement is: the enclosing symbol, the type it
@@ -182,7 +198,12 @@ func firstLine(s string) string {
 func (x *extraction) doc(n *ts.Node) string {
 	var lines []string
 	line := int(n.StartPosition().Row)
-	for p := n.PrevSibling(); p != nil && p.Kind() == "comment" && int(p.EndPosition().Row) == line-1; p = p.PrevSibling() {
+	prev := n.PrevSibling()
+	if prev == nil && n.Parent() != nil && n.Parent().Kind() == "body_statement" {
+		// Comments before a body's first statement precede the body.
+		prev = n.Parent().PrevSibling()
+	}
+	for p := prev; p != nil && p.Kind() == "comment" && int(p.EndPosition().Row) == line-1; p = p.PrevSibling() {
 		lines = append([]string{strings.TrimSpace(strings.TrimLeft(x.text(p), "#"))}, lines...)
 		line = int(p.StartPosition().Row)
 	}

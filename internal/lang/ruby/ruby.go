@@ -35,6 +35,11 @@ func (rubyLanguage) Extensions() []string {
 }
 func (rubyLanguage) Rules() lang.Rules { return rules{} }
 
+// StandAloneDeclarations: a top-level Ruby declaration's symbols come
+// from its own text (visibility and mixins are written inside a class
+// body; a class reopened elsewhere is a declaration of its own).
+func (rubyLanguage) StandAloneDeclarations() bool { return true }
+
 var compiled = sync.OnceValue(func() *queries {
 	l := ts.NewLanguage(tsr.Language())
 	return &queries{lang: l}

@@ -23,6 +23,9 @@ func (x *extraction) declarative(n *ts.Node, sc scope, private *bool) bool {
 	args := n.ChildByFieldName("arguments")
 	switch name := x.text(m); name {
 	case "require", "require_relative":
+		if x.symbolsOnly {
+			return true
+		}
 		if args == nil || args.NamedChildCount() != 1 || args.NamedChild(0).Kind() != "string" {
 			return false
 		}
@@ -116,8 +119,13 @@ func (x *extraction) uses(n *ts.Node, sc scope) {
 	case "comment":
 		return
 	case "call":
-		x.call(n, sc)
+		if !x.symbolsOnly {
+			x.call(n, sc)
+		}
 	case "super":
+		if x.symbolsOnly {
+			return
+		}
 		if sc.method != "" && !isCallMethod(n) {
 			x.facts.Calls = append(x.facts.Calls, lang.Call{
 				Scope: sc.sym, Callee: &lang.Expr{Kind: lang.ExprMember, Name: sc.method, X: &lang.Expr{Kind: lang.ExprSuper}},
@@ -126,6 +134,9 @@ func (x *extraction) uses(n *ts.Node, sc scope) {
 		}
 		return
 	case "identifier":
+		if x.symbolsOnly {
+			return
+		}
 		// A bare name that is no local nor parameter calls a method.
 		if isStatement(n) && !sc.locals[x.text(n)] {
 			if callee := x.callee(n, sc); callee != nil {
@@ -134,7 +145,9 @@ func (x *extraction) uses(n *ts.Node, sc scope) {
 		}
 		return
 	case "assignment", "operator_assignment":
-		x.assignment(n, sc)
+		if !x.symbolsOnly {
+			x.assignment(n, sc)
+		}
 	}
 	for i := uint(0); i < n.NamedChildCount(); i++ {
 		x.uses(n.NamedChild(i), sc)

@@ -12,16 +12,42 @@ import (
 
 // How Ruby files find each other. `require_relative "x"` loads x.rb next
 // to the requiring file; `require "x"` loads x.rb from the load path,
-// which here is lib/ then the repository root (what a gem's gemspec and
-// most test setups put on it). An application autoloaded the Zeitwerk way
+// which here is every lib/ directory (a gem's gemspec puts its own on
+// it; a repository of several gems has one each) then the repository
+// root. An application autoloaded the Zeitwerk way
 // needs no require at all: the constant Foo::BarBaz is the file
 // foo/bar_baz.rb under one of the autoload roots, so a file that names the
 // constant loads that file. Each loaded file is an IMPORTS edge, and the
 // files a file loads are the ones its constant and function lookups
 // prefer when a name is defined in several places.
 
-// loadPath are the directories `require` searches, in order.
-var loadPath = []string{"lib", ""}
+// loadPathOf are the directories `require` searches, in order: every
+// directory named lib (each gem of a repository has its own), then the
+// repository root.
+func loadPathOf(p *lang.Program) []string {
+	seen := map[string]bool{}
+	var dirs []string
+	for _, f := range p.Files {
+		d := f.Facts.Path
+		for {
+			i := strings.LastIndex(d, "/lib/")
+			if i < 0 {
+				break
+			}
+			d = d[:i]
+			if !seen[d+"/lib"] {
+				seen[d+"/lib"] = true
+				dirs = append(dirs, d+"/lib")
+			}
+		}
+		if strings.HasPrefix(f.Facts.Path, "lib/") && !seen["lib"] {
+			seen["lib"] = true
+			dirs = append(dirs, "lib")
+		}
+	}
+	sort.Strings(dirs)
+	return append(dirs, "")
+}
 
 // autoloadRoots are the directories Zeitwerk (Rails) maps constants to.
 var autoloadRoots = []string{"app/models", "app/controllers", "app/helpers", "app/jobs", "app/services", "lib"}
@@ -71,6 +97,7 @@ func (rules) Organize(p *lang.Program) {
 			p.AddMember(ids[0], lang.SymID(i))
 		}
 	}
+	loadPath := loadPathOf(p)
 	for _, f := range p.Files {
 		seen := map[*lang.File]bool{}
 		add := func(t *lang.File, line int) {
@@ -81,7 +108,7 @@ func (rules) Organize(p *lang.Program) {
 			f.ImportEdges = append(f.ImportEdges, lang.ImportEdge{Target: graph.FileID(t.Facts.Path), Line: line})
 		}
 		for _, imp := range f.Facts.Imports {
-			add(required(p, f, imp.Path), imp.Line)
+			add(required(p, f, imp.Path, loadPath), imp.Line)
 		}
 		for _, ref := range constantRefs(f.Facts) {
 			add(autoloadedWithin(p, f, ref), ref.line)
@@ -91,7 +118,7 @@ func (rules) Organize(p *lang.Program) {
 }
 
 // required finds the file a require or require_relative names.
-func required(p *lang.Program, f *lang.File, written string) *lang.File {
+func required(p *lang.Program, f *lang.File, written string, loadPath []string) *lang.File {
 	name := written
 	if !strings.HasSuffix(name, ".rb") {
 		name += ".rb"

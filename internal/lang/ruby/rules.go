@@ -23,9 +23,18 @@ func (rules) Features() lang.Features {
 // ConfigNames: loading needs no configuration file.
 func (rules) ConfigNames() []string { return nil }
 
-// IsBuiltin: Kernel's methods (puts, raise, ...) are not repository code;
-// Lookup finds them nowhere, which is the same answer.
-func (rules) IsBuiltin(string) bool { return false }
+// IsBuiltin: Kernel's methods are Ruby's, even where a repository file
+// defines one of the name at its top level (a spec's own `puts`).
+func (rules) IsBuiltin(name string) bool { return kernel[name] }
+
+var kernel = map[string]bool{
+	"puts": true, "print": true, "p": true, "pp": true, "raise": true, "fail": true,
+	"format": true, "sprintf": true, "printf": true, "loop": true, "lambda": true, "proc": true,
+	"require": true, "require_relative": true, "load": true, "catch": true, "throw": true,
+	"exit": true, "abort": true, "sleep": true, "rand": true, "gets": true, "warn": true,
+	"block_given?": true, "binding": true, "caller": true, "freeze": true, "frozen?": true,
+	"Integer": true, "Float": true, "String": true, "Array": true, "Hash": true,
+}
 
 // ParseType reads a constant path written A.B (the extractor turns `::`
 // into '.').
@@ -41,7 +50,8 @@ func (rules) Link(*lang.Program, *graph.Graph) {}
 
 // Lookup resolves a name that is no local. A lower-case name is a method
 // call on self: the enclosing class's method along its ancestors, else a
-// method defined at file level (Object's private methods). A constant is
+// method defined at file level (Object's private methods) in the file or
+// one it loads. A constant is
 // looked up lexically: nested in the enclosing classes and modules from
 // the innermost out, then at top level. Among several definitions, the
 // file's own wins, then one in a file it loads; a name defined once in
@@ -68,7 +78,10 @@ func (rules) Lookup(p *lang.Program, c *lang.Ctx, name string) (lang.Value, grap
 				fns = append(fns, id)
 			}
 		}
-		return st.prefer(p, f, fns, false)
+		if kernel[name] {
+			return lang.None(), ""
+		}
+		return st.preferLoaded(p, f, fns)
 	}
 	// Lexical nesting: A::B's body sees A's constants.
 	for scope := c.Scope; scope >= 0; scope = f.Facts.Symbols[scope].Parent {
@@ -78,11 +91,11 @@ func (rules) Lookup(p *lang.Program, c *lang.Ctx, name string) (lang.Value, grap
 		}
 		for q := s.Qual; q != ""; q = outerOf(q) {
 			if ids := st.byQual[q+"."+name]; len(ids) > 0 {
-				return st.prefer(p, f, ids, true)
+				return st.prefer(p, f, ids)
 			}
 		}
 	}
-	return st.prefer(p, f, st.byQual[name], true)
+	return st.prefer(p, f, st.byQual[name])
 }
 
 func outerOf(q string) string {
@@ -92,10 +105,27 @@ func outerOf(q string) string {
 	return ""
 }
 
+// preferLoaded chooses among the file-level functions of one name: the
+// file's own, else one in a file it loads. A function defined in a file
+// nothing loads is not callable from here.
+func (st *state) preferLoaded(p *lang.Program, f *lang.File, ids []lang.SymID) (lang.Value, graph.Reason) {
+	for _, id := range ids {
+		if p.Sym(id).File == f {
+			return lang.SymValue(id), graph.ReasonSameFile
+		}
+	}
+	for _, id := range ids {
+		if st.loads[f][p.Sym(id).File] {
+			return lang.SymValue(id), graph.ReasonImportResolved
+		}
+	}
+	return lang.None(), ""
+}
+
 // prefer chooses among the definitions of one name: the file's own, else
 // one in a file it loads, else the only one; of a class or module
 // reopened in several files (all with the same qualified name), the first.
-func (st *state) prefer(p *lang.Program, f *lang.File, ids []lang.SymID, reopen bool) (lang.Value, graph.Reason) {
+func (st *state) prefer(p *lang.Program, f *lang.File, ids []lang.SymID) (lang.Value, graph.Reason) {
 	if len(ids) == 0 {
 		return lang.None(), ""
 	}
@@ -112,14 +142,11 @@ func (st *state) prefer(p *lang.Program, f *lang.File, ids []lang.SymID, reopen 
 	if len(ids) == 1 {
 		return lang.SymValue(ids[0]), graph.ReasonSamePackage
 	}
-	if reopen {
-		first := p.Sym(ids[0])
-		for _, id := range ids[1:] {
-			if s := p.Sym(id); s.Qual != first.Qual || !s.Kind.IsType() || s.Kind != first.Kind {
-				return lang.None(), ""
-			}
+	first := p.Sym(ids[0])
+	for _, id := range ids[1:] {
+		if s := p.Sym(id); s.Qual != first.Qual || !s.Kind.IsType() || s.Kind != first.Kind {
+			return lang.None(), ""
 		}
-		return lang.SymValue(ids[0]), graph.ReasonSamePackage
 	}
-	return lang.None(), ""
+	return lang.SymValue(ids[0]), graph.ReasonSamePackage
 }

@@ -71,6 +71,7 @@ func (e *extractor) ExtractSymbols(path string, src []byte, tree *ts.Tree) (*lan
 type extraction struct {
 	src   []byte
 	facts *lang.FileFacts
+	refs  map[refKey]bool // the constant reads recorded, once per scope
 	// symbolsOnly: record declarations, not calls, bindings or imports.
 	symbolsOnly bool
 }
@@ -282,6 +283,8 @@ func (x *extraction) constant(n, left *ts.Node, sc scope) {
 		Kind: graph.KindConst, Name: name, Qual: x.qual(sc.sym, name), Parent: sc.sym, Span: lang.SpanOf(n),
 		Signature: lang.OneLine(firstLine(x.text(n))), Doc: x.doc(n), Exported: true,
 		Content: lang.Content(x.src, lang.SpanOf(n)),
+		// A constant of a class or module belongs to it, not its instances.
+		Static: sc.typ >= 0,
 	}
 	if r := n.ChildByFieldName("right"); r != nil {
 		s.Value = x.expr(r, sc)

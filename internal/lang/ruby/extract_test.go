@@ -72,7 +72,7 @@ func TestSymbols(t *testing.T) {
 	}
 	wants := map[string]want{
 		"Store":                {graph.KindInterface, true, false, "Stores things."},
-		"Store.SIZE":           {graph.KindConst, true, false, "The default size."},
+		"Store.SIZE":           {graph.KindConst, true, true, "The default size."},
 		"Store.Box":            {graph.KindClass, true, false, ""},
 		"Store.Box.items":      {graph.KindProperty, true, false, ""},
 		"Store.Box.initialize": {graph.KindConstructor, true, false, "Makes a box."},

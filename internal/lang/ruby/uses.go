@@ -118,6 +118,13 @@ func (x *extraction) uses(n *ts.Node, sc scope) {
 		return
 	case "comment":
 		return
+	case "constant", "scope_resolution":
+		if !x.symbolsOnly && sc.method != "" {
+			x.constantRef(n, sc)
+		}
+		if n.Kind() == "constant" {
+			return
+		}
 	case "call":
 		if !x.symbolsOnly {
 			x.call(n, sc)
@@ -313,4 +320,30 @@ func (x *extraction) expr(n *ts.Node, sc scope) *lang.Expr {
 		return &lang.Expr{Kind: lang.ExprLiteral, Name: "nil"}
 	}
 	return nil
+}
+
+type refKey struct {
+	scope int
+	text  string
+}
+
+// constantRef records a read of a constant (`LIMIT`, `Config::LIMIT`) in
+// a method: a REFERENCES edge when it names a constant of the repository.
+func (x *extraction) constantRef(n *ts.Node, sc scope) {
+	if p := n.Parent(); p != nil && p.Kind() == "scope_resolution" {
+		return // part of a longer path, recorded whole
+	}
+	e := x.expr(n, sc)
+	if e == nil || (e.Kind != lang.ExprIdent && e.Kind != lang.ExprMember) {
+		return
+	}
+	k := refKey{sc.sym, x.text(n)}
+	if x.refs[k] {
+		return
+	}
+	if x.refs == nil {
+		x.refs = map[refKey]bool{}
+	}
+	x.refs[k] = true
+	x.facts.Refs = append(x.facts.Refs, lang.Ref{Scope: sc.sym, Expr: e, Line: lang.Line(n)})
 }

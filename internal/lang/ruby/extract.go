@@ -11,9 +11,10 @@ import (
 
 // How a Ruby file becomes facts:
 //
-//   - `module M` is an Interface, `class C < B` a Class whose Bases are
-//     the superclass (extends) then, in Ruby's lookup order, the modules
-//     it prepends and includes, last written first (implements). Names
+//   - `module M` is an Interface, `class C < B` a Class whose Bases are,
+//     in Ruby's lookup order, the modules it prepends, includes and
+//     extends, last written first (implements), then the superclass
+//     (extends). Names
 //     nest with '.': `module A; class B` and `class A::B` are both A.B.
 //   - `def m` in a class or module is a Method (`initialize` the
 //     Constructor); `def self.m` and the defs of `class << self` are

@@ -38,7 +38,7 @@ func (x *extraction) declarative(n *ts.Node, sc scope, private *bool) bool {
 		}
 		x.facts.Imports = append(x.facts.Imports, lang.Import{Kind: lang.ImportSideEffect, Path: p, Line: lang.Line(n), Scope: sc.sym})
 		return true
-	case "include", "prepend":
+	case "include", "prepend", "extend":
 		if sc.typ < 0 || sc.method != "" || args == nil {
 			return false
 		}
@@ -49,7 +49,11 @@ func (x *extraction) declarative(n *ts.Node, sc scope, private *bool) bool {
 				continue
 			}
 			// The module last included is looked up first, before the
-			// superclass.
+			// superclass. An extended module's methods are the class's
+			// class methods: the engine does not tell class methods from
+			// instance methods in lookups, so it is a base like an
+			// included one (an instance call of such a method, which Ruby
+			// rejects, is linked too).
 			b := lang.Base{Type: strings.Join(constPath(x.text(a)), "."), Kind: lang.BaseImplements}
 			t.Bases = append([]lang.Base{b}, t.Bases...)
 		}

@@ -162,6 +162,7 @@ func (x *extraction) typeDecl(n *ts.Node, sc scope) {
 		return
 	}
 	path := constPath(x.text(nameNode))
+	path[0] = strings.TrimPrefix(path[0], "::")
 	name := path[len(path)-1]
 	kind := graph.KindClass
 	if n.Kind() == "module" {
@@ -183,10 +184,16 @@ func (x *extraction) typeDecl(n *ts.Node, sc scope) {
 	}
 }
 
-// constPath splits `A::B` (or `::A::B`) into its names.
+// constPath splits `A::B` into its names. An absolute path `::A::B`
+// keeps the `::` on its first name: it is looked up at top level only.
 func constPath(s string) []string {
-	s = strings.TrimPrefix(strings.TrimSpace(s), "::")
-	return strings.Split(s, "::")
+	s = strings.TrimSpace(s)
+	abs := strings.HasPrefix(s, "::")
+	parts := strings.Split(strings.TrimPrefix(s, "::"), "::")
+	if abs {
+		parts[0] = "::" + parts[0]
+	}
+	return parts
 }
 
 func firstLine(s string) string {

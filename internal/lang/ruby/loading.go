@@ -144,6 +144,10 @@ func cleanJoin(dir, name string) string {
 // billing/tax_rate.rb exists), then as written, or the written path's
 // longest prefix that has a file (Foo::Bar may be defined in foo.rb).
 func autoloadedWithin(p *lang.Program, f *lang.File, ref constantRef) *lang.File {
+	if top, ok := strings.CutPrefix(ref.path[0], "::"); ok {
+		ref.path = append([]string{top}, ref.path[1:]...)
+		ref.within = ""
+	}
 	for q := ref.within; q != ""; q = outerOf(q) {
 		if t := autoloaded(p, append(strings.Split(q, "."), ref.path...)); t != nil && t != f {
 			return t
@@ -235,7 +239,7 @@ func namespaceOf(ff *lang.FileFacts, i int) string {
 // constantPathOf reads `A` or `A::B` as written: idents and members of
 // capitalised names.
 func constantPathOf(e *lang.Expr) []string {
-	if e == nil || e.Name == "" || !unicode.IsUpper([]rune(e.Name)[0]) {
+	if e == nil || e.Name == "" || !unicode.IsUpper([]rune(strings.TrimPrefix(e.Name, "::"))[0]) {
 		return nil
 	}
 	switch e.Kind {

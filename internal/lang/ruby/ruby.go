@@ -8,7 +8,8 @@
 // included modules and its superclass chain.
 //
 // Modules are Interface nodes: they hold methods that classes mix in
-// (`include M` and `prepend M` are IMPLEMENTS edges) and nest constants.
+// (`include M`, `prepend M` and `extend M` are IMPLEMENTS edges) and nest
+// constants.
 // Dynamic dispatch (`send`, `public_send`, `method_missing`,
 // `define_method`) gives no edges: the called name is data.
 package ruby

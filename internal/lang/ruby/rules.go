@@ -63,6 +63,9 @@ func (rules) Lookup(p *lang.Program, c *lang.Ctx, name string) (lang.Value, grap
 	if st == nil || name == "" {
 		return lang.None(), ""
 	}
+	if top, ok := strings.CutPrefix(name, "::"); ok {
+		return st.prefer(p, f, st.byQual[top])
+	}
 	if !unicode.IsUpper([]rune(name)[0]) {
 		if c.TypesOnly() {
 			return lang.None(), ""

@@ -290,7 +290,8 @@ func (x *extraction) expr(n *ts.Node, sc scope) *lang.Expr {
 			return nil
 		}
 		if s == nil {
-			return &lang.Expr{Kind: lang.ExprIdent, Name: x.text(nm)}
+			// `::A` names the top-level A.
+			return &lang.Expr{Kind: lang.ExprIdent, Name: "::" + x.text(nm)}
 		}
 		in := x.expr(s, sc)
 		if in == nil {

@@ -122,6 +122,20 @@ func (x *extraction) uses(n *ts.Node, sc scope) {
 		return
 	case "comment":
 		return
+	case "block", "do_block":
+		// A block's parameters are locals of its body.
+		if ps := n.ChildByFieldName("parameters"); ps != nil {
+			inner := sc
+			inner.locals = make(map[string]bool, len(sc.locals)+4)
+			for k := range sc.locals {
+				inner.locals[k] = true
+			}
+			x.blockParams(ps, inner.locals)
+			for i := uint(0); i < n.NamedChildCount(); i++ {
+				x.uses(n.NamedChild(i), inner)
+			}
+			return
+		}
 	case "constant", "scope_resolution":
 		if !x.symbolsOnly && sc.method != "" {
 			x.constantRef(n, sc)
@@ -162,6 +176,21 @@ func (x *extraction) uses(n *ts.Node, sc scope) {
 	}
 	for i := uint(0); i < n.NamedChildCount(); i++ {
 		x.uses(n.NamedChild(i), sc)
+	}
+}
+
+// blockParams adds the names a block's parameters bind to locals.
+func (x *extraction) blockParams(n *ts.Node, locals map[string]bool) {
+	if n.Kind() == "identifier" {
+		locals[x.text(n)] = true
+		return
+	}
+	if nn := n.ChildByFieldName("name"); nn != nil && nn.Kind() == "identifier" {
+		locals[x.text(nn)] = true
+		return
+	}
+	for i := uint(0); i < n.NamedChildCount(); i++ {
+		x.blockParams(n.NamedChild(i), locals)
 	}
 }
 
@@ -306,6 +335,10 @@ func (x *extraction) expr(n *ts.Node, sc scope) *lang.Expr {
 		m := n.ChildByFieldName("method")
 		if m == nil || m.Kind() == "super" {
 			return nil
+		}
+		// self.class is the class: its methods are found on self.
+		if r := n.ChildByFieldName("receiver"); r != nil && r.Kind() == "self" && x.text(m) == "class" {
+			return &lang.Expr{Kind: lang.ExprSelf}
 		}
 		c := x.callee(n, sc)
 		if c == nil {

@@ -51,7 +51,7 @@ func (e *extractor) ExtractTree(path string, src []byte, tree *ts.Tree) (*lang.F
 		facts: &lang.FileFacts{Path: path, Language: "ruby", Lines: lang.CountLines(src)},
 	}
 	x.facts.SyntaxErrors = lang.CountSyntaxErrors(root)
-	x.body(root, scope{sym: -1, typ: -1})
+	x.body(root, scope{sym: -1, typ: -1, locals: map[string]bool{}})
 	return x.facts, nil
 }
 
@@ -65,7 +65,7 @@ func (e *extractor) ExtractSymbols(path string, src []byte, tree *ts.Tree) (*lan
 		symbolsOnly: true,
 	}
 	x.facts.SyntaxErrors = lang.CountSyntaxErrors(root)
-	x.body(root, scope{sym: -1, typ: -1})
+	x.body(root, scope{sym: -1, typ: -1, locals: map[string]bool{}})
 	return x.facts, nil
 }
 
@@ -178,7 +178,7 @@ func (x *extraction) typeDecl(n *ts.Node, sc scope) {
 		s.Bases = append(s.Bases, lang.Base{Type: strings.Join(constPath(x.text(sup.NamedChild(0))), "."), Kind: lang.BaseExtends})
 	}
 	id := x.add(s)
-	inner := scope{sym: id, typ: id}
+	inner := scope{sym: id, typ: id, locals: map[string]bool{}}
 	if b := n.ChildByFieldName("body"); b != nil {
 		x.body(b, inner)
 	}

@@ -97,6 +97,7 @@ func (rules) Organize(p *lang.Program) {
 			p.AddMember(ids[0], lang.SymID(i))
 		}
 	}
+	joinReopened(p, st)
 	loadPath := loadPathOf(p)
 	for _, f := range p.Files {
 		seen := map[*lang.File]bool{}
@@ -114,6 +115,51 @@ func (rules) Organize(p *lang.Program) {
 			add(autoloadedWithin(p, f, ref), ref.line)
 		}
 		st.loads[f] = seen
+	}
+}
+
+// joinReopened makes a class or module reopened in several places (`class
+// String` in two files, a Rails concern completing a model) one type for
+// lookups: each declaration finds the members of the others. Each member
+// keeps its own declaration as owner (HAS_METHOD).
+func joinReopened(p *lang.Program, st *state) {
+	quals := make([]string, 0, len(st.byQual))
+	for q := range st.byQual {
+		quals = append(quals, q)
+	}
+	sort.Strings(quals)
+	for _, q := range quals {
+		var decls []lang.SymID
+		for _, id := range st.byQual[q] {
+			if p.Sym(id).Kind.IsType() {
+				decls = append(decls, id)
+			}
+		}
+		if len(decls) < 2 {
+			continue
+		}
+		own := make([][]lang.SymID, len(decls))
+		for i, d := range decls {
+			for _, ids := range p.AllMembers(d) {
+				for _, m := range ids {
+					if p.Owner(m) == d {
+						own[i] = append(own[i], m)
+					}
+				}
+			}
+			sort.Slice(own[i], func(a, b int) bool { return own[i][a] < own[i][b] })
+		}
+		for i, d := range decls {
+			for j := range decls {
+				if i == j {
+					continue
+				}
+				for _, m := range own[j] {
+					p.AddMember(d, m)
+					p.SetOwner(m, decls[j])
+				}
+			}
+		}
 	}
 }
 

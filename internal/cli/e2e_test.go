@@ -336,7 +336,7 @@ func TestBadInput(t *testing.T) {
 	empty := filepath.Join(tmp, "empty")
 	os.MkdirAll(empty, 0o755)
 	git(t, empty, "init", "-q")
-	ruby := newRepo(t, "ruby", map[string]string{"a.rb": "puts 1\n", "b.rb": "puts 2\n", "README": "hi\n"})
+	lua := newRepo(t, "lua", map[string]string{"a.lua": "print(1)\n", "b.lua": "print(2)\n", "README": "hi\n"})
 	cases := []struct {
 		name string
 		args []string
@@ -346,11 +346,11 @@ func TestBadInput(t *testing.T) {
 		{"missing path", []string{"analyze", filepath.Join(tmp, "nope")}, 1, "does not exist"},
 		{"file path", []string{"analyze", file}, 1, "is a file, not a directory"},
 		{"empty repository", []string{"analyze", empty}, 1, "nothing to index"},
-		{"no supported language", []string{"analyze", ruby}, 1, "no source files in a supported language"},
+		{"no supported language", []string{"analyze", lua}, 1, "no source files in a supported language"},
 		{"unknown flag", []string{"analyze", "--frobnicate"}, 2, "unknown flag"},
-		{"bad workers", []string{"analyze", "--workers", "0", ruby}, 2, "--workers"},
+		{"bad workers", []string{"analyze", "--workers", "0", lua}, 2, "--workers"},
 		{"too many args", []string{"callers", "a", "b"}, 2, "accepts between 1 and 1 arg"},
-		{"no index yet", []string{"status", ruby}, 1, "run `gitnexus analyze"},
+		{"no index yet", []string{"status", lua}, 1, "run `gitnexus analyze"},
 		{"nothing indexed", []string{"callers", "x"}, 1, "No indexed repositories. Run: gitnexus analyze"},
 	}
 	for _, c := range cases {
@@ -359,7 +359,7 @@ func TestBadInput(t *testing.T) {
 			t.Errorf("%s: exit %d, stderr %q; want exit %d and %q", c.name, r.code, r.stderr, c.code, c.msg)
 		}
 	}
-	if strings.Contains(run(t, home, tmp, "analyze", ruby).stderr, ".rb 2") == false {
+	if strings.Contains(run(t, home, tmp, "analyze", lua).stderr, ".lua 2") == false {
 		t.Errorf("no-language error should list what it found")
 	}
 }

@@ -26,7 +26,7 @@ import (
 // indexes must hold the same nodes, edges (with confidence and reason),
 // search results, communities, processes and history.
 func TestIncrementalEqualsRebuild(t *testing.T) {
-	for _, l := range append(modelLanguages, rustLanguage, cLanguage) {
+	for _, l := range append(modelLanguages, rustLanguage, cLanguage, rubyLanguage) {
 		t.Run(l.name, func(t *testing.T) {
 			t.Parallel()
 			rng := rand.New(rand.NewSource(int64(len(l.name)) * 7919))
@@ -585,6 +585,40 @@ var cLanguage = modelLanguage{
 			out[f.dir+"/"+f.name+".h"] = h.String()
 		}
 		return out
+	},
+}
+
+// rubyLanguage renders each file as a class of class methods in a module
+// named after its directory, autoloaded the Zeitwerk way from app/models:
+// calls into the same directory require_relative the file, calls into
+// another directory name the constant (D1::M7.f9) and load it by its path.
+var rubyLanguage = modelLanguage{
+	name: "ruby",
+	path: func(f *modelFile) string { return "app/models/" + f.dir + "/" + f.name + ".rb" },
+	render: func(m *codeModel, f *modelFile) string {
+		var b strings.Builder
+		for _, cf := range m.callees(f) {
+			if cf.dir == f.dir {
+				fmt.Fprintf(&b, "require_relative %q\n", cf.name)
+			}
+		}
+		fmt.Fprintf(&b, "\nmodule %s\n  # %s holds functions.\n  class %s\n", title(f.dir), title(f.name), title(f.name))
+		for _, fn := range f.funcs {
+			fmt.Fprintf(&b, "    def self.%s\n", fn.name)
+			for _, c := range fn.calls {
+				switch cf := m.fileOf(c); {
+				case cf == f:
+					fmt.Fprintf(&b, "      %s\n", c.name)
+				case cf.dir == f.dir:
+					fmt.Fprintf(&b, "      %s.%s\n", title(cf.name), c.name)
+				default:
+					fmt.Fprintf(&b, "      %s::%s.%s\n", title(cf.dir), title(cf.name), c.name)
+				}
+			}
+			b.WriteString("    end\n")
+		}
+		b.WriteString("  end\nend\n")
+		return b.String()
 	},
 }
 

@@ -20,6 +20,10 @@ type extraction struct {
 	// class is the fully qualified name of the innermost class being read
 	// (for self and static), parent that of its parent class.
 	class, parent string
+	// inBody: code being read is in a function body; deferred are the
+	// declarations met there, read after it.
+	inBody   bool
+	deferred []*ts.Node
 }
 
 func (x *extraction) text(n *ts.Node) string { return lang.Text(n, x.src) }
@@ -204,7 +208,7 @@ func (x *extraction) addMethod(n *ts.Node, owner int, iface bool) {
 	// in it belongs to the constructor, and the scope finder takes the
 	// last symbol that starts before a position.
 	if body != nil {
-		x.code(body)
+		x.body(body)
 	}
 	if kind == graph.KindConstructor {
 		x.promoted(n, owner)
@@ -222,7 +226,7 @@ func (x *extraction) addFunction(n *ts.Node, parent int) {
 	s.Params, s.Returns = x.parameters(n)
 	x.add(s)
 	if body := n.ChildByFieldName("body"); body != nil {
-		x.code(body)
+		x.body(body)
 	}
 }
 

@@ -97,11 +97,16 @@ func (x *extraction) useClause(n *ts.Node, prefix, kind string) {
 // code records the calls, bindings, requires and define() constants in a
 // piece of code. Functions and classes declared inside code (conditional
 // declarations, functions declared in functions) are global in PHP and
-// read as such.
+// read as such; inside a function body they are read after the body
+// (body), so that the calls around them stay the function's.
 func (x *extraction) code(n *ts.Node) {
 	switch n.Kind() {
 	case "function_definition", "class_declaration", "interface_declaration", "trait_declaration", "enum_declaration":
-		x.statement(n, -1)
+		if x.inBody {
+			x.deferred = append(x.deferred, n)
+		} else {
+			x.statement(n, -1)
+		}
 		return
 	case "function_call_expression":
 		x.functionCall(n)
@@ -334,4 +339,17 @@ func (x *extraction) addDefine(n *ts.Node) {
 	}
 	x.add(lang.Symbol{Kind: graph.KindConst, Name: name, Parent: -1, Span: lang.SpanOf(n),
 		Signature: lang.OneLine(x.text(n)), Exported: true, Static: true})
+}
+
+// body reads the body of a function or method, then the declarations
+// nested in it.
+func (x *extraction) body(n *ts.Node) {
+	outer, outerIn := x.deferred, x.inBody
+	x.deferred, x.inBody = nil, true
+	x.code(n)
+	nested := x.deferred
+	x.deferred, x.inBody = outer, outerIn
+	for _, d := range nested {
+		x.statement(d, -1)
+	}
 }

@@ -112,7 +112,7 @@ func (x *extraction) code(n *ts.Node) {
 		x.functionCall(n)
 	case "member_call_expression", "nullsafe_member_call_expression":
 		if obj, name := n.ChildByFieldName("object"), n.ChildByFieldName("name"); obj != nil && name != nil && name.Kind() == "name" {
-			x.addCall(n, &lang.Expr{Kind: lang.ExprMember, Name: x.text(name), X: x.expr(obj)})
+			x.addCall(n, &lang.Expr{Kind: lang.ExprMember, Name: x.text(name), X: x.receiver(obj)})
 		}
 	case "scoped_call_expression":
 		if scope, name := n.ChildByFieldName("scope"), n.ChildByFieldName("name"); scope != nil && name != nil && name.Kind() == "name" {
@@ -219,7 +219,7 @@ func (x *extraction) expr(n *ts.Node) *lang.Expr {
 		}
 	case "member_call_expression", "nullsafe_member_call_expression":
 		if obj, name := n.ChildByFieldName("object"), n.ChildByFieldName("name"); obj != nil && name != nil && name.Kind() == "name" {
-			return &lang.Expr{Kind: lang.ExprCall, X: &lang.Expr{Kind: lang.ExprMember, Name: x.text(name), X: x.expr(obj)}}
+			return &lang.Expr{Kind: lang.ExprCall, X: &lang.Expr{Kind: lang.ExprMember, Name: x.text(name), X: x.receiver(obj)}}
 		}
 	case "scoped_call_expression":
 		if scope, name := n.ChildByFieldName("scope"), n.ChildByFieldName("name"); scope != nil && name != nil && name.Kind() == "name" {
@@ -229,7 +229,7 @@ func (x *extraction) expr(n *ts.Node) *lang.Expr {
 		}
 	case "member_access_expression", "nullsafe_member_access_expression":
 		if obj, name := n.ChildByFieldName("object"), n.ChildByFieldName("name"); obj != nil && name != nil && name.Kind() == "name" {
-			return &lang.Expr{Kind: lang.ExprMember, Name: x.text(name), X: x.expr(obj)}
+			return &lang.Expr{Kind: lang.ExprMember, Name: x.text(name), X: x.receiver(obj)}
 		}
 	case "string", "encapsed_string", "heredoc", "nowdoc":
 		return &lang.Expr{Kind: lang.ExprLiteral, Name: "string"}
@@ -352,4 +352,13 @@ func (x *extraction) body(n *ts.Node) {
 	for _, d := range nested {
 		x.statement(d, -1)
 	}
+}
+
+// receiver is the expression a member is read off; a receiver the
+// resolver does not follow is unknown (never absent).
+func (x *extraction) receiver(n *ts.Node) *lang.Expr {
+	if e := x.expr(n); e != nil {
+		return e
+	}
+	return &lang.Expr{Kind: lang.ExprUnknown}
 }

@@ -1,6 +1,7 @@
 package php
 
 import (
+	"sort"
 	"strings"
 
 	ts "github.com/tree-sitter/go-tree-sitter"
@@ -144,12 +145,19 @@ func (x *extraction) addType(n *ts.Node, parent int) {
 			}
 		}
 	}
+	// Traits first: their methods are the class's own, found before the
+	// parent's and the interfaces' (rules.Features, LinearMRO).
+	sort.SliceStable(s.Bases, func(i, j int) bool { return baseOrder[s.Bases[i].Kind] < baseOrder[s.Bases[j].Kind] })
 	idx := x.add(s)
 	if body != nil {
 		x.members(body, idx, n.Kind() == "interface_declaration")
 	}
 	x.class, x.parent = outerClass, outerParent
 }
+
+// baseOrder orders a type's bases for member lookup: used traits, the
+// parent class, then interfaces.
+var baseOrder = map[lang.BaseKind]int{lang.BaseEmbedded: 0, lang.BaseExtends: 1, lang.BaseImplements: 2}
 
 // members reads the body of a type.
 func (x *extraction) members(body *ts.Node, owner int, iface bool) {

@@ -81,8 +81,8 @@ abstract class Record extends Base implements \Countable
 	if rec.Doc != "A stored record." {
 		t.Errorf("doc %q", rec.Doc)
 	}
-	wantBases := []lang.Base{{Type: "App.Models.Base", Kind: lang.BaseExtends}, {Type: "Countable", Kind: lang.BaseImplements},
-		{Type: "App.Traits.Timestamps", Kind: lang.BaseEmbedded}}
+	wantBases := []lang.Base{{Type: "App.Traits.Timestamps", Kind: lang.BaseEmbedded},
+		{Type: "App.Models.Base", Kind: lang.BaseExtends}, {Type: "Countable", Kind: lang.BaseImplements}}
 	if len(rec.Bases) != len(wantBases) {
 		t.Fatalf("bases %v, want %v", rec.Bases, wantBases)
 	}

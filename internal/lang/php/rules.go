@@ -15,9 +15,13 @@ import (
 type rules struct{}
 
 // Features: a call that cannot be resolved is dropped, never linked by
-// name only (an untyped `$x->save()` says nothing of which save runs).
+// name only (an untyped `$x->save()` says nothing of which save runs); a
+// class without a constructor runs its parent's; a member is looked up
+// along one order, the first type that declares it winning: the class,
+// its traits, its parent (and the parent's traits), then interfaces, so
+// that a method a trait implements hides the interface's declaration.
 func (rules) Features() lang.Features {
-	return lang.Features{NoNameOnly: true, InheritedConstructors: true}
+	return lang.Features{NoNameOnly: true, InheritedConstructors: true, LinearMRO: true}
 }
 
 // ConfigNames: composer.json gives the PSR-4 autoload map.

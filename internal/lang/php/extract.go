@@ -25,6 +25,8 @@ type extraction struct {
 	// declarations met there, read after it.
 	inBody   bool
 	deferred []*ts.Node
+	// symbolsOnly: record symbols only (ExtractSymbols).
+	symbolsOnly bool
 }
 
 func (x *extraction) text(n *ts.Node) string { return lang.Text(n, x.src) }

@@ -108,6 +108,15 @@ func (x *extraction) code(n *ts.Node) {
 			x.statement(n, -1)
 		}
 		return
+	}
+	if x.symbolsOnly {
+		if n.Kind() == "function_call_expression" {
+			x.functionCall(n)
+		}
+		x.codeChildren(n)
+		return
+	}
+	switch n.Kind() {
 	case "function_call_expression":
 		x.functionCall(n)
 	case "member_call_expression", "nullsafe_member_call_expression":
@@ -129,6 +138,10 @@ func (x *extraction) code(n *ts.Node) {
 	case "require_expression", "require_once_expression", "include_expression", "include_once_expression":
 		x.addRequire(n)
 	}
+	x.codeChildren(n)
+}
+
+func (x *extraction) codeChildren(n *ts.Node) {
 	for i := uint(0); i < n.NamedChildCount(); i++ {
 		x.code(n.NamedChild(i))
 	}
@@ -146,7 +159,9 @@ func (x *extraction) functionCall(n *ts.Node) {
 		x.addDefine(n)
 		return
 	}
-	x.addCall(n, pathExpr(name))
+	if !x.symbolsOnly {
+		x.addCall(n, pathExpr(name))
+	}
 }
 
 func (x *extraction) addCall(n *ts.Node, callee *lang.Expr) {

@@ -28,8 +28,9 @@
 //     `include` of a literal path names.
 //
 // Calls: `f()`, `new C()` (the constructor, else the class), `C::m()`,
-// `self::`, `static::`, `parent::`, `$this->m()` through the class, its
-// parents and its traits, `$x->m()` when `$x` is typed by a parameter type,
+// `self::m()` (the class where it is written, no dispatch), `static::m()`
+// and `$this->m()` (the class, its traits, its parents, with dispatch to
+// overrides of instance methods), `parent::m()`, `$x->m()` when `$x` is typed by a parameter type,
 // an assignment `$x = new C()` or of a call with a declared return type, or
 // a property's declared type. An untyped receiver gets no edge.
 package php

@@ -90,8 +90,10 @@ func (x *extraction) useClause(n *ts.Node, prefix, kind string) {
 	default:
 		x.names.classes[strings.ToLower(alias)] = target
 	}
-	x.facts.Imports = append(x.facts.Imports, lang.Import{Kind: lang.ImportName, Path: target, Name: alias,
-		Line: lang.Line(n), Static: kind != "", Scope: -1})
+	if !x.symbolsOnly {
+		x.facts.Imports = append(x.facts.Imports, lang.Import{Kind: lang.ImportName, Path: target, Name: alias,
+			Line: lang.Line(n), Static: kind != "", Scope: -1})
+	}
 }
 
 // code records the calls, bindings, requires and define() constants in a
@@ -182,14 +184,21 @@ func (x *extraction) addCall(n *ts.Node, callee *lang.Expr) {
 		Args: len(args), Line: lang.Line(n), Byte: pos, ArgExprs: args})
 }
 
-// scopeExpr is the receiver of `X::m()`: self and static are the class,
-// parent its parent, a name the class it resolves to.
+// scopeExpr is the receiver of `X::m()`: self is the class itself (bound
+// where it is written: no dispatch), static the class of the object at
+// run time (late static binding: dispatch to overrides), parent the
+// parent class, a name the class it resolves to.
 func (x *extraction) scopeExpr(n *ts.Node) *lang.Expr {
 	switch n.Kind() {
 	case "relative_scope":
 		switch strings.ToLower(x.text(n)) {
 		case "parent":
 			return &lang.Expr{Kind: lang.ExprSuper}
+		case "self":
+			if x.class != "" {
+				return pathExpr(x.class)
+			}
+			return nil
 		default:
 			return &lang.Expr{Kind: lang.ExprSelf}
 		}

@@ -213,6 +213,7 @@ func (x *extraction) addMethod(n *ts.Node, owner int, iface bool) {
 		Signature: x.signature(n), Doc: x.doc(n), Exported: exported, Static: static,
 		Abstract: abstract || (iface && body == nil)}
 	s.Params, s.Returns = x.parameters(n)
+	x.typeFromDoc(n, &s)
 	x.add(s)
 	// The body is read before the promoted properties are added: a call
 	// in it belongs to the constructor, and the scope finder takes the
@@ -234,6 +235,7 @@ func (x *extraction) addFunction(n *ts.Node, parent int) {
 	s := lang.Symbol{Kind: graph.KindFunction, Name: name, Qual: x.qualOf(parent, name), Parent: parent,
 		Span: lang.SpanOf(n), Signature: x.signature(n), Doc: x.doc(n), Exported: true}
 	s.Params, s.Returns = x.parameters(n)
+	x.typeFromDoc(n, &s)
 	x.add(s)
 	if body := n.ChildByFieldName("body"); body != nil {
 		x.body(body)
@@ -268,6 +270,20 @@ func (x *extraction) parameters(n *ts.Node) ([]lang.Param, []string) {
 	return params, returns
 }
 
+// typeFromDoc fills the parameter and return types the declaration does
+// not write from its doc comment.
+func (x *extraction) typeFromDoc(n *ts.Node, s *lang.Symbol) {
+	d := x.docTypesOf(n)
+	for i := range s.Params {
+		if s.Params[i].Type == "" && d.params[s.Params[i].Name] != "" {
+			s.Params[i].Type = d.params[s.Params[i].Name]
+		}
+	}
+	if len(s.Returns) == 0 && n.ChildByFieldName("return_type") == nil && d.returns != "" {
+		s.Returns = []string{d.returns}
+	}
+}
+
 // promoted adds the properties a constructor declares with visibility on
 // its parameters.
 func (x *extraction) promoted(ctor *ts.Node, owner int) {
@@ -298,6 +314,9 @@ func (x *extraction) promoted(ctor *ts.Node, owner int) {
 func (x *extraction) addProperties(n *ts.Node, owner int) {
 	exported, static, _ := x.modifiers(n)
 	typ := x.typeName(n.ChildByFieldName("type"))
+	if typ == "" && n.ChildByFieldName("type") == nil {
+		typ = x.docTypesOf(n).varType
+	}
 	for i := uint(0); i < n.NamedChildCount(); i++ {
 		el := n.NamedChild(i)
 		if el.Kind() != "property_element" {

@@ -19,9 +19,11 @@ type docTypes struct {
 }
 
 var (
-	docParam  = regexp.MustCompile(`@param\s+([^\s$]+)\s+(?:\.\.\.)?(\$\w+)`)
-	docReturn = regexp.MustCompile(`@return\s+(\S+)`)
-	docVar    = regexp.MustCompile(`@var\s+(\S+)`)
+	// A type is a run of non-space characters, where <...> may hold spaces
+	// (`array<int, Foo>`).
+	docParam  = regexp.MustCompile(`@param\s+((?:[^\s$<]|<[^>]*>)+)\s+&?(?:\.\.\.)?(\$\w+)`)
+	docReturn = regexp.MustCompile(`@return\s+((?:[^\s<]|<[^>]*>)+)`)
+	docVar    = regexp.MustCompile(`@var\s+((?:[^\s$<]|<[^>]*>)+)`)
 )
 
 // docTypesOf reads the doc comment above a declaration.
@@ -52,21 +54,72 @@ func (x *extraction) docTypesOf(n *ts.Node) docTypes {
 }
 
 // docType resolves a type written in a doc comment when it names one
-// class: `Foo`, `?Foo`, `Foo|null`, `\App\Foo`; "" for builtin types,
-// arrays (`Foo[]`, `array<Foo>`), generics and unions of several classes.
+// class: `Foo`, `?Foo`, `Foo|null`, `\App\Foo`, or a list of one class
+// (`Foo[]`, `array<Foo>`, `list<Foo>`, `array<int, Foo>`, `iterable<Foo>`),
+// written "Foo[]"; "" for builtin types, other generics and unions of
+// several classes.
 func (x *extraction) docType(written string) string {
-	found := ""
-	for _, part := range strings.Split(strings.TrimPrefix(written, "?"), "|") {
+	found, list := "", false
+	for _, part := range splitUnion(strings.TrimPrefix(written, "?")) {
 		if strings.EqualFold(part, "null") {
 			continue
 		}
-		if found != "" || strings.ContainsAny(part, "[]<>{}()&:'\"") {
+		if found != "" {
 			return ""
 		}
-		found = part
+		found, list = part, false
+		if elem, ok := listElem(part); ok {
+			found, list = elem, true
+		}
+		if strings.ContainsAny(found, "[]<>{}()&:'\",") {
+			return ""
+		}
 	}
 	if found == "" {
 		return ""
 	}
-	return x.className(found)
+	c := x.className(found)
+	if c != "" && list {
+		c += "[]"
+	}
+	return c
+}
+
+// splitUnion splits a type at the | outside <>.
+func splitUnion(t string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i, r := range t {
+		switch r {
+		case '<':
+			depth++
+		case '>':
+			depth--
+		case '|':
+			if depth == 0 {
+				out = append(out, t[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, t[start:])
+}
+
+// listElem returns the element type of a list written `Foo[]` or
+// `array<Foo>` (the last type argument: `array<int, Foo>`).
+func listElem(t string) (string, bool) {
+	if e, ok := strings.CutSuffix(t, "[]"); ok {
+		return e, true
+	}
+	open := strings.IndexByte(t, '<')
+	if open < 0 || !strings.HasSuffix(t, ">") {
+		return "", false
+	}
+	switch strings.ToLower(t[:open]) {
+	case "array", "list", "iterable", "non-empty-array", "non-empty-list":
+	default:
+		return "", false
+	}
+	args := strings.Split(t[open+1:len(t)-1], ",")
+	return strings.TrimSpace(args[len(args)-1]), true
 }

@@ -165,13 +165,17 @@ func functions(p *lang.Program, ids []lang.SymID) []lang.SymID {
 }
 
 // ParseType reads a dotted fully qualified class name, as the extractor
-// writes declared types.
+// writes declared types; "C[]" is a list of C (from doc comments).
 func (rules) ParseType(text string) lang.TypeExpr {
 	t := strings.TrimSpace(text)
+	var elem uint8
+	for strings.HasSuffix(t, "[]") {
+		t, elem = t[:len(t)-2], elem+1
+	}
 	if t == "" {
 		return lang.TypeExpr{}
 	}
-	return lang.TypeExpr{Path: strings.Split(t, ".")}
+	return lang.TypeExpr{Path: strings.Split(t, "."), Elem: elem}
 }
 
 // BindImports turns `use` imports into IMPORTS edges to the files that

@@ -137,6 +137,8 @@ func (x *extraction) code(n *ts.Node) {
 		}
 	case "assignment_expression":
 		x.assignment(n)
+	case "foreach_statement":
+		x.foreach(n)
 	case "require_expression", "require_once_expression", "include_expression", "include_once_expression":
 		x.addRequire(n)
 	}
@@ -385,4 +387,29 @@ func (x *extraction) receiver(n *ts.Node) *lang.Expr {
 		return e
 	}
 	return &lang.Expr{Kind: lang.ExprUnknown}
+}
+
+// foreach records `foreach ($xs as $x)` and `foreach ($xs as $k => $x)`:
+// $x is an element of $xs.
+func (x *extraction) foreach(n *ts.Node) {
+	if n.NamedChildCount() < 2 {
+		return
+	}
+	list, v := n.NamedChild(0), n.NamedChild(1)
+	if v.Kind() == "pair" && v.NamedChildCount() == 2 {
+		v = v.NamedChild(1)
+	}
+	if v.Kind() == "by_ref" && v.NamedChildCount() == 1 {
+		v = v.NamedChild(0)
+	}
+	if v.Kind() != "variable_name" {
+		return
+	}
+	value := x.expr(list)
+	if value == nil {
+		return
+	}
+	pos := uint32(n.StartByte())
+	x.facts.Bindings = append(x.facts.Bindings, lang.Binding{Scope: x.scopes.CallScope(pos), Name: x.text(v),
+		Value: value, Elem: true, Byte: pos})
 }

@@ -27,6 +27,8 @@ type extraction struct {
 	deferred []*ts.Node
 	// symbolsOnly: record symbols only (ExtractSymbols).
 	symbolsOnly bool
+	// refs are the references recorded, once per scope (refs.go).
+	refs map[refKey]bool
 }
 
 func (x *extraction) text(n *ts.Node) string { return lang.Text(n, x.src) }

@@ -35,6 +35,9 @@
 // a property's declared type; where the code declares none, the doc
 // comment's `@param`, `@return` and `@var` naming one class (docblock.go).
 // An untyped receiver gets no edge.
+//
+// REFERENCES link methods and functions to the class constants, enum
+// cases and static properties they read or write (refs.go).
 package php
 
 import (

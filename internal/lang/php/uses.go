@@ -139,6 +139,8 @@ func (x *extraction) code(n *ts.Node) {
 		x.assignment(n)
 	case "foreach_statement":
 		x.foreach(n)
+	case "class_constant_access_expression", "scoped_property_access_expression":
+		x.addRef(n)
 	case "require_expression", "require_once_expression", "include_expression", "include_once_expression":
 		x.addRequire(n)
 	}

@@ -29,6 +29,8 @@ type extraction struct {
 	symbolsOnly bool
 	// refs are the references recorded, once per scope (refs.go).
 	refs map[refKey]bool
+	// anon counts the anonymous classes the code being read is in.
+	anon int
 }
 
 func (x *extraction) text(n *ts.Node) string { return lang.Text(n, x.src) }
@@ -400,12 +402,19 @@ func (x *extraction) typeName(n *ts.Node) string {
 	return ""
 }
 
-// className resolves a class name as written, self and static included.
+// className resolves a class name as written, self and static included
+// (not inside an anonymous class, which has no node).
 func (x *extraction) className(written string) string {
 	switch strings.ToLower(strings.TrimSpace(written)) {
 	case "self", "static":
+		if x.anon > 0 {
+			return ""
+		}
 		return x.class
 	case "parent":
+		if x.anon > 0 {
+			return ""
+		}
 		return x.parent
 	}
 	return x.names.class(written)

@@ -39,7 +39,7 @@ func (x *extraction) addRef(n *ts.Node) {
 		return
 	}
 	recv := x.scopeExpr(scope)
-	if scope.Kind() == "relative_scope" && strings.EqualFold(x.text(scope), "static") && x.class != "" {
+	if scope.Kind() == "relative_scope" && strings.EqualFold(x.text(scope), "static") && x.class != "" && x.anon == 0 {
 		// static::X reads the constant of the class where it is written
 		// unless a subclass redeclares it: that class's is the reference.
 		recv = pathExpr(x.class)

@@ -111,6 +111,15 @@ func (x *extraction) code(n *ts.Node) {
 		}
 		return
 	}
+	if n.Kind() == "anonymous_class" {
+		// An anonymous class is no node: calls in its methods belong to
+		// the enclosing symbol, and $this, self, static and parent in
+		// them name a class that has none, so they are not followed.
+		x.anon++
+		x.codeChildren(n)
+		x.anon--
+		return
+	}
 	if x.symbolsOnly {
 		if n.Kind() == "function_call_expression" {
 			x.functionCall(n)
@@ -195,6 +204,9 @@ func (x *extraction) addCall(n *ts.Node, callee *lang.Expr) {
 func (x *extraction) scopeExpr(n *ts.Node) *lang.Expr {
 	switch n.Kind() {
 	case "relative_scope":
+		if x.anon > 0 {
+			return nil
+		}
 		switch strings.ToLower(x.text(n)) {
 		case "parent":
 			return &lang.Expr{Kind: lang.ExprSuper}
@@ -223,6 +235,9 @@ func (x *extraction) expr(n *ts.Node) *lang.Expr {
 	switch n.Kind() {
 	case "variable_name":
 		if x.text(n) == "$this" {
+			if x.anon > 0 {
+				return &lang.Expr{Kind: lang.ExprUnknown}
+			}
 			return &lang.Expr{Kind: lang.ExprSelf}
 		}
 		return &lang.Expr{Kind: lang.ExprIdent, Name: x.text(n)}
@@ -292,7 +307,7 @@ func (x *extraction) assignment(n *ts.Node) {
 		}
 	case "member_access_expression":
 		obj, name := left.ChildByFieldName("object"), left.ChildByFieldName("name")
-		if obj != nil && name != nil && x.text(obj) == "$this" && name.Kind() == "name" {
+		if obj != nil && name != nil && x.anon == 0 && x.text(obj) == "$this" && name.Kind() == "name" {
 			x.facts.Bindings = append(x.facts.Bindings, lang.Binding{Scope: scope, Name: x.text(name), Value: value,
 				Field: true, Byte: pos})
 		}

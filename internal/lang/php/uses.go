@@ -148,6 +148,8 @@ func (x *extraction) code(n *ts.Node) {
 		x.assignment(n)
 	case "foreach_statement":
 		x.foreach(n)
+	case "if_statement":
+		x.narrow(n)
 	case "class_constant_access_expression", "scoped_property_access_expression":
 		x.addRef(n)
 	case "require_expression", "require_once_expression", "include_expression", "include_once_expression":
@@ -429,4 +431,31 @@ func (x *extraction) foreach(n *ts.Node) {
 	pos := uint32(n.StartByte())
 	x.facts.Bindings = append(x.facts.Bindings, lang.Binding{Scope: x.scopes.CallScope(pos), Name: x.text(v),
 		Value: value, Elem: true, Byte: pos})
+}
+
+// narrow records `if ($x instanceof C) { ... }`: in the body, $x is a C.
+func (x *extraction) narrow(n *ts.Node) {
+	cond, body := n.ChildByFieldName("condition"), n.ChildByFieldName("body")
+	if cond == nil || body == nil {
+		return
+	}
+	for cond.Kind() == "parenthesized_expression" && cond.NamedChildCount() == 1 {
+		cond = cond.NamedChild(0)
+	}
+	if cond.Kind() != "binary_expression" {
+		return
+	}
+	op := cond.ChildByFieldName("operator")
+	left, right := cond.ChildByFieldName("left"), cond.ChildByFieldName("right")
+	if op == nil || !strings.EqualFold(x.text(op), "instanceof") || left == nil || right == nil ||
+		left.Kind() != "variable_name" || (right.Kind() != "name" && right.Kind() != "qualified_name") {
+		return
+	}
+	class := x.className(x.text(right))
+	if class == "" || x.text(left) == "$this" {
+		return
+	}
+	pos := uint32(body.StartByte())
+	x.facts.Bindings = append(x.facts.Bindings, lang.Binding{Scope: x.scopes.CallScope(pos), Name: x.text(left),
+		Value: &lang.Expr{Kind: lang.ExprTypeAssert, Name: class}, Byte: pos, End: uint32(body.EndByte())})
 }

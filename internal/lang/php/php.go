@@ -33,7 +33,9 @@
 // overrides of instance methods), `parent::m()`, `$x->m()` when `$x` is typed by a parameter type,
 // an assignment `$x = new C()` or of a call with a declared return type, or
 // a property's declared type; where the code declares none, the doc
-// comment's `@param`, `@return` and `@var` naming one class (docblock.go).
+// comment's `@param`, `@return` and `@var` naming one class (docblock.go);
+// the variable of a `foreach` over a list of a class; `$x` in the body of
+// `if ($x instanceof C)`.
 // An untyped receiver gets no edge.
 //
 // REFERENCES link methods and functions to the class constants, enum

@@ -19,9 +19,12 @@ type rules struct{}
 // class without a constructor runs its parent's; a member is looked up
 // along one order, the first type that declares it winning: the class,
 // its traits, its parent (and the parent's traits), then interfaces, so
-// that a method a trait implements hides the interface's declaration.
+// that a method a trait implements hides the interface's declaration; a
+// variable is typed by the assignments before its use (and a closure's
+// parameters, a caught exception, an instanceof test only inside their
+// block), never by one further down.
 func (rules) Features() lang.Features {
-	return lang.Features{NoNameOnly: true, InheritedConstructors: true, LinearMRO: true}
+	return lang.Features{NoNameOnly: true, InheritedConstructors: true, LinearMRO: true, OrderedBindings: true}
 }
 
 // ConfigNames: composer.json gives the PSR-4 autoload map.

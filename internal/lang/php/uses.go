@@ -150,6 +150,10 @@ func (x *extraction) code(n *ts.Node) {
 		x.foreach(n)
 	case "if_statement":
 		x.narrow(n)
+	case "anonymous_function", "arrow_function":
+		x.closureParams(n)
+	case "catch_clause":
+		x.caught(n)
 	case "class_constant_access_expression", "scoped_property_access_expression":
 		x.addRef(n)
 	case "require_expression", "require_once_expression", "include_expression", "include_once_expression":
@@ -458,4 +462,37 @@ func (x *extraction) narrow(n *ts.Node) {
 	pos := uint32(body.StartByte())
 	x.facts.Bindings = append(x.facts.Bindings, lang.Binding{Scope: x.scopes.CallScope(pos), Name: x.text(left),
 		Value: &lang.Expr{Kind: lang.ExprTypeAssert, Name: class}, Byte: pos, End: uint32(body.EndByte())})
+}
+
+// closureParams records the parameters of a closure or arrow function as
+// bindings inside it: they hide the enclosing function's variables of the
+// same name, typed by their declared type or not at all.
+func (x *extraction) closureParams(n *ts.Node) {
+	params, _ := x.parameters(n)
+	pos := uint32(n.StartByte())
+	for _, p := range params {
+		b := lang.Binding{Scope: x.scopes.CallScope(pos), Name: p.Name, Type: p.Type, Byte: pos, End: uint32(n.EndByte())}
+		if b.Type == "" {
+			b.Value = &lang.Expr{Kind: lang.ExprUnknown}
+		}
+		x.facts.Bindings = append(x.facts.Bindings, b)
+	}
+}
+
+// caught records `catch (E $e)`: in the handler, $e is an E (of several
+// types, nothing).
+func (x *extraction) caught(n *ts.Node) {
+	name, body := n.ChildByFieldName("name"), n.ChildByFieldName("body")
+	if name == nil || body == nil {
+		return
+	}
+	pos := uint32(body.StartByte())
+	b := lang.Binding{Scope: x.scopes.CallScope(pos), Name: x.text(name), Byte: pos, End: uint32(body.EndByte()),
+		Value: &lang.Expr{Kind: lang.ExprUnknown}}
+	if t := n.ChildByFieldName("type"); t != nil && t.NamedChildCount() == 1 {
+		if c := x.typeName(t.NamedChild(0)); c != "" {
+			b.Type, b.Value = c, nil
+		}
+	}
+	x.facts.Bindings = append(x.facts.Bindings, b)
 }

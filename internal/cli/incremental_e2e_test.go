@@ -26,7 +26,7 @@ import (
 // indexes must hold the same nodes, edges (with confidence and reason),
 // search results, communities, processes and history.
 func TestIncrementalEqualsRebuild(t *testing.T) {
-	for _, l := range append(modelLanguages, rustLanguage, cLanguage, rubyLanguage) {
+	for _, l := range append(modelLanguages, rustLanguage, cLanguage, rubyLanguage, phpLanguage) {
 		t.Run(l.name, func(t *testing.T) {
 			t.Parallel()
 			rng := rand.New(rand.NewSource(int64(len(l.name)) * 7919))
@@ -618,6 +618,37 @@ var rubyLanguage = modelLanguage{
 			b.WriteString("    end\n")
 		}
 		b.WriteString("  end\nend\n")
+		return b.String()
+	},
+}
+
+// phpLanguage renders each file as a class of static methods in the
+// namespace of its directory, where Composer's PSR-4 map puts it; calls
+// into other files go through `use` of the class, calls inside the file
+// through self::.
+var phpLanguage = modelLanguage{
+	name:  "php",
+	extra: map[string]string{"composer.json": `{"autoload": {"psr-4": {"M\\": "src/"}}}` + "\n"},
+	path:  func(f *modelFile) string { return "src/" + f.dir + "/" + f.name + ".php" },
+	render: func(m *codeModel, f *modelFile) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, "<?php\nnamespace M\\%s;\n\n", f.dir)
+		for _, cf := range m.callees(f) {
+			fmt.Fprintf(&b, "use M\\%s\\%s;\n", cf.dir, cf.name)
+		}
+		fmt.Fprintf(&b, "\nfinal class %s\n{\n", f.name)
+		for _, fn := range f.funcs {
+			fmt.Fprintf(&b, "    /** %s does its part. */\n    public static function %s(): void\n    {\n", fn.name, fn.name)
+			for _, c := range fn.calls {
+				if cf := m.fileOf(c); cf == f {
+					fmt.Fprintf(&b, "        self::%s();\n", c.name)
+				} else if cf != nil {
+					fmt.Fprintf(&b, "        %s::%s();\n", cf.name, c.name)
+				}
+			}
+			b.WriteString("    }\n")
+		}
+		b.WriteString("}\n")
 		return b.String()
 	},
 }

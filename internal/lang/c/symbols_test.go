@@ -1,9 +1,6 @@
 package c_test
 
 import (
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"gitnexus.dev/gitnexus/internal/lang/c"
@@ -14,36 +11,5 @@ import (
 // with ExtractSymbols and with the full extraction, and requires the same
 // symbols with what the history reads of them.
 func TestExtractSymbolsMatchesExtract(t *testing.T) {
-	ex, err := c.Language.NewExtractor()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ex.Close()
-	e, ok := ex.(langtest.SymbolsExtractor)
-	if !ok {
-		t.Fatalf("the c extractor does not read symbols alone")
-	}
-	paths, err := filepath.Glob(filepath.Join("testdata", "*.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	files := 0
-	for _, p := range paths {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fx, err := langtest.Parse(p, string(b))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for name, content := range fx.Files {
-			if (strings.HasSuffix(name, ".c") || strings.HasSuffix(name, ".h")) && langtest.CheckSymbolsOnly(t, e, p+":"+name, []byte(content), nil) {
-				files++
-			}
-		}
-	}
-	if files < 10 {
-		t.Errorf("only %d C files read", files)
-	}
+	langtest.CheckSymbolsOnlyOnFixtures(t, c.Language, 10)
 }

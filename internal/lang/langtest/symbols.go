@@ -1,6 +1,8 @@
 package langtest
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -65,4 +67,43 @@ func CheckSymbolsOnly(t *testing.T, e SymbolsExtractor, path string, src []byte,
 		t.Errorf("%s: symbols differ:\n got %v\nwant %v", path, got, want)
 	}
 	return true
+}
+
+// CheckSymbolsOnlyOnFixtures runs CheckSymbolsOnly on every file of the
+// fixtures (testdata/*.txt of the calling package) that l reads (by its
+// extensions), and requires at least min of them.
+func CheckSymbolsOnlyOnFixtures(t *testing.T, l lang.Language, min int) {
+	t.Helper()
+	ex, err := l.NewExtractor()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ex.Close()
+	e, ok := ex.(SymbolsExtractor)
+	if !ok {
+		t.Fatalf("the %s extractor does not read symbols alone", l.Name())
+	}
+	paths, err := filepath.Glob(filepath.Join("testdata", "*.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := 0
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fx, err := Parse(p, string(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, content := range fx.Files {
+			if lf := lang.ForPath(name); lf != nil && lf.Name() == l.Name() && CheckSymbolsOnly(t, e, p+":"+name, []byte(content), nil) {
+				files++
+			}
+		}
+	}
+	if files < min {
+		t.Errorf("only %d %s files of the fixtures read, want at least %d", files, l.Name(), min)
+	}
 }

@@ -1,0 +1,81 @@
+// Package csharp is the C# language: extraction of namespaces, types,
+// members, using directives and calls from C# source with tree-sitter, and
+// the rules that resolve them.
+//
+// Naming conventions of the graph for C#:
+//   - Namespaces (block and file-scoped) are Package nodes keyed by the
+//     dotted name; files without a namespace form the global module.
+//   - Classes, records and structs are Class nodes, interfaces Interface,
+//     enums Enum with their members as Const. Nested types are qualified by
+//     their enclosing types (Qual "Outer.Inner").
+//   - Constructors are named after their class (Qual "C.C"); methods are
+//     "C.M"; properties and fields are Properties.
+//   - Exported means public or internal.
+//
+// Calls: `M()`, `this.M()`, `base.M()`, `T.M()`, `x.M()` through typed
+// locals, parameters, fields and properties; `new T(...)` calls T's
+// constructor, or the class itself when it declares none. A property
+// access is not a call. A receiver that cannot be typed (`dynamic`, `var`
+// of an unknown value) gives no edge: calls are never linked by name only.
+//
+// Imports: `using A.B;` makes the types of namespace A.B visible;
+// IMPORTS edges go from the file to the Package node of the namespace.
+package csharp
+
+import (
+	"sync"
+
+	ts "github.com/tree-sitter/go-tree-sitter"
+	tscs "github.com/tree-sitter/tree-sitter-c-sharp/bindings/go"
+
+	"gitnexus.dev/gitnexus/internal/lang"
+)
+
+// Language is the registered C# language.
+var Language lang.Language = csLanguage{}
+
+func init() { lang.Register(Language) }
+
+type csLanguage struct{}
+
+func (csLanguage) Name() string         { return "csharp" }
+func (csLanguage) Extensions() []string { return []string{".cs"} }
+func (csLanguage) Rules() lang.Rules    { return rules{} }
+
+// grammar is the C# grammar, loaded once.
+var grammar = sync.OnceValue(func() *ts.Language { return ts.NewLanguage(tscs.Language()) })
+
+func (csLanguage) NewExtractor() (lang.Extractor, error) {
+	tp, err := lang.NewTreeParser(grammar())
+	if err != nil {
+		return nil, err
+	}
+	return &extractor{TreeParser: tp}, nil
+}
+
+type extractor struct {
+	*lang.TreeParser
+}
+
+// Grammar is the tree-sitter language of C# files.
+func (e *extractor) Grammar(string) *ts.Language { return grammar() }
+
+// Extract parses one C# file and returns its facts.
+func (e *extractor) Extract(path string, src []byte) (*lang.FileFacts, error) {
+	tree, err := e.Parse(path, src)
+	if err != nil {
+		return nil, err
+	}
+	defer tree.Close()
+	return e.ExtractTree(path, src, tree)
+}
+
+// ExtractTree reads the facts off a tree of src the caller parsed.
+func (e *extractor) ExtractTree(path string, src []byte, tree *ts.Tree) (*lang.FileFacts, error) {
+	root := tree.RootNode()
+	x := &extraction{src: src, facts: &lang.FileFacts{Path: path, Language: "csharp", Lines: lang.CountLines(src)}}
+	x.scopes = lang.NewScopeFinder(&x.facts.Symbols)
+	x.facts.SyntaxErrors = lang.CountSyntaxErrors(root)
+	x.declarations(root, -1, "")
+	return x.facts, nil
+}

@@ -208,6 +208,9 @@ func (x *extraction) addMethod(n *ts.Node, owner int, iface bool) {
 		Signature: x.signature(n), Doc: x.doc(n), Exported: exported, Static: static,
 		Abstract: abstract || (iface && body == nil)}
 	s.Params = x.parameters(n)
+	if static && x.extends(n) && len(s.Params) > 0 && s.Params[0].Type != "" {
+		s.Decorators = []string{extensionMark}
+	}
 	if r := n.ChildByFieldName("returns"); r != nil {
 		if t := typeName(x.text(r)); t != "" {
 			s.Returns = []string{t}
@@ -222,6 +225,25 @@ func (x *extraction) addMethod(n *ts.Node, owner int, iface bool) {
 			x.code(c)
 		}
 	}
+}
+
+// extensionMark is the decorator of an extension method, whose first
+// parameter is the type it extends.
+const extensionMark = "this"
+
+// extends reports whether a method's first parameter is marked `this`.
+func (x *extraction) extends(n *ts.Node) bool {
+	ps := n.ChildByFieldName("parameters")
+	if ps == nil {
+		return false
+	}
+	for i := uint(0); i < ps.NamedChildCount(); i++ {
+		if p := ps.NamedChild(i); p.Kind() == "parameter" {
+			t := strings.TrimSpace(x.text(p))
+			return strings.HasPrefix(t, "this ") || strings.HasPrefix(t, "this\t")
+		}
+	}
+	return false
 }
 
 // parameters reads a method's parameters; they are bindings of its body.

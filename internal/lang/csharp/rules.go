@@ -62,6 +62,41 @@ func (rules) Organize(p *lang.Program) {
 		}
 	}
 	joinPartials(p)
+	attachExtensions(p)
+}
+
+// attachExtensions makes each extension method `static M(this T x)` a
+// member of T found by lookups, when T (its own members and its bases')
+// declares no member M: an instance method always wins over an extension.
+// The method keeps its static class as owner. Which namespaces the calling
+// file imports is not checked.
+func attachExtensions(p *lang.Program) {
+	r := rules{}
+	for i := range p.Syms {
+		s := &p.Syms[i]
+		if s.Kind != graph.KindMethod || !s.Static || len(s.Decorators) == 0 || s.Decorators[0] != extensionMark {
+			continue
+		}
+		owner := p.Owner(lang.SymID(i))
+		if owner == lang.NoSym || len(s.Params) == 0 {
+			continue
+		}
+		written := s.Params[0].Type
+		var targets []lang.SymID
+		if strings.Contains(written, ".") {
+			targets = r.typesAt(p, written)
+		} else {
+			targets = r.typeNamed(p, s.File, written)
+		}
+		if len(targets) != 1 {
+			continue
+		}
+		if ids, _ := p.FindMember(targets[0], s.Name); len(ids) > 0 {
+			continue
+		}
+		p.AddMember(targets[0], lang.SymID(i))
+		p.SetOwner(lang.SymID(i), owner)
+	}
 }
 
 // joinPartials makes the parts of a partial type (same namespace, same

@@ -15,6 +15,8 @@ type extraction struct {
 	src    []byte
 	facts  *lang.FileFacts
 	scopes lang.ScopeFinder
+	// symbolsOnly: record symbols only (ExtractSymbols).
+	symbolsOnly bool
 }
 
 func (x *extraction) text(n *ts.Node) string { return lang.Text(n, x.src) }
@@ -79,6 +81,9 @@ func (x *extraction) declarations(n *ts.Node, parent int, ns string) {
 // addUsing reads `using A.B;`, `using X = A.B.C;`, `using static A.B.C;`
 // and their `global` forms.
 func (x *extraction) addUsing(n *ts.Node) {
+	if x.symbolsOnly {
+		return
+	}
 	static := false
 	for i := uint(0); i < n.ChildCount(); i++ {
 		if c := n.Child(i); !c.IsNamed() && c.Kind() == "static" {
@@ -99,7 +104,7 @@ func (x *extraction) addUsing(n *ts.Node) {
 	if target == "" {
 		return
 	}
-	imp := lang.Import{Kind: lang.ImportWildcard, Path: target, Line: lang.Line(n)}
+	imp := lang.Import{Kind: lang.ImportWildcard, Path: target, Line: lang.Line(n), Scope: -1}
 	switch {
 	case alias != "":
 		imp.Kind, imp.Alias = lang.ImportName, alias

@@ -10,7 +10,7 @@ import (
 // and local functions are not nodes: their calls belong to the enclosing
 // member.
 func (x *extraction) code(n *ts.Node) {
-	if n == nil {
+	if n == nil || x.symbolsOnly {
 		return
 	}
 	switch n.Kind() {

@@ -79,15 +79,20 @@ func (x *extraction) declarations(n *ts.Node, parent int, ns string) {
 }
 
 // addUsing reads `using A.B;`, `using X = A.B.C;`, `using static A.B.C;`
-// and their `global` forms.
+// and their `global` forms (marked with Name globalMark).
 func (x *extraction) addUsing(n *ts.Node) {
 	if x.symbolsOnly {
 		return
 	}
-	static := false
+	static, global := false, false
 	for i := uint(0); i < n.ChildCount(); i++ {
-		if c := n.Child(i); !c.IsNamed() && c.Kind() == "static" {
-			static = true
+		if c := n.Child(i); !c.IsNamed() {
+			switch c.Kind() {
+			case "static":
+				static = true
+			case "global":
+				global = true
+			}
 		}
 	}
 	alias := ""
@@ -111,8 +116,15 @@ func (x *extraction) addUsing(n *ts.Node) {
 	case static:
 		imp.Kind = lang.ImportName
 	}
+	if global {
+		imp.Name = globalMark
+	}
 	x.facts.Imports = append(x.facts.Imports, imp)
 }
+
+// globalMark is the Name of the import of a `global using`: it applies to
+// every file of the program.
+const globalMark = "global"
 
 // modifiers reads visibility, static and abstract off a declaration.
 func (x *extraction) modifiers(n *ts.Node, defaultExported bool) (exported, static, abstract bool) {

@@ -61,8 +61,29 @@ func (rules) Organize(p *lang.Program) {
 			}
 		}
 	}
+	var globals []lang.Import
+	for _, f := range p.Files {
+		for _, imp := range f.Facts.Imports {
+			if imp.Name == globalMark {
+				globals = append(globals, imp)
+			}
+		}
+	}
+	global.Data = globals
 	joinPartials(p)
 	attachExtensions(p)
+}
+
+// importsOf is the using directives that apply in file f: its own, then
+// the `global using` directives of every file.
+func importsOf(p *lang.Program, f *lang.File) []lang.Import {
+	globals, _ := p.Modules[globalNamespace].Data.([]lang.Import)
+	if len(globals) == 0 {
+		return f.Facts.Imports
+	}
+	out := make([]lang.Import, 0, len(f.Facts.Imports)+len(globals))
+	out = append(out, f.Facts.Imports...)
+	return append(out, globals...)
 }
 
 // attachExtensions makes each extension method `static M(this T x)` a
@@ -199,7 +220,7 @@ func (r rules) Lookup(p *lang.Program, c *lang.Ctx, name string) (lang.Value, gr
 	}
 	if c.Called() {
 		var found []lang.SymID
-		for _, imp := range f.Facts.Imports {
+		for _, imp := range importsOf(p, f) {
 			if imp.Kind != lang.ImportName || imp.Alias != "" {
 				continue
 			}
@@ -260,13 +281,14 @@ func (r rules) typeNamed(p *lang.Program, f *lang.File, name string) []lang.SymI
 		}
 		ns = ns[:i]
 	}
-	for _, imp := range f.Facts.Imports {
+	imports := importsOf(p, f)
+	for _, imp := range imports {
 		if imp.Kind == lang.ImportName && imp.Alias == name {
 			return r.typesAt(p, imp.Path)
 		}
 	}
 	var found []lang.SymID
-	for _, imp := range f.Facts.Imports {
+	for _, imp := range imports {
 		if imp.Kind != lang.ImportWildcard {
 			continue
 		}

@@ -157,7 +157,8 @@ func (x *extraction) addType(n *ts.Node, parent int, ns string) {
 		return
 	}
 	name := x.text(nameNode)
-	exported, static, abstract := x.modifiers(n, false)
+	// A top-level type is internal by default, a nested one private.
+	exported, static, abstract := x.modifiers(n, parent < 0)
 	iface := n.Kind() == "interface_declaration"
 	s := lang.Symbol{Kind: kindOf[n.Kind()], Name: name, Qual: x.qualOf(parent, name), Parent: parent,
 		Span: lang.SpanOf(n), Signature: x.signature(n), Doc: x.doc(n), Exported: exported, Static: static,

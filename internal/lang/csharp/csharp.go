@@ -64,6 +64,12 @@ func (csLanguage) Name() string         { return "csharp" }
 func (csLanguage) Extensions() []string { return []string{".cs"} }
 func (csLanguage) Rules() lang.Rules    { return rules{} }
 
+// StandAloneDeclarations: the symbols of a C# declaration (a namespace
+// block, a type with its members and nested types) come from its own text:
+// Quals name enclosing types only, never the namespace, and the parts of a
+// partial class are symbols of their own declarations.
+func (csLanguage) StandAloneDeclarations() bool { return true }
+
 // grammar is the C# grammar, loaded once.
 var grammar = sync.OnceValue(func() *ts.Language { return ts.NewLanguage(tscs.Language()) })
 

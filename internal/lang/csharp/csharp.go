@@ -34,7 +34,8 @@
 // `base.M()`, `T.M()`, `x.M()` through typed locals (`C x = ...`, `var x =
 // new C()`), parameters, casts, fields, properties and return types; `new
 // T(...)` calls T's constructor, or the class itself when it declares none
-// (nor a base). Interface, abstract and virtual methods get dispatch edges
+// (nor a base); `: base(...)` and `: this(...)` call the base class's and
+// the class's own constructor. Interface, abstract and virtual methods get dispatch edges
 // to the implementations and overrides in the repository. An extension
 // method `static M(this T x)` is a member of T for lookups when T and its
 // bases declare no M (the imports of the calling file are not checked).

@@ -239,8 +239,11 @@ func (x *extraction) addMethod(n *ts.Node, owner int, iface bool) {
 		x.code(body)
 	}
 	for i := uint(0); i < n.NamedChildCount(); i++ {
-		if c := n.NamedChild(i); c.Kind() == "arrow_expression_clause" {
+		switch c := n.NamedChild(i); c.Kind() {
+		case "arrow_expression_clause":
 			x.code(c)
+		case "constructor_initializer":
+			x.constructorInitializer(c)
 		}
 	}
 }

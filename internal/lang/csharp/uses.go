@@ -96,10 +96,35 @@ func (x *extraction) expr(n *ts.Node, depth int) *lang.Expr {
 	return &lang.Expr{}
 }
 
+// constructorInitializer records `: base(...)` (a base class constructor)
+// and `: this(...)` (another constructor of the class) and the calls in
+// their arguments.
+func (x *extraction) constructorInitializer(n *ts.Node) {
+	if x.symbolsOnly {
+		return
+	}
+	kind := lang.ExprSuper
+	for i := uint(0); i < n.ChildCount(); i++ {
+		if c := n.Child(i); !c.IsNamed() && c.Kind() == "this" {
+			kind = lang.ExprSelf
+		}
+	}
+	x.addCall(n, &lang.Expr{Kind: kind})
+	for i := uint(0); i < n.NamedChildCount(); i++ {
+		x.code(n.NamedChild(i))
+	}
+}
+
 func (x *extraction) addCall(n *ts.Node, callee *lang.Expr) {
 	pos := uint32(n.StartByte())
 	args := 0
-	if a := n.ChildByFieldName("arguments"); a != nil {
+	a := n.ChildByFieldName("arguments")
+	for i := uint(0); a == nil && i < n.NamedChildCount(); i++ {
+		if c := n.NamedChild(i); c.Kind() == "argument_list" {
+			a = c
+		}
+	}
+	if a != nil {
 		for i := uint(0); i < a.NamedChildCount(); i++ {
 			if a.NamedChild(i).Kind() == "argument" {
 				args++

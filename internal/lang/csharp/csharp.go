@@ -31,7 +31,7 @@
 // found by their declarations alone.
 //
 // Calls: `M()` through the enclosing types and their bases, `this.M()`,
-// `base.M()`, `T.M()`, `x.M()` through typed locals (`C x = ...`, `var x =
+// `base.M()`, `T.M()`, `x.M()` and `x?.M()` through typed locals (`C x = ...`, `var x =
 // new C()`), parameters, casts, fields, properties and return types; `new
 // T(...)` calls T's constructor, or the class itself when it declares none
 // (nor a base); `: base(...)` and `: this(...)` call the base class's and

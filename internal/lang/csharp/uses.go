@@ -55,6 +55,21 @@ func (x *extraction) callee(n *ts.Node) *lang.Expr {
 			m = m.NamedChild(0)
 		}
 		return &lang.Expr{Kind: lang.ExprMember, Name: x.text(m), X: x.expr(obj, 0)}
+	case "conditional_access_expression":
+		return x.conditionalAccess(n, 0)
+	}
+	return nil
+}
+
+// conditionalAccess reads `x?.M`: the member M of x.
+func (x *extraction) conditionalAccess(n *ts.Node, depth int) *lang.Expr {
+	cond := n.ChildByFieldName("condition")
+	for i := uint(0); cond != nil && i < n.NamedChildCount(); i++ {
+		if b := n.NamedChild(i); b.Kind() == "member_binding_expression" {
+			if name := b.ChildByFieldName("name"); name != nil && name.Kind() == "identifier" {
+				return &lang.Expr{Kind: lang.ExprMember, Name: x.text(name), X: x.expr(cond, depth+1)}
+			}
+		}
 	}
 	return nil
 }
@@ -91,6 +106,10 @@ func (x *extraction) expr(n *ts.Node, depth int) *lang.Expr {
 	case "parenthesized_expression":
 		if n.NamedChildCount() == 1 {
 			return x.expr(n.NamedChild(0), depth+1)
+		}
+	case "conditional_access_expression":
+		if e := x.conditionalAccess(n, depth); e != nil {
+			return e
 		}
 	}
 	return &lang.Expr{}

@@ -31,16 +31,17 @@
 // found by their declarations alone.
 //
 // Calls: `M()` through the enclosing types and their bases, `this.M()`,
-// `base.M()`, `T.M()`, `x.M()` and `x?.M()` through typed locals (`C x = ...`, `var x =
-// new C()`), parameters, casts, fields, properties and return types; `new
-// T(...)` calls T's constructor, or the class itself when it declares none
-// (nor a base); `: base(...)` and `: this(...)` call the base class's and
-// the class's own constructor. Interface, abstract and virtual methods get dispatch edges
-// to the implementations and overrides in the repository. An extension
-// method `static M(this T x)` is a member of T for lookups when T and its
-// bases declare no M (the imports of the calling file are not checked).
-// Reading a property is not a call; calls in property accessors and field
-// initializers belong to the type. A receiver that cannot be typed
+// `base.M()`, `T.M()`, `x.M()` and `x?.M()` through typed locals (`C x =
+// ...`, `var x = new C()`, `foreach`), parameters, casts, fields, properties
+// and return types (List<T>, IEnumerable<T> and arrays are sequences of T);
+// `new T(...)` calls T's constructor, or the class itself when it declares
+// none (nor a base); `: base(...)` and `: this(...)` call the base class's
+// and the class's own constructor. Interface, abstract and virtual methods
+// get dispatch edges to the implementations and overrides in the repository.
+// An extension method `static M(this T x)` is a member of T for lookups when
+// T and its bases declare no M (the imports of the calling file are not
+// checked). Reading a property is not a call; calls in property accessors
+// and field initializers belong to the type. A receiver that cannot be typed
 // (`dynamic`, `object`) gives no edge: calls are never linked by name only.
 // Overloads are told apart by argument count only.
 package csharp

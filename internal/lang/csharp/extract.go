@@ -337,12 +337,26 @@ func (x *extraction) addFields(n *ts.Node, owner int) {
 }
 
 // typeName reads a written type as a dotted name without type arguments,
-// nullable marks or global:: prefix; "" for var, dynamic and arrays.
+// nullable marks or global:: prefix; arrays and sequences (List<T>,
+// IEnumerable<T>...) of a type T as "T[]"; "" for var, dynamic and what
+// has no one class.
 func typeName(t string) string {
 	t = strings.TrimSpace(t)
 	t = strings.TrimPrefix(t, "global::")
 	t = strings.TrimSuffix(t, "?")
+	if elem, ok := strings.CutSuffix(t, "[]"); ok {
+		if e := typeName(elem); e != "" {
+			return e + "[]"
+		}
+		return ""
+	}
 	if i := strings.IndexByte(t, '<'); i >= 0 {
+		if arg, ok := strings.CutSuffix(t[i+1:], ">"); ok && sequences[strings.TrimSpace(t[:i])] && !strings.ContainsAny(arg, ",<") {
+			if e := typeName(arg); e != "" && !strings.HasSuffix(e, "[]") {
+				return e + "[]"
+			}
+			return ""
+		}
 		t = t[:i]
 	}
 	switch t {
@@ -354,6 +368,11 @@ func typeName(t string) string {
 	}
 	return t
 }
+
+// sequences are the library collections of one element type: a value of
+// `List<T>` is written "T[]", a sequence of T.
+var sequences = map[string]bool{"List": true, "IList": true, "IEnumerable": true, "ICollection": true,
+	"IReadOnlyList": true, "IReadOnlyCollection": true, "HashSet": true, "ISet": true}
 
 // signature is the declaration up to its body, on one line.
 func (x *extraction) signature(n *ts.Node) string {

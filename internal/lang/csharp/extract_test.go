@@ -93,8 +93,8 @@ enum State { Open, Closed }
 	if sig := byQual["Order.Lines"].Signature; sig != "protected abstract List<Item> Lines(Item first, int n);" {
 		t.Errorf("signature %q", sig)
 	}
-	if r := byQual["Order.Lines"].Returns; len(r) != 1 || r[0] != "List" {
-		t.Errorf("returns %v, want [List]", r)
+	if r := byQual["Order.Lines"].Returns; len(r) != 1 || r[0] != "Item[]" {
+		t.Errorf("returns %v, want [Item[]] (a sequence of Item)", r)
 	}
 	if d := byQual["Order.Of"].Decorators; len(d) != 1 {
 		t.Errorf("extension method not marked: %v", d)

@@ -314,13 +314,18 @@ func (r rules) typesAt(p *lang.Program, fqn string) []lang.SymID {
 	return nil
 }
 
-// ParseType reads a dotted type name as the extractor writes it.
+// ParseType reads a dotted type name as the extractor writes it; "T[]"
+// is a sequence of T.
 func (rules) ParseType(text string) lang.TypeExpr {
 	t := strings.TrimSpace(text)
+	var elem uint8
+	for strings.HasSuffix(t, "[]") {
+		t, elem = t[:len(t)-2], elem+1
+	}
 	if t == "" {
 		return lang.TypeExpr{}
 	}
-	return lang.TypeExpr{Path: strings.Split(t, ".")}
+	return lang.TypeExpr{Path: strings.Split(t, "."), Elem: elem}
 }
 
 // BindImports turns using directives into IMPORTS edges: a namespace

@@ -24,6 +24,8 @@ func (x *extraction) code(n *ts.Node) {
 		}
 	case "local_declaration_statement", "using_statement":
 		x.locals(n)
+	case "foreach_statement":
+		x.foreach(n)
 	case "class_declaration", "struct_declaration", "record_declaration", "interface_declaration", "enum_declaration":
 		return
 	}
@@ -187,4 +189,24 @@ func (x *extraction) locals(n *ts.Node) {
 			x.facts.Bindings = append(x.facts.Bindings, b)
 		}
 	}
+}
+
+// foreach records `foreach (T x in xs)` (x is a T) and `foreach (var x in
+// xs)` (x is an element of xs), visible in the loop.
+func (x *extraction) foreach(n *ts.Node) {
+	left, right := n.ChildByFieldName("left"), n.ChildByFieldName("right")
+	if left == nil || right == nil || left.Kind() != "identifier" {
+		return
+	}
+	b := lang.Binding{Scope: x.scopes.CallScope(uint32(n.StartByte())), Name: x.text(left),
+		Byte: uint32(n.StartByte()), End: uint32(n.EndByte())}
+	if t := typeName(x.text(n.ChildByFieldName("type"))); t != "" {
+		b.Type = t
+	} else {
+		b.Value, b.Elem = x.expr(right, 0), true
+		if b.Value.Kind == lang.ExprUnknown {
+			return
+		}
+	}
+	x.facts.Bindings = append(x.facts.Bindings, b)
 }

@@ -16,7 +16,8 @@
 //     part as owner (HAS_METHOD).
 //   - Constructors are named after their class (Qual "C.C"); methods are
 //     "C.M", static ones marked Static; properties (auto-properties and
-//     expression-bodied ones), fields and events are Properties.
+//     expression-bodied ones), fields, events and the positional
+//     parameters of a record are Properties.
 //   - Exported means public or internal (interface members are public by
 //     default, other members private).
 //   - The doc of a symbol is the text of the <summary> of the `///` XML

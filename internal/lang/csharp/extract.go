@@ -183,8 +183,32 @@ func (x *extraction) addType(n *ts.Node, parent int, ns string) {
 		}
 	}
 	idx := x.add(s)
+	if n.Kind() == "record_declaration" {
+		x.recordComponents(n, idx)
+	}
 	if body := n.ChildByFieldName("body"); body != nil {
 		x.members(body, idx, iface, ns)
+	}
+}
+
+// recordComponents adds the properties the positional parameters of a
+// record declare (`record Size(int W, int H)`).
+func (x *extraction) recordComponents(n *ts.Node, owner int) {
+	for i := uint(0); i < n.NamedChildCount(); i++ {
+		ps := n.NamedChild(i)
+		if ps.Kind() != "parameter_list" {
+			continue
+		}
+		for j := uint(0); j < ps.NamedChildCount(); j++ {
+			p := ps.NamedChild(j)
+			name := p.ChildByFieldName("name")
+			if p.Kind() != "parameter" || name == nil {
+				continue
+			}
+			x.add(lang.Symbol{Kind: graph.KindProperty, Name: x.text(name), Qual: x.qualOf(owner, x.text(name)),
+				Parent: owner, Span: lang.SpanOf(p), Signature: lang.OneLine(x.text(p)), Exported: true,
+				Type: typeName(x.text(p.ChildByFieldName("type")))})
+		}
 	}
 }
 

@@ -37,6 +37,8 @@ class Order : Base, IOrder
 public interface IOrder { void Submit(); }
 
 enum State { Open, Closed }
+
+public record Size(int W, Item H);
 `
 	ex, err := csharp.Language.NewExtractor()
 	if err != nil {
@@ -75,6 +77,8 @@ enum State { Open, Closed }
 		{"IOrder.Submit", graph.KindMethod, true, false, true, ""},
 		{"State", graph.KindEnum, true, false, false, ""},
 		{"State.Closed", graph.KindConst, true, true, false, ""},
+		{"Size", graph.KindClass, true, false, false, ""},
+		{"Size.H", graph.KindProperty, true, false, false, "Item"},
 	}
 	for _, tt := range tests {
 		s, ok := byQual[tt.qual]

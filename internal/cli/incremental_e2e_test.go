@@ -26,7 +26,7 @@ import (
 // indexes must hold the same nodes, edges (with confidence and reason),
 // search results, communities, processes and history.
 func TestIncrementalEqualsRebuild(t *testing.T) {
-	for _, l := range append(modelLanguages, rustLanguage, cLanguage, rubyLanguage, phpLanguage) {
+	for _, l := range append(modelLanguages, rustLanguage, cLanguage, rubyLanguage, phpLanguage, csharpLanguage) {
 		t.Run(l.name, func(t *testing.T) {
 			t.Parallel()
 			rng := rand.New(rand.NewSource(int64(len(l.name)) * 7919))
@@ -644,6 +644,43 @@ var phpLanguage = modelLanguage{
 					fmt.Fprintf(&b, "        self::%s();\n", c.name)
 				} else if cf != nil {
 					fmt.Fprintf(&b, "        %s::%s();\n", cf.name, c.name)
+				}
+			}
+			b.WriteString("    }\n")
+		}
+		b.WriteString("}\n")
+		return b.String()
+	},
+}
+
+// csharpLanguage renders each file as a static class in the namespace of
+// its directory (file-scoped); calls inside the directory name the class,
+// calls into another directory its fully qualified name, and the file
+// imports each such namespace with `using`.
+var csharpLanguage = modelLanguage{
+	name: "csharp",
+	path: func(f *modelFile) string { return "src/" + f.dir + "/" + f.name + ".cs" },
+	render: func(m *codeModel, f *modelFile) string {
+		var b strings.Builder
+		seen := map[string]bool{}
+		for _, cf := range m.callees(f) {
+			if cf.dir != f.dir && !seen[cf.dir] {
+				seen[cf.dir] = true
+				fmt.Fprintf(&b, "using M.%s;\n", cf.dir)
+			}
+		}
+		fmt.Fprintf(&b, "\nnamespace M.%s;\n\npublic static class %s\n{\n", f.dir, f.name)
+		for _, fn := range f.funcs {
+			fmt.Fprintf(&b, "    /// <summary>%s does its part.</summary>\n    public static void %s()\n    {\n", fn.name, fn.name)
+			for _, c := range fn.calls {
+				switch cf := m.fileOf(c); {
+				case cf == f:
+					fmt.Fprintf(&b, "        %s();\n", c.name)
+				case cf == nil:
+				case cf.dir == f.dir:
+					fmt.Fprintf(&b, "        %s.%s();\n", cf.name, c.name)
+				default:
+					fmt.Fprintf(&b, "        M.%s.%s.%s();\n", cf.dir, cf.name, c.name)
 				}
 			}
 			b.WriteString("    }\n")

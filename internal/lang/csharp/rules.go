@@ -1,0 +1,352 @@
+package csharp
+
+import (
+	"sort"
+	"strings"
+
+	"gitnexus.dev/gitnexus/internal/graph"
+	"gitnexus.dev/gitnexus/internal/lang"
+)
+
+// rules resolves C#. Namespaces are modules that span files; a type name
+// is looked up in the enclosing namespaces, then in the namespaces the
+// file's using directives import, then in the global namespace.
+type rules struct{}
+
+// Features: a call that cannot be resolved is dropped, never linked by
+// name only; a class without a constructor runs its base's.
+func (rules) Features() lang.Features {
+	return lang.Features{NoNameOnly: true, InheritedConstructors: true}
+}
+
+// ConfigNames: none are read yet.
+func (rules) ConfigNames() []string { return nil }
+
+// IsBuiltin: the framework's types are not in the repository; unresolved
+// calls are dropped anyway.
+func (rules) IsBuiltin(string) bool { return false }
+
+// Link: every C# supertype is written in the source.
+func (rules) Link(*lang.Program, *graph.Graph) {}
+
+// globalNamespace is the key of the module of files without a namespace.
+const globalNamespace = "(global namespace)"
+
+// Organize groups files by their namespace; namespace prefixes get
+// modules without a node, so that qualified names walk through them.
+// Parts of a partial class find each other's members.
+func (rules) Organize(p *lang.Program) {
+	global := p.Module(globalNamespace, "", "", false)
+	for _, f := range p.Files {
+		ns := f.Facts.Package
+		if ns == "" {
+			p.AddFile(global, f)
+			continue
+		}
+		m := p.Module(ns, ns[strings.LastIndexByte(ns, '.')+1:], lang.Dir(f.Facts.Path), true)
+		m.Qualifier = ns
+		p.AddFile(m, f)
+	}
+	for _, m := range p.SortedModules() {
+		if !m.IsPackage {
+			continue
+		}
+		for i := 0; i < len(m.Key); i++ {
+			if m.Key[i] != '.' {
+				continue
+			}
+			prefix := m.Key[:i]
+			if _, ok := p.Modules[prefix]; !ok {
+				p.Module(prefix, prefix[strings.LastIndexByte(prefix, '.')+1:], "", false)
+			}
+		}
+	}
+	var globals []lang.Import
+	for _, f := range p.Files {
+		for _, imp := range f.Facts.Imports {
+			if imp.Name == globalMark {
+				globals = append(globals, imp)
+			}
+		}
+	}
+	global.Data = globals
+	joinPartials(p)
+	attachExtensions(p)
+}
+
+// importsOf is the using directives that apply in file f: its own, then
+// the `global using` directives of every file.
+func importsOf(p *lang.Program, f *lang.File) []lang.Import {
+	globals, _ := p.Modules[globalNamespace].Data.([]lang.Import)
+	if len(globals) == 0 {
+		return f.Facts.Imports
+	}
+	out := make([]lang.Import, 0, len(f.Facts.Imports)+len(globals))
+	out = append(out, f.Facts.Imports...)
+	return append(out, globals...)
+}
+
+// attachExtensions makes each extension method `static M(this T x)` a
+// member of T found by lookups, when T (its own members and its bases')
+// declares no member M: an instance method always wins over an extension.
+// The method keeps its static class as owner. Which namespaces the calling
+// file imports is not checked.
+func attachExtensions(p *lang.Program) {
+	r := rules{}
+	for i := range p.Syms {
+		s := &p.Syms[i]
+		if s.Kind != graph.KindMethod || !s.Static || len(s.Decorators) == 0 || s.Decorators[0] != extensionMark {
+			continue
+		}
+		owner := p.Owner(lang.SymID(i))
+		if owner == lang.NoSym || len(s.Params) == 0 {
+			continue
+		}
+		written := s.Params[0].Type
+		var targets []lang.SymID
+		if strings.Contains(written, ".") {
+			targets = r.typesAt(p, written)
+		} else {
+			targets = r.typeNamed(p, s.File, written)
+		}
+		if len(targets) != 1 {
+			continue
+		}
+		if ids, _ := p.FindMember(targets[0], s.Name); len(ids) > 0 {
+			continue
+		}
+		p.AddMember(targets[0], lang.SymID(i))
+		p.SetOwner(lang.SymID(i), owner)
+	}
+}
+
+// joinPartials makes the parts of a partial type (same namespace, same
+// qualified name, several declarations) one type for lookups: each part
+// finds the members of the others; each member keeps its own part as
+// owner.
+func joinPartials(p *lang.Program) {
+	byQual := map[string][]lang.SymID{}
+	for i := range p.Syms {
+		s := &p.Syms[i]
+		if s.Kind.IsType() {
+			key := s.File.Facts.Package + "\x00" + s.Qual
+			byQual[key] = append(byQual[key], lang.SymID(i))
+		}
+	}
+	keys := make([]string, 0, len(byQual))
+	for k, ids := range byQual {
+		if len(ids) > 1 {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		decls := byQual[k]
+		own := make([][]lang.SymID, len(decls))
+		for i, d := range decls {
+			for _, ids := range p.AllMembers(d) {
+				for _, m := range ids {
+					if p.Owner(m) == d {
+						own[i] = append(own[i], m)
+					}
+				}
+			}
+			sort.Slice(own[i], func(a, b int) bool { return own[i][a] < own[i][b] })
+		}
+		for i, d := range decls {
+			for j := range decls {
+				if i == j {
+					continue
+				}
+				for _, m := range own[j] {
+					p.AddMember(d, m)
+					p.SetOwner(m, decls[j])
+				}
+			}
+		}
+	}
+}
+
+// Export returns the type named name in namespace m, or the namespace
+// m.name.
+func (rules) Export(p *lang.Program, m *lang.Module, name string) lang.Value {
+	if ids := types(p, m.Scope[name]); len(ids) > 0 {
+		return lang.SymsValue(ids)
+	}
+	key := name
+	if m.Key != globalNamespace {
+		key = m.Key + "." + name
+	}
+	if sub, ok := p.Modules[key]; ok {
+		return lang.ModuleValue(sub)
+	}
+	return lang.None()
+}
+
+// types keeps the type symbols.
+func types(p *lang.Program, ids []lang.SymID) []lang.SymID {
+	var out []lang.SymID
+	for _, id := range ids {
+		if s := p.Sym(id); s.Kind.IsType() && !s.Hidden {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// Lookup resolves a simple name that is not a local or parameter. A called
+// name is a method of the enclosing type and its bases, then of the
+// classes a `using static` imports. Any other name is a member of the
+// enclosing type (field, property, nested type), then a type of the
+// enclosing namespaces, of an alias, of the imported namespaces, of the
+// global namespace, then a namespace.
+func (r rules) Lookup(p *lang.Program, c *lang.Ctx, name string) (lang.Value, graph.Reason) {
+	f := c.File
+	for t := p.EnclosingType(f, c.Scope); t != lang.NoSym; t = outerType(p, t) {
+		ids, _ := p.FindMember(t, name)
+		var found []lang.SymID
+		for _, id := range ids {
+			s := p.Sym(id)
+			if s.Kind == graph.KindConstructor {
+				continue
+			}
+			if isMethod(s) == c.Called() {
+				found = append(found, id)
+			}
+		}
+		if len(found) > 0 {
+			return lang.SymsValue(found), graph.ReasonSelfReceiver
+		}
+	}
+	if c.Called() {
+		var found []lang.SymID
+		for _, imp := range importsOf(p, f) {
+			if imp.Kind != lang.ImportName || imp.Alias != "" {
+				continue
+			}
+			for _, t := range r.typesAt(p, imp.Path) {
+				ids, _ := p.FindMember(t, name)
+				for _, id := range ids {
+					if s := p.Sym(id); isMethod(s) && s.Static {
+						found = append(found, id)
+					}
+				}
+			}
+		}
+		if len(found) > 0 {
+			return lang.SymsValue(found), graph.ReasonImportResolved
+		}
+		return lang.External(), ""
+	}
+	if ids := r.typeNamed(p, f, name); len(ids) > 0 {
+		why := graph.ReasonImportResolved
+		if p.Sym(ids[0]).File == f {
+			why = graph.ReasonSameFile
+		} else if p.Sym(ids[0]).File.Module == f.Module {
+			why = graph.ReasonSamePackage
+		}
+		return lang.SymsValue(ids), why
+	}
+	if m, ok := p.Modules[name]; ok && m.Key != globalNamespace {
+		return lang.ModuleValue(m), graph.ReasonImportResolved
+	}
+	return lang.External(), ""
+}
+
+func isMethod(s *lang.Sym) bool {
+	return s.Kind == graph.KindMethod || s.Kind == graph.KindFunction
+}
+
+// outerType is the type a nested type is declared in, or NoSym.
+func outerType(p *lang.Program, t lang.SymID) lang.SymID {
+	s := p.Sym(t)
+	if s.Parent < 0 {
+		return lang.NoSym
+	}
+	return p.EnclosingType(s.File, s.Parent)
+}
+
+// typeNamed finds the top-level type name visible in file f.
+func (r rules) typeNamed(p *lang.Program, f *lang.File, name string) []lang.SymID {
+	ns := f.Facts.Package
+	for ns != "" {
+		if m, ok := p.Modules[ns]; ok {
+			if ids := types(p, m.Scope[name]); len(ids) > 0 {
+				return ids
+			}
+		}
+		i := strings.LastIndexByte(ns, '.')
+		if i < 0 {
+			break
+		}
+		ns = ns[:i]
+	}
+	imports := importsOf(p, f)
+	for _, imp := range imports {
+		if imp.Kind == lang.ImportName && imp.Alias == name {
+			return r.typesAt(p, imp.Path)
+		}
+	}
+	var found []lang.SymID
+	for _, imp := range imports {
+		if imp.Kind != lang.ImportWildcard {
+			continue
+		}
+		if m, ok := p.Modules[imp.Path]; ok {
+			found = append(found, types(p, m.Scope[name])...)
+		}
+	}
+	if len(found) > 0 {
+		return found
+	}
+	return types(p, p.Modules[globalNamespace].Scope[name])
+}
+
+// typesAt finds the types a dotted fully qualified name declares.
+func (r rules) typesAt(p *lang.Program, fqn string) []lang.SymID {
+	ns, name := globalNamespace, fqn
+	if i := strings.LastIndexByte(fqn, '.'); i >= 0 {
+		ns, name = fqn[:i], fqn[i+1:]
+	}
+	if m, ok := p.Modules[ns]; ok {
+		return types(p, m.Scope[name])
+	}
+	return nil
+}
+
+// ParseType reads a dotted type name as the extractor writes it; "T[]"
+// is a sequence of T.
+func (rules) ParseType(text string) lang.TypeExpr {
+	t := strings.TrimSpace(text)
+	var elem uint8
+	for strings.HasSuffix(t, "[]") {
+		t, elem = t[:len(t)-2], elem+1
+	}
+	if t == "" {
+		return lang.TypeExpr{}
+	}
+	return lang.TypeExpr{Path: strings.Split(t, "."), Elem: elem}
+}
+
+// BindImports turns using directives into IMPORTS edges: a namespace
+// import to the namespace's Package node, an alias or `using static` to
+// the file declaring the type.
+func (r rules) BindImports(p *lang.Program, f *lang.File) {
+	seen := map[string]bool{}
+	edge := func(target string, line int) {
+		if target == "" || target == graph.FileID(f.Facts.Path) || seen[target] {
+			return
+		}
+		seen[target] = true
+		f.ImportEdges = append(f.ImportEdges, lang.ImportEdge{Target: target, Line: line})
+	}
+	for _, imp := range f.Facts.Imports {
+		if m, ok := p.Modules[imp.Path]; ok && m.IsPackage && imp.Kind == lang.ImportWildcard {
+			edge(graph.PackageID(m.Key), imp.Line)
+			continue
+		}
+		for _, id := range r.typesAt(p, imp.Path) {
+			edge(graph.FileID(p.Sym(id).File.Facts.Path), imp.Line)
+		}
+	}
+}

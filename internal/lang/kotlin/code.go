@@ -48,7 +48,7 @@ func (x *extraction) code(n *ts.Node, owner int) {
 			// A supertype's constructor run by the class header.
 			x.facts.Calls = append(x.facts.Calls, lang.Call{Scope: x.scopes.CallScope(uint32(n.StartByte())),
 				Callee: &lang.Expr{Kind: lang.ExprIdent, Name: lastPart(x.text(t))},
-				Args: argCount(firstNamed(n, "value_arguments")), Line: lang.Line(n), Byte: uint32(n.StartByte())})
+				Args:   argCount(firstNamed(n, "value_arguments")), Line: lang.Line(n), Byte: uint32(n.StartByte())})
 		}
 	case "property_declaration":
 		if n.Parent() != nil && n.Parent().Kind() != "class_body" && n.Parent().Kind() != "source_file" {

@@ -72,7 +72,8 @@ func (x *extraction) declarations(n *ts.Node, owner int, static bool) {
 		case "enum_entry":
 			if name := firstNamed(c, "identifier"); name != nil && owner >= 0 {
 				x.add(lang.Symbol{Kind: graph.KindConst, Name: x.text(name), Qual: x.qualOf(owner, x.text(name)),
-					Parent: owner, Span: lang.SpanOf(c), Signature: lang.OneLine(x.text(name)), Exported: true, Static: true})
+					Parent: owner, Span: lang.SpanOf(c), Signature: lang.OneLine(x.text(name)), Exported: true, Static: true,
+					Type: x.facts.Symbols[owner].Qual})
 				x.code(c, owner)
 			}
 		case "block_comment", "line_comment", "modifiers":

@@ -76,11 +76,23 @@ func (rules) Organize(p *lang.Program) {
 			if s.Kind != graph.KindFunction || s.Receiver == "" || s.Parent >= 0 {
 				continue
 			}
-			if t := typeNamed(p, f, s.Receiver); t != lang.NoSym {
+			// A member of the class wins over an extension of the same name.
+			if t := typeNamed(p, f, s.Receiver); t != lang.NoSym && !declaresMember(p, t, s.Name) {
 				p.AddMember(t, f.SymOf(i))
 			}
 		}
 	}
+}
+
+// declaresMember reports whether type t declares a member named name in
+// its body.
+func declaresMember(p *lang.Program, t lang.SymID, name string) bool {
+	for _, id := range p.Members(t, name) {
+		if p.Sym(id).Receiver == "" {
+			return true
+		}
+	}
+	return false
 }
 
 // typeNamed resolves a type name written in f before imports are bound:

@@ -12,6 +12,9 @@ import (
 // Path is the dotted name (the package for a star import), Name the name
 // it binds.
 func (x *extraction) addImport(n *ts.Node) {
+	if x.symbolsOnly {
+		return
+	}
 	q := firstNamed(n, "qualified_identifier", "identifier")
 	if q == nil {
 		return
@@ -41,6 +44,14 @@ func (x *extraction) code(n *ts.Node, owner int) {
 	case "class_declaration", "object_declaration":
 		x.addType(n, x.scopes.CallScope(uint32(n.StartByte())))
 		return
+	}
+	if x.symbolsOnly {
+		for i := uint(0); i < n.NamedChildCount(); i++ {
+			x.code(n.NamedChild(i), owner)
+		}
+		return
+	}
+	switch n.Kind() {
 	case "call_expression":
 		x.addCall(n)
 	case "constructor_invocation":

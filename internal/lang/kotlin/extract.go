@@ -15,6 +15,8 @@ type extraction struct {
 	src    []byte
 	facts  *lang.FileFacts
 	scopes lang.ScopeFinder
+	// symbolsOnly: record symbols only (ExtractSymbols).
+	symbolsOnly bool
 }
 
 func (x *extraction) text(n *ts.Node) string { return lang.Text(n, x.src) }

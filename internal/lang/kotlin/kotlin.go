@@ -74,10 +74,21 @@ func (e *extractor) Extract(path string, src []byte) (*lang.FileFacts, error) {
 
 // ExtractTree reads the facts off a tree of src the caller parsed.
 func (e *extractor) ExtractTree(path string, src []byte, tree *ts.Tree) (*lang.FileFacts, error) {
+	return extract(path, src, tree, false), nil
+}
+
+// ExtractSymbols reads the symbols of a tree of src alone: the same walk,
+// recording no calls, bindings or imports.
+func (e *extractor) ExtractSymbols(path string, src []byte, tree *ts.Tree) (*lang.FileFacts, error) {
+	return extract(path, src, tree, true), nil
+}
+
+func extract(path string, src []byte, tree *ts.Tree, symbolsOnly bool) *lang.FileFacts {
 	root := tree.RootNode()
-	x := &extraction{src: src, facts: &lang.FileFacts{Path: path, Language: "kotlin", Lines: lang.CountLines(src)}}
+	x := &extraction{src: src, facts: &lang.FileFacts{Path: path, Language: "kotlin", Lines: lang.CountLines(src)},
+		symbolsOnly: symbolsOnly}
 	x.scopes = lang.NewScopeFinder(&x.facts.Symbols)
 	x.facts.SyntaxErrors = lang.CountSyntaxErrors(root)
 	x.declarations(root, -1, false)
-	return x.facts, nil
+	return x.facts
 }

@@ -62,7 +62,7 @@ func (x *extraction) code(n *ts.Node, owner int) {
 				Args:   argCount(firstNamed(n, "value_arguments")), Line: lang.Line(n), Byte: uint32(n.StartByte())})
 		}
 	case "property_declaration":
-		if n.Parent() != nil && n.Parent().Kind() != "class_body" && n.Parent().Kind() != "source_file" {
+		if n.Parent() != nil && n.Parent().Kind() != "class_body" && n.Parent().Kind() != "enum_class_body" && n.Parent().Kind() != "source_file" {
 			x.addBinding(n)
 		}
 	}

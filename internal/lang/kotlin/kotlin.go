@@ -47,6 +47,12 @@ func (kotlinLanguage) Name() string         { return "kotlin" }
 func (kotlinLanguage) Extensions() []string { return []string{".kt", ".kts"} }
 func (kotlinLanguage) Rules() lang.Rules    { return rules{} }
 
+// Kotlin is not lang.StandAlone: where a top-level declaration starts
+// depends on the code before it (the grammar may read the annotations
+// above a function as part of the property declared before it), so a
+// declaration read alone can get other lines than in its file. Checked
+// with history.TestDeriveMatchesFullParse on square/kotlinpoet.
+
 func (kotlinLanguage) NewExtractor() (lang.Extractor, error) {
 	tp, err := lang.NewTreeParser(grammar())
 	if err != nil {

@@ -57,9 +57,13 @@ func (x *extraction) code(n *ts.Node, owner int) {
 	case "constructor_invocation":
 		if t := firstNamed(n, "user_type"); t != nil {
 			// A supertype's constructor run by the class header.
+			var args []*lang.Expr
+			if va := firstNamed(n, "value_arguments"); va != nil {
+				args = x.arguments(va)
+			}
 			x.facts.Calls = append(x.facts.Calls, lang.Call{Scope: x.scopes.CallScope(uint32(n.StartByte())),
 				Callee: &lang.Expr{Kind: lang.ExprIdent, Name: lastPart(x.text(t))},
-				Args:   argCount(firstNamed(n, "value_arguments")), Line: lang.Line(n), Byte: uint32(n.StartByte())})
+				Args:   len(args), ArgExprs: args, Line: lang.Line(n), Byte: uint32(n.StartByte())})
 		}
 	case "property_declaration":
 		if n.Parent() != nil && n.Parent().Kind() != "class_body" && n.Parent().Kind() != "enum_class_body" && n.Parent().Kind() != "source_file" {
@@ -92,11 +96,23 @@ func (x *extraction) addBinding(n *ts.Node) {
 	x.facts.Bindings = append(x.facts.Bindings, b)
 }
 
-func argCount(args *ts.Node) int {
-	if args == nil {
-		return 0
+// arguments reads the argument expressions of value_arguments; nil
+// stands for an argument whose type the rules cannot know from its
+// position (a named argument) or that the extractor does not read.
+func (x *extraction) arguments(va *ts.Node) []*lang.Expr {
+	var args []*lang.Expr
+	for j := uint(0); j < va.NamedChildCount(); j++ {
+		a := va.NamedChild(j)
+		if a.Kind() != "value_argument" || a.NamedChildCount() == 0 {
+			continue
+		}
+		if a.NamedChildCount() > 1 {
+			args = append(args, nil)
+			continue
+		}
+		args = append(args, x.expr(a.NamedChild(0)))
 	}
-	return int(args.NamedChildCount())
+	return args
 }
 
 // addCall records `f()`, `C()`, `x.f()`, `x?.f()`, `this.f()`, `super.f()`.
@@ -108,17 +124,17 @@ func (x *extraction) addCall(n *ts.Node) {
 	if callee == nil || (callee.Kind != lang.ExprIdent && callee.Kind != lang.ExprMember) {
 		return
 	}
-	args := 0
+	var args []*lang.Expr
 	for i := uint(1); i < n.NamedChildCount(); i++ {
 		switch c := n.NamedChild(i); c.Kind() {
 		case "value_arguments":
-			args += argCount(c)
+			args = append(args, x.arguments(c)...)
 		case "annotated_lambda":
-			args++
+			args = append(args, nil)
 		}
 	}
 	x.facts.Calls = append(x.facts.Calls, lang.Call{Scope: x.scopes.CallScope(uint32(n.StartByte())), Callee: callee,
-		Args: args, Line: lang.Line(n), Byte: uint32(n.StartByte())})
+		Args: len(args), ArgExprs: args, Line: lang.Line(n), Byte: uint32(n.StartByte())})
 }
 
 // expr reads an expression as far as calls need it.

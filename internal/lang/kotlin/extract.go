@@ -294,16 +294,27 @@ func lastPart(t string) string {
 // parameters reads a function's value parameters.
 func (x *extraction) parameters(ps *ts.Node) []lang.Param {
 	var out []lang.Param
+	vararg := false
 	for i := uint(0); i < ps.NamedChildCount(); i++ {
 		p := ps.NamedChild(i)
-		if p.Kind() != "parameter" {
+		switch p.Kind() {
+		case "parameter":
+		case "parameter_modifiers":
+			vararg = strings.Contains(x.text(p), "vararg")
+			continue
+		default:
+			// A default value follows its parameter.
+			if len(out) > 0 && !strings.HasSuffix(p.Kind(), "comment") {
+				out[len(out)-1].Optional = true
+			}
 			continue
 		}
 		name := firstNamed(p, "identifier")
 		if name == nil {
 			continue
 		}
-		out = append(out, lang.Param{Name: x.text(name), Type: x.typeText(typeChild(p))})
+		out = append(out, lang.Param{Name: x.text(name), Type: x.typeText(typeChild(p)), Variadic: vararg})
+		vararg = false
 	}
 	return out
 }

@@ -157,6 +157,17 @@ func (x *extraction) expr(n *ts.Node) *lang.Expr {
 		if name.Kind() != "identifier" {
 			return nil
 		}
+		if hasToken(n, "::") {
+			// `C::class` is a KClass; a reference to a member is no call.
+			if x.text(name) == "class" {
+				return &lang.Expr{Kind: lang.ExprLiteral, Name: "KClass"}
+			}
+			return nil
+		}
+		if x.text(name) == "java" && n.NamedChild(0).Kind() == "navigation_expression" && hasToken(n.NamedChild(0), "::") {
+			// `C::class.java` is a java.lang.Class.
+			return &lang.Expr{Kind: lang.ExprLiteral, Name: "Class"}
+		}
 		recv := x.expr(n.NamedChild(0))
 		if recv == nil {
 			return nil

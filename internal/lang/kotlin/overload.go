@@ -71,7 +71,13 @@ func argType(p *lang.Program, c lang.Ctx, e *lang.Expr) string {
 		return ""
 	}
 	if e.Kind == lang.ExprLiteral {
-		return literalTypes[e.Name]
+		if t, ok := literalTypes[e.Name]; ok {
+			return t
+		}
+		if e.Name == "KClass" || e.Name == "Class" {
+			return e.Name
+		}
+		return ""
 	}
 	v, _ := p.Eval(c, e)
 	if v.Kind == lang.ValInstance && v.Elem == 0 {

@@ -53,13 +53,35 @@ func (rules) SelectOverload(p *lang.Program, c lang.Ctx, cands []lang.SymID, arg
 	for i, a := range args {
 		types[i] = argType(p, c, a)
 	}
-	var out []lang.SymID
+	var out, exact []lang.SymID
 	for _, id := range fit {
 		if acceptsTypes(p, p.Sym(id).Params, types) {
 			out = append(out, id)
+			if takesExactly(p.Sym(id).Params, len(args)) {
+				exact = append(exact, id)
+			}
 		}
 	}
+	// Kotlin prefers a candidate that needs no default value and no
+	// vararg over one that does.
+	if len(exact) > 0 {
+		return exact
+	}
 	return out
+}
+
+// takesExactly reports whether params take n arguments with neither
+// default values nor a vararg.
+func takesExactly(params []lang.Param, n int) bool {
+	if len(params) != n {
+		return false
+	}
+	for _, prm := range params {
+		if prm.Variadic {
+			return false
+		}
+	}
+	return true
 }
 
 // literalTypes are the Kotlin types of the literals the extractor names.

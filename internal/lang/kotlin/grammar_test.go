@@ -65,8 +65,9 @@ func TestGrammarShapes(t *testing.T) {
 // TestGrammarLimits records what the grammar fails to read, so that the
 // extractor tolerates the ERROR nodes it gives and an upgrade that reads
 // them is noticed: a one-line class body whose function has no body (the
-// same body on several lines parses), a primary constructor on the line
-// after the class name, and a call to a function named like the soft
+// same body on several lines parses), the primary constructor of a nested
+// class on the line after the class name (taken for a secondary
+// constructor of the outer class; at top level it parses), and a call to a function named like the soft
 // keyword `open`.
 func TestGrammarLimits(t *testing.T) {
 	p := ts.NewParser()
@@ -76,7 +77,7 @@ func TestGrammarLimits(t *testing.T) {
 	}
 	for _, src := range []string{
 		"interface I { fun n() }\n",
-		"class C\nprivate constructor(val x: Int) {\n}\n",
+		"class A {\n    class B\n    constructor(val x: Int) {\n    }\n}\n",
 		"class C {\n    fun f() {\n        open()\n    }\n}\n",
 	} {
 		tree := p.Parse([]byte(src), nil)

@@ -17,8 +17,11 @@
 //     Constructors named after the class; `val`/`var` parameters of the
 //     primary constructor are Properties.
 //   - An extension function `fun T.f()` is a Function with Receiver T and
-//     Qual "T.f"; when T is a class of the repository the function is
-//     also a member of T, so that `x.f()` on a T finds it.
+//     Qual "T.f"; when T is a class of the repository (named as the
+//     extension's file sees it) and declares no member f, the function is
+//     also a member of T, so that `x.f()` on a T finds it. Whether the
+//     calling file imports the extension is not checked; extensions of
+//     types outside the repository (String.f) are found by no call.
 //   - Exported means neither private nor internal.
 //
 // Calls: `f()` (members of the enclosing classes and their supertypes,

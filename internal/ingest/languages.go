@@ -6,6 +6,7 @@ import (
 	_ "gitnexus.dev/gitnexus/internal/lang/csharp"
 	_ "gitnexus.dev/gitnexus/internal/lang/golang"
 	_ "gitnexus.dev/gitnexus/internal/lang/java"
+	_ "gitnexus.dev/gitnexus/internal/lang/kotlin"
 	_ "gitnexus.dev/gitnexus/internal/lang/php"
 	_ "gitnexus.dev/gitnexus/internal/lang/python"
 	_ "gitnexus.dev/gitnexus/internal/lang/ruby"

@@ -1,0 +1,197 @@
+package kotlin
+
+import (
+	"strings"
+
+	ts "github.com/tree-sitter/go-tree-sitter"
+
+	"gitnexus.dev/gitnexus/internal/lang"
+)
+
+// addImport reads `import a.b.C`, `import a.b.*` and `import a.b.C as D`.
+// Path is the dotted name (the package for a star import), Name the name
+// it binds.
+func (x *extraction) addImport(n *ts.Node) {
+	if x.symbolsOnly {
+		return
+	}
+	q := firstNamed(n, "qualified_identifier", "identifier")
+	if q == nil {
+		return
+	}
+	path := strings.Join(strings.Fields(x.text(q)), "")
+	imp := lang.Import{Kind: lang.ImportName, Path: path, Name: path[strings.LastIndexByte(path, '.')+1:],
+		Line: lang.Line(n), Scope: -1}
+	if strings.HasSuffix(strings.TrimSpace(x.text(n)), "*") {
+		imp.Kind, imp.Name = lang.ImportWildcard, ""
+	}
+	for i := uint(0); i < n.NamedChildCount(); i++ {
+		if c := n.NamedChild(i); c.Kind() == "identifier" && c.StartByte() > q.StartByte() {
+			imp.Alias, imp.Name = x.text(c), x.text(c)
+		}
+	}
+	x.facts.Imports = append(x.facts.Imports, imp)
+}
+
+// code records the calls and local bindings in a piece of code; local
+// functions and classes are read as declarations nested in the
+// enclosing symbol.
+func (x *extraction) code(n *ts.Node, owner int) {
+	switch n.Kind() {
+	case "function_declaration":
+		x.addFunction(n, x.scopes.CallScope(uint32(n.StartByte())), false)
+		return
+	case "class_declaration", "object_declaration":
+		x.addType(n, x.scopes.CallScope(uint32(n.StartByte())))
+		return
+	}
+	if x.symbolsOnly {
+		for i := uint(0); i < n.NamedChildCount(); i++ {
+			x.code(n.NamedChild(i), owner)
+		}
+		return
+	}
+	switch n.Kind() {
+	case "call_expression":
+		x.addCall(n)
+	case "constructor_invocation":
+		if t := firstNamed(n, "user_type"); t != nil {
+			// A supertype's constructor run by the class header.
+			var args []*lang.Expr
+			if va := firstNamed(n, "value_arguments"); va != nil {
+				args = x.arguments(va)
+			}
+			x.facts.Calls = append(x.facts.Calls, lang.Call{Scope: x.scopes.CallScope(uint32(n.StartByte())),
+				Callee: &lang.Expr{Kind: lang.ExprIdent, Name: lastPart(x.text(t))},
+				Args:   len(args), ArgExprs: args, Line: lang.Line(n), Byte: uint32(n.StartByte())})
+		}
+	case "property_declaration":
+		if n.Parent() != nil && n.Parent().Kind() != "class_body" && n.Parent().Kind() != "enum_class_body" && n.Parent().Kind() != "source_file" {
+			x.addBinding(n)
+		}
+	}
+	for i := uint(0); i < n.NamedChildCount(); i++ {
+		x.code(n.NamedChild(i), owner)
+	}
+}
+
+// addBinding records a local `val`/`var`, visible to the end of its block.
+func (x *extraction) addBinding(n *ts.Node) {
+	vd := firstNamed(n, "variable_declaration")
+	if vd == nil {
+		return
+	}
+	name := firstNamed(vd, "identifier")
+	if name == nil {
+		return
+	}
+	b := lang.Binding{Scope: x.scopes.CallScope(uint32(n.StartByte())), Name: x.text(name),
+		Type: x.typeText(typeChild(vd)), Byte: uint32(n.EndByte()), End: uint32(n.Parent().EndByte())}
+	for i := uint(0); i < n.NamedChildCount(); i++ {
+		if c := n.NamedChild(i); c.Kind() != "modifiers" && c.Kind() != "variable_declaration" {
+			b.Value = x.expr(c)
+			break
+		}
+	}
+	x.facts.Bindings = append(x.facts.Bindings, b)
+}
+
+// arguments reads the argument expressions of value_arguments; nil
+// stands for an argument whose type the rules cannot know from its
+// position (a named argument) or that the extractor does not read.
+func (x *extraction) arguments(va *ts.Node) []*lang.Expr {
+	var args []*lang.Expr
+	for j := uint(0); j < va.NamedChildCount(); j++ {
+		a := va.NamedChild(j)
+		if a.Kind() != "value_argument" || a.NamedChildCount() == 0 {
+			continue
+		}
+		if a.NamedChildCount() > 1 {
+			args = append(args, nil)
+			continue
+		}
+		args = append(args, x.expr(a.NamedChild(0)))
+	}
+	return args
+}
+
+// addCall records `f()`, `C()`, `x.f()`, `x?.f()`, `this.f()`, `super.f()`.
+func (x *extraction) addCall(n *ts.Node) {
+	if n.NamedChildCount() == 0 {
+		return
+	}
+	callee := x.expr(n.NamedChild(0))
+	if callee == nil || (callee.Kind != lang.ExprIdent && callee.Kind != lang.ExprMember) {
+		return
+	}
+	var args []*lang.Expr
+	for i := uint(1); i < n.NamedChildCount(); i++ {
+		switch c := n.NamedChild(i); c.Kind() {
+		case "value_arguments":
+			args = append(args, x.arguments(c)...)
+		case "annotated_lambda":
+			args = append(args, nil)
+		}
+	}
+	x.facts.Calls = append(x.facts.Calls, lang.Call{Scope: x.scopes.CallScope(uint32(n.StartByte())), Callee: callee,
+		Args: len(args), ArgExprs: args, Line: lang.Line(n), Byte: uint32(n.StartByte())})
+}
+
+// expr reads an expression as far as calls need it.
+func (x *extraction) expr(n *ts.Node) *lang.Expr {
+	if n == nil {
+		return nil
+	}
+	switch n.Kind() {
+	case "identifier":
+		return &lang.Expr{Kind: lang.ExprIdent, Name: x.text(n)}
+	case "this_expression":
+		return &lang.Expr{Kind: lang.ExprSelf}
+	case "super_expression":
+		return &lang.Expr{Kind: lang.ExprSuper}
+	case "navigation_expression":
+		if n.NamedChildCount() < 2 {
+			return nil
+		}
+		name := n.NamedChild(n.NamedChildCount() - 1)
+		if name.Kind() != "identifier" {
+			return nil
+		}
+		if hasToken(n, "::") {
+			// `C::class` is a KClass; a reference to a member is no call.
+			if x.text(name) == "class" {
+				return &lang.Expr{Kind: lang.ExprLiteral, Name: "KClass"}
+			}
+			return nil
+		}
+		if x.text(name) == "java" && n.NamedChild(0).Kind() == "navigation_expression" && hasToken(n.NamedChild(0), "::") {
+			// `C::class.java` is a java.lang.Class.
+			return &lang.Expr{Kind: lang.ExprLiteral, Name: "Class"}
+		}
+		recv := x.expr(n.NamedChild(0))
+		if recv == nil {
+			return nil
+		}
+		return &lang.Expr{Kind: lang.ExprMember, Name: x.text(name), X: recv}
+	case "call_expression":
+		if n.NamedChildCount() == 0 {
+			return nil
+		}
+		if f := x.expr(n.NamedChild(0)); f != nil {
+			return &lang.Expr{Kind: lang.ExprCall, X: f}
+		}
+	case "parenthesized_expression":
+		if n.NamedChildCount() > 0 {
+			return x.expr(n.NamedChild(0))
+		}
+	case "string_literal":
+		return &lang.Expr{Kind: lang.ExprLiteral, Name: "string"}
+	case "number_literal":
+		return &lang.Expr{Kind: lang.ExprLiteral, Name: "int"}
+	case "boolean_literal":
+		return &lang.Expr{Kind: lang.ExprLiteral, Name: "bool"}
+	case "null_literal":
+		return &lang.Expr{Kind: lang.ExprLiteral, Name: "null"}
+	}
+	return nil
+}

@@ -1,0 +1,103 @@
+// Package kotlin is the Kotlin language: extraction of packages, classes,
+// interfaces, objects, companion objects, enums, functions, extension
+// functions, constructors, properties and type aliases, imports, calls and
+// local bindings from Kotlin source (.kt, .kts) with tree-sitter, and the
+// rules that resolve them the way Kotlin does.
+//
+// Naming conventions of the graph for Kotlin:
+//   - A package is a Package node keyed by its dotted name, as for Java;
+//     files without a package header share one module per directory.
+//   - Classes (data, sealed, abstract, open, plain) are Classes, interfaces
+//     Interfaces, enum classes Enums with their entries as static Consts.
+//     An `object` is a Class whose members are static. The members of a
+//     companion object are static members of the enclosing class (Qual
+//     "C.create"); the companion itself is no node.
+//   - Functions and members are qualified by their type (Qual "C.run");
+//     the primary constructor and each secondary constructor are
+//     Constructors named after the class; `val`/`var` parameters of the
+//     primary constructor are Properties.
+//   - An extension function `fun T.f()` is a Function with Receiver T and
+//     Qual "T.f"; when T is a class of the repository (named as the
+//     extension's file sees it) and declares no member f, the function is
+//     also a member of T, so that `x.f()` on a T finds it. Whether the
+//     calling file imports the extension is not checked; extensions of
+//     types outside the repository (String.f) are found by no call.
+//   - Exported means neither private nor internal.
+//
+// Calls: `f()` (members of the enclosing classes and their supertypes,
+// then the file, explicit imports, the package, star imports), `C()` (the
+// constructor, else the class), `C.f()` on objects and companions,
+// `this.f()`, `super.f()`, `x.f()` and `x?.f()` where x is typed by a
+// parameter, a declared or inferred local `val`/`var`, a property's
+// declared type or a function's return type. An untyped receiver gets no
+// edge, and no call is linked by name only.
+package kotlin
+
+import (
+	ts "github.com/tree-sitter/go-tree-sitter"
+
+	"gitnexus.dev/gitnexus/internal/lang"
+)
+
+// Language is the registered Kotlin language.
+var Language lang.Language = kotlinLanguage{}
+
+func init() { lang.Register(Language) }
+
+type kotlinLanguage struct{}
+
+func (kotlinLanguage) Name() string         { return "kotlin" }
+func (kotlinLanguage) Extensions() []string { return []string{".kt", ".kts"} }
+func (kotlinLanguage) Rules() lang.Rules    { return rules{} }
+
+// Kotlin is not lang.StandAlone: where a top-level declaration starts
+// depends on the code before it (the grammar may read the annotations
+// above a function as part of the property declared before it), so a
+// declaration read alone can get other lines than in its file. Checked
+// with history.TestDeriveMatchesFullParse on square/kotlinpoet.
+
+func (kotlinLanguage) NewExtractor() (lang.Extractor, error) {
+	tp, err := lang.NewTreeParser(grammar())
+	if err != nil {
+		return nil, err
+	}
+	return &extractor{TreeParser: tp}, nil
+}
+
+type extractor struct {
+	*lang.TreeParser
+}
+
+// Grammar is the tree-sitter language of Kotlin files.
+func (e *extractor) Grammar(string) *ts.Language { return grammar() }
+
+// Extract parses one Kotlin file and returns its facts.
+func (e *extractor) Extract(path string, src []byte) (*lang.FileFacts, error) {
+	tree, err := e.Parse(path, src)
+	if err != nil {
+		return nil, err
+	}
+	defer tree.Close()
+	return e.ExtractTree(path, src, tree)
+}
+
+// ExtractTree reads the facts off a tree of src the caller parsed.
+func (e *extractor) ExtractTree(path string, src []byte, tree *ts.Tree) (*lang.FileFacts, error) {
+	return extract(path, src, tree, false), nil
+}
+
+// ExtractSymbols reads the symbols of a tree of src alone: the same walk,
+// recording no calls, bindings or imports.
+func (e *extractor) ExtractSymbols(path string, src []byte, tree *ts.Tree) (*lang.FileFacts, error) {
+	return extract(path, src, tree, true), nil
+}
+
+func extract(path string, src []byte, tree *ts.Tree, symbolsOnly bool) *lang.FileFacts {
+	root := tree.RootNode()
+	x := &extraction{src: src, facts: &lang.FileFacts{Path: path, Language: "kotlin", Lines: lang.CountLines(src)},
+		symbolsOnly: symbolsOnly}
+	x.scopes = lang.NewScopeFinder(&x.facts.Symbols)
+	x.facts.SyntaxErrors = lang.CountSyntaxErrors(root)
+	x.declarations(root, -1, false)
+	return x.facts
+}

@@ -1,0 +1,193 @@
+package kotlin
+
+import (
+	"strings"
+
+	"gitnexus.dev/gitnexus/internal/lang"
+)
+
+// Kotlin overloads a name by parameter types (FunSpec.builder(String) and
+// FunSpec.builder(MemberName)); choosing by argument count alone linked
+// every overload of that count. The rules choose by the types of the
+// arguments the extractor records: a literal's type, or the class of a
+// value the engine can type. An argument of unknown type fits any
+// parameter; a candidate some known argument does not fit is dropped.
+
+// LookupMember finds the members named name on t or, breadth first, on
+// its supertypes; the nearest level that declares the name wins.
+func (rules) LookupMember(p *lang.Program, t lang.SymID, name string) ([]lang.SymID, int) {
+	seen := map[lang.SymID]bool{t: true}
+	level := []lang.SymID{t}
+	for depth := 0; len(level) > 0 && depth < 12; depth++ {
+		var found, next []lang.SymID
+		for _, s := range level {
+			found = append(found, p.Members(s, name)...)
+			for _, b := range p.Bases(s) {
+				if !seen[b] {
+					seen[b] = true
+					next = append(next, b)
+				}
+			}
+		}
+		if len(found) > 0 {
+			return found, depth
+		}
+		level = next
+	}
+	return nil, 0
+}
+
+// SelectOverload keeps the candidates whose parameters accept the
+// arguments, by count and by the types known of them.
+func (rules) SelectOverload(p *lang.Program, c lang.Ctx, cands []lang.SymID, args []*lang.Expr) []lang.SymID {
+	var fit []lang.SymID
+	for _, id := range cands {
+		if lang.Accepts(p.Sym(id).Symbol, len(args)) {
+			fit = append(fit, id)
+		}
+	}
+	if len(fit) <= 1 {
+		return fit
+	}
+	types := make([]string, len(args))
+	for i, a := range args {
+		types[i] = argType(p, c, a)
+	}
+	var out, exact []lang.SymID
+	for _, id := range fit {
+		if acceptsTypes(p, p.Sym(id).Params, types) {
+			out = append(out, id)
+			if takesExactly(p.Sym(id).Params, len(args)) {
+				exact = append(exact, id)
+			}
+		}
+	}
+	// Kotlin prefers a candidate that needs no default value and no
+	// vararg over one that does.
+	if len(exact) > 0 {
+		return exact
+	}
+	return out
+}
+
+// takesExactly reports whether params take n arguments with neither
+// default values nor a vararg.
+func takesExactly(params []lang.Param, n int) bool {
+	if len(params) != n {
+		return false
+	}
+	for _, prm := range params {
+		if prm.Variadic {
+			return false
+		}
+	}
+	return true
+}
+
+// literalTypes are the Kotlin types of the literals the extractor names.
+var literalTypes = map[string]string{"string": "String", "int": "Int", "bool": "Boolean"}
+
+// argType is the simple name of an argument's class, "" when unknown.
+func argType(p *lang.Program, c lang.Ctx, e *lang.Expr) string {
+	if e == nil {
+		return ""
+	}
+	if e.Kind == lang.ExprLiteral {
+		if t, ok := literalTypes[e.Name]; ok {
+			return t
+		}
+		if e.Name == "KClass" || e.Name == "Class" {
+			return e.Name
+		}
+		return ""
+	}
+	v, _ := p.Eval(c, e)
+	if v.Kind == lang.ValInstance && v.Elem == 0 {
+		return p.Sym(v.Sym).Name
+	}
+	return ""
+}
+
+// literalSupers are supertypes of the literal types.
+var literalSupers = map[string]map[string]bool{
+	"String":  {"CharSequence": true, "Comparable": true},
+	"Int":     {"Number": true, "Comparable": true},
+	"Boolean": {"Comparable": true},
+}
+
+// intTypes are the parameter types an integer literal converts to.
+var intTypes = map[string]bool{"Int": true, "Long": true, "Short": true, "Byte": true}
+
+// acceptsTypes reports whether parameters take arguments of these types.
+func acceptsTypes(p *lang.Program, params []lang.Param, types []string) bool {
+	for i, t := range types {
+		if t == "" || i >= len(params) {
+			continue
+		}
+		want := paramType(params[i].Type)
+		switch {
+		case want == "" || want == "Any" || want == t || len(want) == 1:
+			// Undeclared, Any, the same class, or a type parameter.
+		case t == "Int" && intTypes[want]:
+		case literalSupers[t][want]:
+		case isSubtypeNamed(p, t, want):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// paramType is the simple class name of a parameter type.
+func paramType(written string) string {
+	t := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(written), "?"))
+	if t == "" || strings.ContainsAny(t, "()") {
+		return ""
+	}
+	return lastPart(t)
+}
+
+// isSubtypeNamed reports whether a repository class named sub has a
+// supertype named super.
+func isSubtypeNamed(p *lang.Program, sub, super string) bool {
+	for _, id := range p.SymbolsNamed(sub) {
+		if !p.Sym(id).Kind.IsType() {
+			continue
+		}
+		seen := map[lang.SymID]bool{}
+		stack := []lang.SymID{id}
+		for len(stack) > 0 {
+			t := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for _, b := range p.Bases(t) {
+				if seen[b] {
+					continue
+				}
+				seen[b] = true
+				if p.Sym(b).Name == super {
+					return true
+				}
+				stack = append(stack, b)
+			}
+		}
+		// A supertype outside the repository may be the one wanted.
+		if len(p.Sym(id).Bases) > len(p.Bases(id)) {
+			return true
+		}
+	}
+	return false
+}
+
+// Overrides reports whether o overrides m: the same parameter types.
+func (rules) Overrides(p *lang.Program, m, o lang.SymID) bool {
+	mp, op := p.Sym(m).Params, p.Sym(o).Params
+	if len(mp) != len(op) {
+		return false
+	}
+	for i := range mp {
+		if paramType(mp[i].Type) != paramType(op[i].Type) {
+			return false
+		}
+	}
+	return true
+}

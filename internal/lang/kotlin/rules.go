@@ -1,0 +1,278 @@
+package kotlin
+
+import (
+	"path"
+	"strings"
+
+	"gitnexus.dev/gitnexus/internal/graph"
+	"gitnexus.dev/gitnexus/internal/lang"
+)
+
+// rules resolves Kotlin: a package is what files declare with `package`
+// (wherever they live); a qualified type a.b.C is the top-level type C of
+// package a.b; a simple name is a member of the enclosing classes (and
+// their supertypes), a name of the file, an explicit import, a name of
+// the package, then a name of a star-imported package.
+type rules struct{}
+
+// Features: `C()` constructs a C; no call is linked by name only (an
+// untyped `x.save()` says nothing of which save runs).
+func (rules) Features() lang.Features {
+	return lang.Features{TypeCallConstructs: true, NoNameOnly: true}
+}
+
+func (rules) ConfigNames() []string { return nil }
+
+// anyMethods are the members every Kotlin class inherits from Any.
+var anyMethods = map[string]bool{"equals": true, "hashCode": true, "toString": true}
+
+func (rules) IsBuiltin(name string) bool { return anyMethods[name] }
+
+// Link: every Kotlin supertype is written in the source.
+func (rules) Link(*lang.Program, *graph.Graph) {}
+
+// unnamedPackage prefixes the key of the module of files without a
+// package header, one per directory (no Package node).
+const unnamedPackage = "(unnamed package) "
+
+// prefixModule marks modules that only stand for a package-name prefix.
+type prefixModule struct{}
+
+// Organize groups files by their declared package, adds prefix modules for
+// the leading parts of package names, and makes each extension function a
+// member of its receiver type when that is a class of the repository.
+func (rules) Organize(p *lang.Program) {
+	for _, f := range p.Files {
+		pkg := f.Facts.Package
+		dir := lang.Dir(f.Facts.Path)
+		var m *lang.Module
+		if pkg == "" {
+			m = p.Module(unnamedPackage+dir, path.Base("/"+dir), dir, false)
+		} else {
+			m = p.Module(pkg, pkg[strings.LastIndexByte(pkg, '.')+1:], dir, true)
+			m.Qualifier = pkg
+		}
+		p.AddFile(m, f)
+	}
+	for _, m := range p.SortedModules() {
+		if !m.IsPackage {
+			continue
+		}
+		for i := strings.IndexByte(m.Key, '.'); i > 0; {
+			prefix := m.Key[:i]
+			if _, ok := p.Modules[prefix]; !ok {
+				pm := p.Module(prefix, prefix[strings.LastIndexByte(prefix, '.')+1:], "", false)
+				pm.Data = prefixModule{}
+			}
+			j := strings.IndexByte(m.Key[i+1:], '.')
+			if j < 0 {
+				break
+			}
+			i += 1 + j
+		}
+	}
+	for _, f := range p.Files {
+		for i, s := range f.Facts.Symbols {
+			if s.Kind != graph.KindFunction || s.Receiver == "" || s.Parent >= 0 {
+				continue
+			}
+			// A member of the class wins over an extension of the same name.
+			if t := typeNamed(p, f, s.Receiver); t != lang.NoSym && !declaresMember(p, t, s.Name) {
+				p.AddMember(t, f.SymOf(i))
+			}
+		}
+	}
+}
+
+// declaresMember reports whether type t declares a member named name in
+// its body.
+func declaresMember(p *lang.Program, t lang.SymID, name string) bool {
+	for _, id := range p.Members(t, name) {
+		if p.Sym(id).Receiver == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// typeNamed resolves a type name written in f before imports are bound:
+// a qualified name, a type of the file, of an explicit import, of the
+// package or of a star-imported package.
+func typeNamed(p *lang.Program, f *lang.File, written string) lang.SymID {
+	t := lang.TypeExpr{}
+	if te := (rules{}).ParseType(written); len(te.Path) > 0 {
+		t = te
+	} else {
+		return lang.NoSym
+	}
+	if len(t.Path) > 1 {
+		return qualifiedType(p, strings.Join(t.Path, "."))
+	}
+	name := t.Path[0]
+	if id := firstType(p, f.Top[name]); id != lang.NoSym {
+		return id
+	}
+	for _, imp := range f.Facts.Imports {
+		if imp.Kind == lang.ImportName && imp.Name == name {
+			return qualifiedType(p, imp.Path)
+		}
+	}
+	if id := firstType(p, f.Module.Scope[name]); id != lang.NoSym {
+		return id
+	}
+	for _, imp := range f.Facts.Imports {
+		if m, ok := p.Modules[imp.Path]; ok && imp.Kind == lang.ImportWildcard {
+			if id := firstType(p, m.Scope[name]); id != lang.NoSym {
+				return id
+			}
+		}
+	}
+	return lang.NoSym
+}
+
+// qualifiedType resolves a.b.C to the top-level type C of package a.b.
+func qualifiedType(p *lang.Program, dotted string) lang.SymID {
+	i := strings.LastIndexByte(dotted, '.')
+	if i < 0 {
+		return lang.NoSym
+	}
+	m, ok := p.Modules[dotted[:i]]
+	if !ok || !m.IsPackage {
+		return lang.NoSym
+	}
+	return firstType(p, m.Scope[dotted[i+1:]])
+}
+
+// firstType picks the first type among symbols.
+func firstType(p *lang.Program, ids []lang.SymID) lang.SymID {
+	for _, id := range ids {
+		if p.Sym(id).Kind.IsType() {
+			return id
+		}
+	}
+	return lang.NoSym
+}
+
+// Export returns the top-level name of package m, or the subpackage m.name.
+func (rules) Export(p *lang.Program, m *lang.Module, name string) lang.Value {
+	if ids := m.Scope[name]; len(ids) > 0 && m.IsPackage {
+		return lang.SymsValue(ids)
+	}
+	if sub, ok := p.Modules[m.Key+"."+name]; ok {
+		return lang.ModuleValue(sub)
+	}
+	return lang.None()
+}
+
+// Lookup resolves a simple name: members of the enclosing classes and
+// their supertypes, the file, explicit imports, the package, star
+// imports, then the first part of a qualified name.
+func (rules) Lookup(p *lang.Program, c *lang.Ctx, name string) (lang.Value, graph.Reason) {
+	f := c.File
+	for t := p.EnclosingType(f, c.Scope); t != lang.NoSym; t = enclosingOf(p, t) {
+		// A constructor is a member named after its class, but the
+		// name stands for the class.
+		if ids, _ := p.FindMember(t, name); len(ids) > 0 && p.Sym(ids[0]).Kind != graph.KindConstructor {
+			return lang.SymsValue(ids), graph.ReasonSelfReceiver
+		}
+	}
+	if ids := f.Top[name]; len(ids) > 0 {
+		return lang.SymsValue(ids), graph.ReasonSameFile
+	}
+	if v, ok := f.Imported[name]; ok {
+		return v, graph.ReasonImportResolved
+	}
+	if ids := f.Module.Scope[name]; len(ids) > 0 {
+		return lang.SymsValue(ids), graph.ReasonSamePackage
+	}
+	for _, m := range f.Wildcards {
+		if ids := m.Scope[name]; len(ids) > 0 {
+			return lang.SymsValue(ids), graph.ReasonImportResolved
+		}
+	}
+	if m, ok := p.Modules[name]; ok && (m.IsPackage || m.Data != nil) {
+		return lang.ModuleValue(m), graph.ReasonImportResolved
+	}
+	return lang.External(), ""
+}
+
+// enclosingOf is the type that declares type t, or NoSym.
+func enclosingOf(p *lang.Program, t lang.SymID) lang.SymID {
+	s := p.Sym(t)
+	for i := s.Parent; i >= 0; i = s.File.Facts.Symbols[i].Parent {
+		if s.File.Facts.Symbols[i].Kind.IsType() {
+			return s.File.SymOf(i)
+		}
+	}
+	return lang.NoSym
+}
+
+// ParseType reduces a Kotlin type to its named part: "List<Foo>" is List,
+// "a.b.C" is [a b C], "Foo?" is Foo; type arguments are dropped.
+func (rules) ParseType(text string) lang.TypeExpr {
+	t := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(text), "?"))
+	if i := strings.IndexByte(t, '<'); i >= 0 {
+		t = t[:i]
+	}
+	t = strings.Join(strings.Fields(t), "")
+	if t == "" || t == "Unit" {
+		return lang.TypeExpr{}
+	}
+	parts := strings.Split(t, ".")
+	for _, part := range parts {
+		if !isIdent(part) {
+			return lang.TypeExpr{}
+		}
+	}
+	return lang.TypeExpr{Path: parts}
+}
+
+func isIdent(s string) bool {
+	for i, r := range s {
+		if r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || r > 127 || (i > 0 && r >= '0' && r <= '9') {
+			continue
+		}
+		return false
+	}
+	return s != ""
+}
+
+// BindImports resolves the imports of f: `import a.b.C` (and `as D`)
+// binds C (D) to the type or top-level function of package a.b, with an
+// IMPORTS edge to the file that declares it; `import a.b.*` makes the
+// package's names visible, with an IMPORTS edge to its Package node.
+func (rules) BindImports(p *lang.Program, f *lang.File) {
+	seen := map[string]bool{}
+	edge := func(target string, line int) {
+		if target == "" || target == graph.FileID(f.Facts.Path) || seen[target] {
+			return
+		}
+		seen[target] = true
+		f.ImportEdges = append(f.ImportEdges, lang.ImportEdge{Target: target, Line: line})
+	}
+	for _, imp := range f.Facts.Imports {
+		if imp.Kind == lang.ImportWildcard {
+			if m, ok := p.Modules[imp.Path]; ok && m.IsPackage && m != f.Module {
+				f.Wildcards = append(f.Wildcards, m)
+				edge(m.PackageNodeID(), imp.Line)
+			}
+			continue
+		}
+		i := strings.LastIndexByte(imp.Path, '.')
+		if i < 0 {
+			continue
+		}
+		var ids []lang.SymID
+		if m, ok := p.Modules[imp.Path[:i]]; ok && m.IsPackage {
+			ids = m.Scope[imp.Path[i+1:]]
+		}
+		if len(ids) == 0 {
+			f.Imported[imp.Name] = lang.External()
+			f.ImportLines[imp.Name] = imp.Line
+			continue
+		}
+		f.Imported[imp.Name] = lang.SymsValue(ids)
+		f.ImportLines[imp.Name] = imp.Line
+		edge(graph.FileID(p.Sym(ids[0]).File.Facts.Path), imp.Line)
+	}
+}

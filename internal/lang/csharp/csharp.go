@@ -77,41 +77,11 @@ func (csLanguage) StandAloneDeclarations() bool { return true }
 var grammar = sync.OnceValue(func() *ts.Language { return ts.NewLanguage(tscs.Language()) })
 
 func (csLanguage) NewExtractor() (lang.Extractor, error) {
-	tp, err := lang.NewTreeParser(grammar())
-	if err != nil {
-		return nil, err
-	}
-	return &extractor{TreeParser: tp}, nil
+	return lang.NewWalkExtractor(grammar(), extract)
 }
 
-type extractor struct {
-	*lang.TreeParser
-}
-
-// Grammar is the tree-sitter language of C# files.
-func (e *extractor) Grammar(string) *ts.Language { return grammar() }
-
-// Extract parses one C# file and returns its facts.
-func (e *extractor) Extract(path string, src []byte) (*lang.FileFacts, error) {
-	tree, err := e.Parse(path, src)
-	if err != nil {
-		return nil, err
-	}
-	defer tree.Close()
-	return e.ExtractTree(path, src, tree)
-}
-
-// ExtractTree reads the facts off a tree of src the caller parsed.
-func (e *extractor) ExtractTree(path string, src []byte, tree *ts.Tree) (*lang.FileFacts, error) {
-	return extract(path, src, tree, false), nil
-}
-
-// ExtractSymbols reads the symbols of a tree of src alone: the same walk,
-// recording no calls, bindings or imports.
-func (e *extractor) ExtractSymbols(path string, src []byte, tree *ts.Tree) (*lang.FileFacts, error) {
-	return extract(path, src, tree, true), nil
-}
-
+// extract is the walk of one file: its symbols and, unless symbolsOnly,
+// its calls, bindings and imports.
 func extract(path string, src []byte, tree *ts.Tree, symbolsOnly bool) *lang.FileFacts {
 	root := tree.RootNode()
 	x := &extraction{src: src, facts: &lang.FileFacts{Path: path, Language: "csharp", Lines: lang.CountLines(src)},

@@ -274,10 +274,14 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 		return err
 	}
 	// The extraction cache only saves work: failing to write it costs
-	// the next run time, not correctness.
-	if err := res.Cache.Save(cachePath); err != nil && !o.quiet {
-		fmt.Fprintf(o.io.ErrOut, "warning: %v (the next analyze extracts every file again)\n", err)
+	// the next run time, not correctness. A run that extracted nothing
+	// (only other files changed) leaves it as it is.
+	if !cache.Same(res.Cache) {
+		if err := res.Cache.Save(cachePath); err != nil && !o.quiet {
+			fmt.Fprintf(o.io.ErrOut, "warning: %v (the next analyze extracts every file again)\n", err)
+		}
 	}
+
 	sum.PhaseMillis["store"] = time.Since(storeStart).Milliseconds()
 	sum.TotalMillis = time.Since(start).Milliseconds()
 	sum.IndexBytes = wr.Bytes

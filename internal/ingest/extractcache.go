@@ -126,18 +126,27 @@ func (c *ExtractCache) add(path string, hash [sha256.Size]byte, facts []byte) {
 // Len is the number of files the cache holds.
 func (c *ExtractCache) Len() int { return len(c.entries) }
 
+// Same reports whether next, the cache a run built on c, holds what c
+// holds: every file's facts were read from c and no file left. Writing
+// it again would change nothing.
+func (c *ExtractCache) Same(next *ExtractCache) bool {
+	if c.Key != next.Key || len(c.entries) != len(next.entries) {
+		return false
+	}
+	for p, e := range next.entries {
+		if old, ok := c.entries[p]; !ok || old.hash != e.hash {
+			return false
+		}
+	}
+	return true
+}
+
 // Save writes the cache to path, through a temporary file renamed into
-// place so that a reader never sees half of it. The caller holds the
-// index's writer lock: temporary files left by a run that was killed are
-// removed.
+// place so that a reader never sees half of it. Temporary files a killed
+// run left are the caller's to remove (analyze does, under its lock).
 func (c *ExtractCache) Save(path string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
-	}
-	if leftovers, _ := filepath.Glob(path + ".tmp-*"); len(leftovers) > 0 {
-		for _, l := range leftovers {
-			os.Remove(l)
-		}
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp-*")
 	if err != nil {

@@ -1,0 +1,58 @@
+package ingest
+
+import (
+	"crypto/sha256"
+	"path/filepath"
+	"testing"
+
+	"gitnexus.dev/gitnexus/internal/lang"
+)
+
+// TestExtractCacheRoundTripAndSame: a saved cache loads back for the same
+// extractors only, and Same tells a run that changed nothing from one that
+// did.
+func TestExtractCacheRoundTripAndSame(t *testing.T) {
+	facts := func(path string) []byte { return lang.AppendFacts(nil, &lang.FileFacts{Path: path, Lines: 3}) }
+	hash := func(s string) [sha256.Size]byte { return sha256.Sum256([]byte(s)) }
+	c := NewExtractCache("k1")
+	c.add("a.go", hash("a"), facts("a.go"))
+	c.add("b.go", hash("b"), facts("b.go"))
+	path := filepath.Join(t.TempDir(), "extract.cache")
+	if err := c.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	loaded := LoadExtractCache(path, "k1")
+	if loaded.Len() != 2 {
+		t.Fatalf("loaded %d entries, want 2", loaded.Len())
+	}
+	if f, _ := loaded.lookup("a.go", hash("a")); f == nil || f.Path != "a.go" || f.Lines != 3 {
+		t.Errorf("lookup a.go: %+v", f)
+	}
+	if f, _ := loaded.lookup("a.go", hash("changed")); f != nil {
+		t.Errorf("a changed content found facts: %+v", f)
+	}
+	if other := LoadExtractCache(path, "k2"); other.Len() != 0 {
+		t.Errorf("another build's cache loaded %d entries", other.Len())
+	}
+
+	same := NewExtractCache("k1")
+	same.add("b.go", hash("b"), facts("b.go"))
+	same.add("a.go", hash("a"), facts("a.go"))
+	edited := NewExtractCache("k1")
+	edited.add("a.go", hash("a2"), facts("a.go"))
+	edited.add("b.go", hash("b"), facts("b.go"))
+	fewer := NewExtractCache("k1")
+	fewer.add("a.go", hash("a"), facts("a.go"))
+	rekeyed := NewExtractCache("k2")
+	rekeyed.add("a.go", hash("a"), facts("a.go"))
+	rekeyed.add("b.go", hash("b"), facts("b.go"))
+	for _, tc := range []struct {
+		name string
+		next *ExtractCache
+		want bool
+	}{{"same files", same, true}, {"a file edited", edited, false}, {"a file gone", fewer, false}, {"other extractors", rekeyed, false}} {
+		if got := loaded.Same(tc.next); got != tc.want {
+			t.Errorf("%s: Same = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

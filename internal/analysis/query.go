@@ -48,7 +48,7 @@ type QueryResult struct {
 	Truncated bool           `json:"truncated"`
 	Note      string         `json:"note,omitempty"`
 	// CommonWords are words of the query the full-text search left out:
-	// most of the index holds them, so they rank nothing and cost much.
+	// so much of the index holds them that they rank little and cost much.
 	CommonWords []string `json:"commonWords,omitempty"`
 }
 

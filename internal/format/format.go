@@ -346,7 +346,7 @@ func Query(r *analysis.QueryResult) string {
 		fmt.Fprintf(&b, "%s.\n", strings.ToUpper(r.Note[:1])+r.Note[1:])
 	}
 	if len(r.CommonWords) > 0 {
-		fmt.Fprintf(&b, "Too common to search for (most of the code holds them): %s.\n", strings.Join(r.CommonWords, ", "))
+		fmt.Fprintf(&b, "Left out as too common (much of the code holds them): %s.\n", strings.Join(r.CommonWords, ", "))
 	}
 	if len(r.Processes) > 0 {
 		b.WriteString("\n### Execution flows\n\n")

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"unicode/utf8"
 )
@@ -199,10 +200,10 @@ func (r *Reader) Search(ctx context.Context, query string, limit int) ([]SearchH
 // match whole words only, and one-character words are left out when the
 // text has longer ones: as prefixes they match a large part of the index
 // ("x*", "a*") and cost more than the rest of the query while ranking
-// nothing. For the same reason words held by more than a tenth of the
-// documents are left out while a rarer word remains (common_terms.go);
-// dropped lists them.
-func ftsQuery(text string, common commonTerms) (q string, dropped []string) {
+// nothing. For the same reason the most common words are left out once
+// the rarer ones fill the query's budget (common_terms.go);
+// dropped lists them, in the order of the text.
+func ftsQuery(text string, counts commonTerms) (q string, dropped []string) {
 	words := strings.Fields(identifierWords(text))
 	long := false
 	for _, w := range words {
@@ -214,10 +215,10 @@ func ftsQuery(text string, common commonTerms) (q string, dropped []string) {
 	type word struct {
 		text   string
 		prefix bool
-		common bool
+		rows   int
+		drop   bool
 	}
-	var kept []word
-	rare := false
+	var kept []*word
 	seen := map[string]bool{}
 	for _, w := range words {
 		n := utf8.RuneCountInString(w)
@@ -225,14 +226,24 @@ func ftsQuery(text string, common commonTerms) (q string, dropped []string) {
 			continue
 		}
 		seen[w] = true
-		wd := word{text: w, prefix: n >= 3}
-		wd.common = common.common(wd.text, wd.prefix)
-		rare = rare || !wd.common
+		wd := &word{text: w, prefix: n >= 3}
+		if counts.docs > 0 {
+			wd.rows = counts.count(wd.text, wd.prefix)
+		}
 		kept = append(kept, wd)
+	}
+	if counts.docs > 0 && len(kept) > 1 {
+		byRows := append([]*word(nil), kept...)
+		sort.SliceStable(byRows, func(i, j int) bool { return byRows[i].rows < byRows[j].rows })
+		total := byRows[0].rows
+		for k, w := range byRows[1:] {
+			total += w.rows
+			w.drop = total*(k+2) > queryBudget || (counts.common(w.rows) && !counts.common(byRows[0].rows))
+		}
 	}
 	terms := make([]string, 0, len(kept))
 	for _, w := range kept {
-		if w.common && rare {
+		if w.drop {
 			dropped = append(dropped, w.text)
 			continue
 		}
@@ -246,7 +257,8 @@ func ftsQuery(text string, common commonTerms) (q string, dropped []string) {
 }
 
 // CommonWords lists the words of a query the full-text search leaves out
-// because most of the index holds them (a rarer word of the query remains).
+// because too much of the index holds them (rarer words of the query
+// remain).
 func (r *Reader) CommonWords(query string) []string {
 	_, dropped := ftsQuery(query, r.common)
 	return dropped

@@ -266,8 +266,12 @@ func FuzzDecodeSnapshot(f *testing.F) {
 
 func TestFTSQuery(t *testing.T) {
 	// 100,000 documents: "func" and "const" are held by more than a tenth,
-	// "int"-like prefixes add up, "parse" is rare.
-	common := commonTerms{docs: 100000, terms: map[string]int{"func": 70000, "const": 15000, "int": 6000, "integer": 5000, "get": 2000}}
+	// "int"-like prefixes add up, "alpha", "beta" and "gamma" are held by
+	// less than a tenth each but fill the budget together (26,600 rows
+	// times 4 phrases is more than 100,000); words not listed are held by
+	// at most 100 documents.
+	common := commonTerms{docs: 100000, terms: []termCount{{"alpha", 8000}, {"beta", 9500}, {"const", 15000},
+		{"func", 70000}, {"gamma", 9000}, {"get", 2000}, {"int", 6000}, {"integer", 5000}}}
 	cases := []struct {
 		in, want string
 		dropped  []string
@@ -286,8 +290,12 @@ func TestFTSQuery(t *testing.T) {
 		{"load int slice", `"load"* OR "slice"*`, []string{"int"}},
 		// Exact words count only themselves: "in" is not listed.
 		{"in func", `"in"`, []string{"func"}},
-		// Nothing rarer: the common words stay.
-		{"func const", `"func"* OR "const"*`, nil},
+		// Nothing rarer: the rarest common word stays, the budget drops the other.
+		{"func const", `"const"*`, []string{"func"}},
+		// Words that fill the budget together: the most common goes.
+		{"beta alpha delta gamma", `"alpha"* OR "delta"* OR "gamma"*`, []string{"beta"}},
+		// One word stays whatever it holds.
+		{"func", `"func"*`, nil},
 	}
 	for _, c := range cases {
 		got, dropped := ftsQuery(c.in, common)
@@ -297,7 +305,7 @@ func TestFTSQuery(t *testing.T) {
 	}
 	// Without the table (an index written before it), nothing is dropped;
 	// nor in a small index, where a tenth of the documents is a handful.
-	small := commonTerms{docs: 300, terms: map[string]int{"func": 200}}
+	small := commonTerms{docs: 300, terms: []termCount{{"func", 200}}}
 	for _, c := range []commonTerms{{}, small} {
 		if got, dropped := ftsQuery("write func syms", c); got != `"write"* OR "func"* OR "syms"*` || dropped != nil {
 			t.Errorf("with %+v: %s, %v", c, got, dropped)
@@ -306,8 +314,9 @@ func TestFTSQuery(t *testing.T) {
 }
 
 // TestCommonTerms: the index lists the document count of terms held by
-// more than 1% of its documents, and the number of documents; a query
-// then leaves out a word most of a large index holds.
+// more than a thousandth of its documents (and 20 of them), and the
+// number of documents; a query then leaves out a word most of a large
+// index holds.
 func TestCommonTerms(t *testing.T) {
 	repo := t.TempDir()
 	g := graph.New()
@@ -330,11 +339,19 @@ func TestCommonTerms(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	if r.common.docs != n || r.common.terms["func"] != n {
-		t.Fatalf("common terms: %d documents, func in %d; want %d and %d", r.common.docs, r.common.terms["func"], n, n)
+	if r.common.docs != n || r.common.count("func", false) != n {
+		t.Fatalf("common terms: %d documents, func in %d; want %d and %d", r.common.docs, r.common.count("func", false), n, n)
 	}
-	if _, ok := r.common.terms["parse"]; ok {
-		t.Errorf("parse (in 24 of %d documents) is listed as common", n)
+	// Terms held by more than 20 documents (a thousandth of 12,000 is
+	// less) are listed with their counts; others count as 20.
+	for _, c := range []struct {
+		word   string
+		prefix bool
+		want   int
+	}{{"parse", false, n / 500}, {"pars", true, n / 500}, {"zebra", false, 20}, {"zeb", true, 20}} {
+		if got := r.common.count(c.word, c.prefix); got != c.want {
+			t.Errorf("count(%q, prefix %v) = %d, want %d", c.word, c.prefix, got, c.want)
+		}
 	}
 	if got := r.CommonWords("parse func"); !reflect.DeepEqual(got, []string{"func"}) {
 		t.Errorf("CommonWords(parse func) = %v, want [func]", got)

@@ -2,6 +2,7 @@ package csharp
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 
 	"gitnexus.dev/gitnexus/internal/graph"
@@ -10,7 +11,9 @@ import (
 
 // rules resolves C#. Namespaces are modules that span files; a type name
 // is looked up in the enclosing namespaces, then in the namespaces the
-// file's using directives import, then in the global namespace.
+// file's using directives import, then in the global namespace, among the
+// types of the file's project and the projects it references
+// (projects.go).
 type rules struct{}
 
 // Features: a call that cannot be resolved is dropped, never linked by
@@ -19,8 +22,8 @@ func (rules) Features() lang.Features {
 	return lang.Features{NoNameOnly: true, InheritedConstructors: true}
 }
 
-// ConfigNames: none are read yet.
-func (rules) ConfigNames() []string { return nil }
+// ConfigNames: project files (projects.go).
+func (rules) ConfigNames() []string { return []string{"*.csproj"} }
 
 // IsBuiltin: the framework's types are not in the repository; unresolved
 // calls are dropped anyway.
@@ -61,23 +64,62 @@ func (rules) Organize(p *lang.Program) {
 			}
 		}
 	}
-	var globals []lang.Import
+	c := &compilation{projects: readProjects(p.Config), fileProject: map[*lang.File]int{}, globals: map[int][]lang.Import{}}
+	for i, pr := range c.projects.list {
+		c.globals[i] = append(c.globals[i], pr.usings...)
+	}
 	for _, f := range p.Files {
+		pr := c.projects.of(f.Facts.Path)
+		c.fileProject[f] = pr
 		for _, imp := range f.Facts.Imports {
 			if imp.Name == globalMark {
-				globals = append(globals, imp)
+				c.globals[pr] = append(c.globals[pr], imp)
 			}
 		}
 	}
-	global.Data = globals
+	global.Data = c
 	joinPartials(p)
 	attachExtensions(p)
 }
 
+// compilation is what Organize learns of the projects: which project
+// each file is in, and the global usings of each project.
+type compilation struct {
+	projects    *projects
+	fileProject map[*lang.File]int
+	globals     map[int][]lang.Import
+}
+
+// compilationOf returns what Organize stored.
+func compilationOf(p *lang.Program) *compilation {
+	c, _ := p.Modules[globalNamespace].Data.(*compilation)
+	return c
+}
+
+// visible keeps the symbols that code of file f may use: those of its
+// project and of the projects it references (projects.go).
+func visible(p *lang.Program, f *lang.File, ids []lang.SymID) []lang.SymID {
+	c := compilationOf(p)
+	if c == nil || len(c.projects.list) == 0 {
+		return ids
+	}
+	from := c.fileProject[f]
+	var out []lang.SymID
+	for _, id := range ids {
+		if c.projects.sees(from, c.fileProject[p.Sym(id).File]) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
 // importsOf is the using directives that apply in file f: its own, then
-// the `global using` directives of every file.
+// the `global using` directives of its project's files and project file.
 func importsOf(p *lang.Program, f *lang.File) []lang.Import {
-	globals, _ := p.Modules[globalNamespace].Data.([]lang.Import)
+	var globals []lang.Import
+	if c := compilationOf(p); c != nil {
+		globals = c.globals[c.fileProject[f]]
+	}
 	if len(globals) == 0 {
 		return f.Facts.Imports
 	}
@@ -105,7 +147,7 @@ func attachExtensions(p *lang.Program) {
 		written := s.Params[0].Type
 		var targets []lang.SymID
 		if strings.Contains(written, ".") {
-			targets = r.typesAt(p, written)
+			targets = visible(p, s.File, r.typesAt(p, written))
 		} else {
 			targets = r.typeNamed(p, s.File, written)
 		}
@@ -120,16 +162,19 @@ func attachExtensions(p *lang.Program) {
 	}
 }
 
-// joinPartials makes the parts of a partial type (same namespace, same
-// qualified name, several declarations) one type for lookups: each part
+// joinPartials makes the parts of a partial type (same project, same
+// namespace, same qualified name, several declarations) one type for
+// lookups: each part
 // finds the members of the others; each member keeps its own part as
 // owner.
 func joinPartials(p *lang.Program) {
 	byQual := map[string][]lang.SymID{}
+	c := compilationOf(p)
 	for i := range p.Syms {
 		s := &p.Syms[i]
 		if s.Kind.IsType() {
-			key := s.File.Facts.Package + "\x00" + s.Qual
+			// The parts of a partial type are in one project.
+			key := strconv.Itoa(c.fileProject[s.File]) + "\x00" + s.File.Facts.Package + "\x00" + s.Qual
 			byQual[key] = append(byQual[key], lang.SymID(i))
 		}
 	}
@@ -224,7 +269,7 @@ func (r rules) Lookup(p *lang.Program, c *lang.Ctx, name string) (lang.Value, gr
 			if imp.Kind != lang.ImportName || imp.Alias != "" {
 				continue
 			}
-			for _, t := range r.typesAt(p, imp.Path) {
+			for _, t := range visible(p, f, r.typesAt(p, imp.Path)) {
 				ids, _ := p.FindMember(t, name)
 				for _, id := range ids {
 					if s := p.Sym(id); isMethod(s) && s.Static {
@@ -271,7 +316,7 @@ func (r rules) typeNamed(p *lang.Program, f *lang.File, name string) []lang.SymI
 	ns := f.Facts.Package
 	for ns != "" {
 		if m, ok := p.Modules[ns]; ok {
-			if ids := types(p, m.Scope[name]); len(ids) > 0 {
+			if ids := visible(p, f, types(p, m.Scope[name])); len(ids) > 0 {
 				return ids
 			}
 		}
@@ -284,7 +329,7 @@ func (r rules) typeNamed(p *lang.Program, f *lang.File, name string) []lang.SymI
 	imports := importsOf(p, f)
 	for _, imp := range imports {
 		if imp.Kind == lang.ImportName && imp.Alias == name {
-			return r.typesAt(p, imp.Path)
+			return visible(p, f, r.typesAt(p, imp.Path))
 		}
 	}
 	var found []lang.SymID
@@ -293,13 +338,13 @@ func (r rules) typeNamed(p *lang.Program, f *lang.File, name string) []lang.SymI
 			continue
 		}
 		if m, ok := p.Modules[imp.Path]; ok {
-			found = append(found, types(p, m.Scope[name])...)
+			found = append(found, visible(p, f, types(p, m.Scope[name]))...)
 		}
 	}
 	if len(found) > 0 {
 		return found
 	}
-	return types(p, p.Modules[globalNamespace].Scope[name])
+	return visible(p, f, types(p, p.Modules[globalNamespace].Scope[name]))
 }
 
 // typesAt finds the types a dotted fully qualified name declares.
@@ -345,7 +390,7 @@ func (r rules) BindImports(p *lang.Program, f *lang.File) {
 			edge(graph.PackageID(m.Key), imp.Line)
 			continue
 		}
-		for _, id := range r.typesAt(p, imp.Path) {
+		for _, id := range visible(p, f, r.typesAt(p, imp.Path)) {
 			edge(graph.FileID(p.Sym(id).File.Facts.Path), imp.Line)
 		}
 	}

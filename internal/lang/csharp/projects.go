@@ -13,14 +13,17 @@ import (
 // directory: the nearest project file above a source file claims it, as
 // SDK-style projects take every **/*.cs below them and a nested
 // project's files are its own. A project sees its own types and those of
-// the projects it references (<ProjectReference Include="..\Core\Core.csproj"/>),
+// the projects it references (<ProjectReference Include="..\Core\Core.csproj"/>,
+// or <PackageReference Include="Core"/> naming a project of the repository
+// by its file name or <PackageId>: the package is built from that source),
 // directly or not; a type of a project it does not reference is not
 // visible to it, even in an imported namespace (two projects often declare
 // the same names: tests, samples, tools). A `global using` applies to the
 // files of its own project, and so do the project file's
 // <Using Include="Ns"/> items. Files under no project file see every
 // type and are seen by every file; a repository without project files is
-// one compilation.
+// one compilation. A name written in full (Acme.Unit) walks the namespaces
+// without this filter: the rules' Export has no calling file.
 
 // noProject is the project of files under no project file.
 const noProject = -1
@@ -41,10 +44,14 @@ type projects struct {
 
 // projectFile is what is read of a .csproj.
 type projectFile struct {
+	PackageIDs []string `xml:"PropertyGroup>PackageId"`
 	ItemGroups []struct {
 		References []struct {
 			Include string `xml:"Include,attr"`
 		} `xml:"ProjectReference"`
+		Packages []struct {
+			Include string `xml:"Include,attr"`
+		} `xml:"PackageReference"`
 		Usings []struct {
 			Include string `xml:"Include,attr"`
 			Alias   string `xml:"Alias,attr"`
@@ -67,6 +74,7 @@ func readProjects(config map[string][]byte) *projects {
 	sort.Strings(paths)
 	files := make([]projectFile, 0, len(paths))
 	byPath := map[string]int{}
+	byName := map[string]int{} // lower-cased file names and package ids
 	for _, p := range paths {
 		dir := lang.Dir(p)
 		if _, taken := ps.byDir[dir]; taken {
@@ -76,6 +84,13 @@ func readProjects(config map[string][]byte) *projects {
 		_ = xml.Unmarshal(config[p], &pf)
 		byPath[p] = len(ps.list)
 		ps.byDir[dir] = len(ps.list)
+		for _, name := range append([]string{strings.TrimSuffix(path.Base(p), path.Ext(p))}, pf.PackageIDs...) {
+			if key := strings.ToLower(strings.TrimSpace(name)); key != "" {
+				if _, taken := byName[key]; !taken {
+					byName[key] = len(ps.list)
+				}
+			}
+		}
 		ps.list = append(ps.list, project{dir: dir})
 		files = append(files, pf)
 	}
@@ -85,6 +100,11 @@ func readProjects(config map[string][]byte) *projects {
 			for _, ref := range g.References {
 				target := projectPath(pr.dir, ref.Include)
 				if j, ok := byPath[target]; ok && j != i {
+					pr.refs = append(pr.refs, j)
+				}
+			}
+			for _, pkg := range g.Packages {
+				if j, ok := byName[strings.ToLower(strings.TrimSpace(pkg.Include))]; ok && j != i {
 					pr.refs = append(pr.refs, j)
 				}
 			}

@@ -28,6 +28,16 @@ var Providers = []string{ProviderOpenAI, ProviderONNX, ProviderNone}
 // by BM25 alone, as for any embedder identity that is not configured.
 const removedBuiltin = "builtin"
 
+// Removed says why provider is no longer there ("" when it is not a
+// removed provider's name), so that an index it embedded can be
+// re-indexed without embeddings instead of failing.
+func Removed(provider string) string {
+	if provider == removedBuiltin {
+		return "the builtin embedding provider was removed (fused with BM25 it ranked below BM25 alone)"
+	}
+	return ""
+}
+
 // Config chooses and configures an embedder. It is read from the
 // embeddings.json file in the gitnexus home, then GITNEXUS_EMBEDDING_*
 // variables, then the command line, each overriding the one before
@@ -214,8 +224,7 @@ func (c Config) Validate() error {
 				EnvONNXModel, EnvONNXTok, ConfigFileName)
 		}
 	case removedBuiltin:
-		return fmt.Errorf("the builtin embedding provider was removed (fused with BM25 it ranked below BM25 alone): use one of %s (docs/embeddings.md)",
-			strings.Join(Providers, ", "))
+		return fmt.Errorf("%s: use one of %s (docs/embeddings.md)", Removed(c.Provider), strings.Join(Providers, ", "))
 	default:
 		return fmt.Errorf("unknown embedding provider %q: use one of %s", c.Provider, strings.Join(Providers, ", "))
 	}

@@ -1,6 +1,7 @@
 package cli_test
 
 import (
+	"database/sql"
 	"os"
 	"path/filepath"
 	"strings"
@@ -78,6 +79,47 @@ func TestAnalyzeEmbeddings(t *testing.T) {
 				t.Errorf("gitnexus %s: stderr lacks %q:\n%s", strings.Join(s.args, " "), w, r.stderr)
 			}
 		}
+	}
+}
+
+// TestBuiltinEmbeddedIndex: an index whose vectors the removed built-in
+// embedder made keeps answering: query ranks by BM25 and says why, and
+// analyze re-indexes it without embeddings and says why. The index is made
+// with the local endpoint and its vectors relabelled in the stored meta.
+func TestBuiltinEmbeddedIndex(t *testing.T) {
+	home := t.TempDir()
+	repo := newRepo(t, "shop", shop)
+	srv := embedtest.Start(t, 128)
+	for k, v := range map[string]string{embed.EnvProvider: "", embed.EnvURL: srv.URL, embed.EnvModel: "bag-of-words", embed.EnvConfig: ""} {
+		t.Setenv(k, v)
+	}
+	mustRun(t, home, repo, "analyze", "--embeddings=openai")
+	db, err := sql.Open("sqlite3", filepath.Join(repo, ".gitnexus", "graph.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := db.Exec(`UPDATE meta SET value = replace(replace(value, '"provider":"openai"', '"provider":"builtin"'), '"identity":"openai:bag-of-words"', '"identity":"builtin:subword-v1/128"') WHERE key = 'meta'`)
+	if err != nil {
+		t.Fatalf("relabelling the vectors: %v", err)
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		t.Fatalf("relabelling the vectors: %d meta rows", n)
+	}
+	db.Close()
+	r := mustRun(t, home, repo, "query", "charge the payment")
+	for _, w := range []string{"(bm25).", "the index's vectors were made by builtin:subword-v1/128", "the builtin embedding provider was removed", "payment.Client.Charge"} {
+		if !strings.Contains(r.stdout, w) {
+			t.Errorf("query on a builtin-embedded index: stdout lacks %q:\n%s", w, r.stdout)
+		}
+	}
+	r = mustRun(t, home, repo, "analyze")
+	if !strings.Contains(r.stderr, "were made by builtin:subword-v1/128 and the builtin embedding provider was removed") ||
+		!strings.Contains(r.stderr, "re-indexing without embeddings") || strings.Contains(r.stdout, "vectors") {
+		t.Errorf("analyze of a builtin-embedded index:\nstdout:\n%s\nstderr:\n%s", r.stdout, r.stderr)
+	}
+	r = mustRun(t, home, repo, "query", "charge the payment")
+	if !strings.Contains(r.stdout, "(bm25).") || !strings.Contains(r.stdout, "the index has no embeddings") {
+		t.Errorf("query after re-indexing:\n%s", r.stdout)
 	}
 }
 

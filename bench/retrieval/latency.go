@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -23,10 +24,12 @@ import (
 // questions about the code.
 const latencyQueries = 1000
 
-// measureLatency times vector search on the index of repo (made with
-// --embeddings=builtin): embedding a question, the HNSW search, an exact
-// scan of the same vectors, and the whole fused search query runs; and
-// the HNSW's recall@10 against the exact scan.
+// measureLatency times search on the index of repo: BM25 alone always;
+// and when the index has embeddings and the configured embedder
+// (GITNEXUS_EMBEDDING_*) made them, embedding a question, the HNSW
+// search, an exact scan of the same vectors, the whole fused search query
+// runs, and the HNSW's recall@10 against the exact scan. Otherwise it says
+// why it measured BM25 alone.
 func measureLatency(ctx context.Context, repo string) error {
 	root, err := filepath.Abs(repo)
 	if err != nil {
@@ -48,16 +51,13 @@ func measureLatency(ctx context.Context, repo string) error {
 	if err != nil {
 		return err
 	}
-	if vs == nil {
-		return fmt.Errorf("%s has no embeddings: run gitnexus analyze --embeddings=builtin", root)
-	}
 	loadVectors := time.Since(start)
-	e, err := embed.NewBuiltin()
+	e, why, err := latencyEmbedder(vs)
 	if err != nil {
 		return err
 	}
-	if e.Identity() != vs.Meta.Identity {
-		return fmt.Errorf("the index was embedded by %s, this measures %s", vs.Meta.Identity, e.Identity())
+	if e != nil {
+		defer e.Close()
 	}
 	var texts []string
 	var documented []memgraph.NodeID
@@ -68,15 +68,22 @@ func measureLatency(ctx context.Context, repo string) error {
 	}
 	for k := 0; k < len(documented) && len(texts) < latencyQueries; k += 7 {
 		_, doc, err := r.NodeText(ctx, int64(documented[k])+1)
-		if err == nil && len(embed.Subwords(doc)) >= 3 {
+		if err == nil && countWords(doc) >= 3 {
 			texts = append(texts, doc)
 		}
 	}
-	sem := &search.Semantic{Vectors: vs, Embedder: e}
 	var tEmbed, tANN, tExact, tFused, tBM25 []time.Duration
 	agree, total := 0, 0
 	for _, text := range texts {
 		t0 := time.Now()
+		if _, err := search.BM25(ctx, r, g, text, 200); err != nil {
+			return err
+		}
+		tBM25 = append(tBM25, time.Since(t0))
+		if e == nil {
+			continue
+		}
+		t0 = time.Now()
 		q, err := e.Embed(ctx, []string{text})
 		if err != nil {
 			return err
@@ -86,16 +93,11 @@ func measureLatency(ctx context.Context, repo string) error {
 		t2 := time.Now()
 		exact := vs.SearchSymbolsExact(q[0], 10)
 		t3 := time.Now()
-		if _, err := search.Symbols(ctx, r, g, sem, text, 200); err != nil {
+		if _, err := search.Symbols(ctx, r, g, &search.Semantic{Vectors: vs, Embedder: e}, text, 200); err != nil {
 			return err
 		}
 		t4 := time.Now()
-		if _, err := search.BM25(ctx, r, g, text, 200); err != nil {
-			return err
-		}
-		t5 := time.Now()
 		tEmbed, tANN, tExact, tFused = append(tEmbed, t1.Sub(t0)), append(tANN, t2.Sub(t1)), append(tExact, t3.Sub(t2)), append(tFused, t4.Sub(t3))
-		tBM25 = append(tBM25, t5.Sub(t4))
 		want := map[memgraph.NodeID]bool{}
 		for _, h := range exact {
 			want[h.Node] = true
@@ -107,23 +109,66 @@ func measureLatency(ctx context.Context, repo string) error {
 		}
 		total += len(exact)
 	}
-	fmt.Printf("## vector search on %s\n\n%d symbol vectors (%d dimensions, %s); graph loaded in %s, vectors and HNSW in %s; %d questions\n\n",
-		filepath.Base(root), vs.Symbols(), vs.Meta.Dimensions, vs.Meta.Search, loadGraph.Round(time.Millisecond), loadVectors.Round(time.Millisecond), len(texts))
-	fmt.Println("| step | p50 | p99 | max |")
-	fmt.Println("|---|---|---|---|")
-	for _, row := range []struct {
+	if len(texts) == 0 {
+		return fmt.Errorf("%s has no documented functions to ask about", root)
+	}
+	type row struct {
 		name string
 		d    []time.Duration
-	}{{"embed the question (builtin)", tEmbed}, {"HNSW top 10 (ef 96)", tANN}, {"exact scan top 10", tExact},
-		{"BM25 top 200 alone", tBM25}, {"query ranking: BM25 and vector top 200 in parallel, fused", tFused}} {
+	}
+	rows := []row{{"BM25 top 200 alone", tBM25}}
+	if e == nil {
+		fmt.Printf("## search on %s (BM25 alone: %s)\n\ngraph loaded in %s; %d questions\n\n",
+			filepath.Base(root), why, loadGraph.Round(time.Millisecond), len(texts))
+	} else {
+		fmt.Printf("## search on %s\n\n%d symbol vectors (%d dimensions, %s); graph loaded in %s, vectors and HNSW in %s; %d questions\n\n",
+			filepath.Base(root), vs.Symbols(), vs.Meta.Dimensions, vs.Meta.Search, loadGraph.Round(time.Millisecond), loadVectors.Round(time.Millisecond), len(texts))
+		rows = append([]row{{"embed the question (" + e.Identity() + ")", tEmbed}, {"HNSW top 10 (ef 96)", tANN}, {"exact scan top 10", tExact}},
+			append(rows, row{"query ranking: BM25 and vector top 200 in parallel, fused", tFused})...)
+	}
+	fmt.Println("| step | p50 | p99 | max |")
+	fmt.Println("|---|---|---|---|")
+	for _, row := range rows {
 		p50, p99, mx := percentiles(row.d)
 		fmt.Printf("| %s | %s | %s | %s |\n", row.name, p50, p99, mx)
+	}
+	if e == nil {
+		if buildEfs != "" {
+			return fmt.Errorf("-build-ef needs an index embedded by the configured embedder (%s)", why)
+		}
+		return nil
 	}
 	fmt.Printf("\nHNSW recall@10 against the exact scan: %.3f\n", float64(agree)/float64(total))
 	if buildEfs != "" {
 		return compareBuilds(ctx, vs, e, texts)
 	}
 	return nil
+}
+
+// latencyEmbedder opens the configured embedder when it made the index's
+// vectors; otherwise it returns nil and why search is timed with BM25
+// alone.
+func latencyEmbedder(vs *search.Vectors) (embed.Embedder, string, error) {
+	if vs == nil {
+		return nil, "the index has no embeddings", nil
+	}
+	cfg, err := embed.LoadConfig("", os.Getenv)
+	if err != nil {
+		return nil, "", err
+	}
+	if !cfg.Enabled() {
+		return nil, fmt.Sprintf("the index was embedded by %s and no embedder is configured (%s)", vs.Meta.Identity, embed.EnvProvider), nil
+	}
+	e, err := embed.New(cfg)
+	if err != nil {
+		return nil, "", err
+	}
+	if e.Identity() != vs.Meta.Identity {
+		id := e.Identity()
+		e.Close()
+		return nil, fmt.Sprintf("the index was embedded by %s, the configured embedder is %s", vs.Meta.Identity, id), nil
+	}
+	return e, "", nil
 }
 
 // buildEfs lists efConstruction values to rebuild the HNSW with (-build-ef).

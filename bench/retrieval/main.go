@@ -5,16 +5,17 @@
 // message describes a behaviour are the queries, and the functions,
 // methods and constructors they changed (CHANGES edges to symbols that
 // still exist) the answers. It reports recall@10 and MRR for BM25 alone,
-// each embedder alone and BM25 fused with each embedder, and how fast each
-// embedder embeds. With -latency it measures vector search on a large
-// index instead.
+// and with an embedder for vector search alone and BM25 fused with it, and
+// how fast the embedder embeds. With -latency it measures search on a
+// large index instead.
 //
 //	go run -tags sqlite_fts5 ./bench/retrieval /work/scratch/retrieval/raft …
 //	go run -tags sqlite_fts5 ./bench/retrieval -latency /work/scratch/retrieval/gosrc
 //
 // Repositories are indexed in place (their .gitnexus directory): use
-// clones made for the purpose. -embedders lists the embedders: builtin,
-// and "configured" for the one GITNEXUS_EMBEDDING_* describes.
+// clones made for the purpose. -embedders lists the runs: "none" for BM25
+// alone, "configured" for the embedder GITNEXUS_EMBEDDING_* describes
+// (openai or onnx: docs/embeddings.md).
 package main
 
 import (
@@ -35,8 +36,8 @@ import (
 )
 
 func main() {
-	embedders := flag.String("embedders", "builtin", "comma-separated: builtin, configured")
-	latency := flag.Bool("latency", false, "measure vector search latency on the index of the one repository given")
+	embedders := flag.String("embedders", "none", "comma-separated: none (BM25 alone), configured (the GITNEXUS_EMBEDDING_* embedder, alone and fused)")
+	latency := flag.Bool("latency", false, "measure search latency on the index of the one repository given")
 	maxQueries := flag.Int("max-queries", 300, "queries per repository at most (the newest)")
 	tokens := flag.Int("tokens", 0, "token budget of an embedded text (0: the default)")
 	flag.StringVar(&buildEfs, "build-ef", "", "with -latency: rebuild the HNSW with these efConstruction values (comma-separated) and compare")
@@ -60,12 +61,12 @@ func main() {
 	}
 }
 
-// openEmbedder returns the named embedder and its provider.
+// openEmbedder returns the named embedder and its provider; none is no
+// embedder (nil).
 func openEmbedder(name string) (embed.Embedder, string, error) {
 	switch name {
-	case "builtin":
-		e, err := embed.NewBuiltin()
-		return e, embed.ProviderBuiltin, err
+	case embed.ProviderNone:
+		return nil, embed.ProviderNone, nil
 	case "configured":
 		cfg, err := embed.LoadConfig("", os.Getenv)
 		if err != nil {
@@ -74,22 +75,27 @@ func openEmbedder(name string) (embed.Embedder, string, error) {
 		e, err := embed.New(cfg)
 		return e, cfg.Provider, err
 	}
-	return nil, "", fmt.Errorf("unknown embedder %q", name)
+	return nil, "", fmt.Errorf("unknown embedder %q: use none or configured", name)
 }
 
-// evaluate indexes repo with the embedder and scores every ranking.
+// evaluate indexes repo with the embedder (none: without embeddings) and
+// scores every ranking.
 func evaluate(ctx context.Context, repo, name string, maxQueries, tokens int) error {
 	e, provider, err := openEmbedder(name)
 	if err != nil {
 		return err
 	}
-	defer e.Close()
+	opts := ingest.Options{History: &history.Options{MaxCommits: 0}, ReuseHistory: true}
+	if e != nil {
+		defer e.Close()
+		opts.Embedder, opts.EmbedProvider, opts.EmbedTokens = e, provider, tokens
+	}
 	root, err := filepath.Abs(repo)
 	if err != nil {
 		return err
 	}
-	res, err := ingest.Run(ctx, ingest.Options{Root: root, History: &history.Options{MaxCommits: 0}, ReuseHistory: true,
-		Embedder: e, EmbedProvider: provider, EmbedTokens: tokens})
+	opts.Root = root
+	res, err := ingest.Run(ctx, opts)
 	if err != nil {
 		return err
 	}
@@ -110,9 +116,13 @@ func evaluate(ctx context.Context, repo, name string, maxQueries, tokens int) er
 		return err
 	}
 	qs := commitQueries(res.Graph, g, maxQueries)
-	st := res.Stats.Embeddings
-	fmt.Printf("## %s (%s)\n\n%d queries; %d symbols and %d commits embedded by %s in %.1f s (%.0f texts/s on %d texts), %s search\n\n",
-		filepath.Base(root), name, len(qs), st.Symbols, st.Commits, st.Identity, float64(st.EmbedMillis)/1000, st.PerSecond, st.Embedded, st.Search)
+	if e == nil {
+		fmt.Printf("## %s (BM25 alone)\n\n%d queries; no embedder\n\n", filepath.Base(root), len(qs))
+	} else {
+		st := res.Stats.Embeddings
+		fmt.Printf("## %s (%s)\n\n%d queries; %d symbols and %d commits embedded by %s in %.1f s (%.0f texts/s on %d texts), %s search\n\n",
+			filepath.Base(root), name, len(qs), st.Symbols, st.Commits, st.Identity, float64(st.EmbedMillis)/1000, st.PerSecond, st.Embedded, st.Search)
+	}
 	scores := score(ctx, r, g, vs, e, qs)
 	fmt.Println("| ranking | recall@10 | MRR | queries with a hit in the top 10 |")
 	fmt.Println("|---|---|---|---|")

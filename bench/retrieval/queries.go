@@ -6,7 +6,6 @@ import (
 	"regexp"
 	"strings"
 
-	"gitnexus.dev/gitnexus/internal/embed"
 	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/memgraph"
 )
@@ -51,7 +50,7 @@ func commitQueries(gr *graph.Graph, g *memgraph.Graph, max int) []query {
 	for _, c := range h.Commits { // newest first
 		id := graph.CommitID(c.Hash)
 		subject := strings.TrimSpace(c.Subject)
-		if parents[id] > 1 || notBehaviour.MatchString(subject) || len(embed.Subwords(c.Message)) < 4 {
+		if parents[id] > 1 || notBehaviour.MatchString(subject) || countWords(c.Message) < 4 {
 			continue
 		}
 		ans := map[memgraph.NodeID]bool{}

@@ -22,23 +22,30 @@ type scored struct {
 	hitAt10     int
 }
 
-// score ranks every query three ways and averages recall@10 and the
-// reciprocal rank of the first answer. Only functions, methods and
-// constructors count as ranks, in every ranking.
+// score ranks every query three ways (BM25 alone when e or vs is nil)
+// and averages recall@10 and the reciprocal rank of the first answer.
+// Only functions, methods and constructors count as ranks, in every
+// ranking.
 func score(ctx context.Context, r *store.Reader, g *memgraph.Graph, vs *search.Vectors, e embed.Embedder, qs []query) []scored {
-	out := []scored{{name: "BM25"}, {name: "vector (" + e.Identity() + ")"}, {name: "BM25 + vector, RRF k=60"}}
+	out := []scored{{name: "BM25"}}
+	if e != nil && vs != nil {
+		out = append(out, scored{name: "vector (" + e.Identity() + ")"}, scored{name: "BM25 + vector, RRF k=60"})
+	}
 	for _, q := range qs {
 		bm25, err := search.BM25(ctx, r, g, q.text, depth)
 		if err != nil {
 			log.Fatalf("BM25 %q: %v", q.text, err)
 		}
-		v, err := e.Embed(ctx, []string{q.text})
-		if err != nil {
-			log.Fatal(err)
+		rankings := [][]search.Hit{bm25}
+		if len(out) > 1 {
+			v, err := e.Embed(ctx, []string{q.text})
+			if err != nil {
+				log.Fatal(err)
+			}
+			vec := vs.SearchSymbols(v[0], depth)
+			rankings = append(rankings, vec, search.Fuse(depth, bm25, vec))
 		}
-		vec := vs.SearchSymbols(v[0], depth)
-		fused := search.Fuse(depth, bm25, vec)
-		for i, hits := range [][]search.Hit{bm25, vec, fused} {
+		for i, hits := range rankings {
 			rec, rr := metrics(g, hits, q.answers)
 			out[i].recall += rec
 			out[i].mrr += rr

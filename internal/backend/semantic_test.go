@@ -18,6 +18,25 @@ import (
 // with cfg (the same endpoint unless the test changes it).
 func shopEmbedded(t *testing.T, serverCfg func(embed.Config) embed.Config) (*Backend, string, *embedtest.Server) {
 	t.Helper()
+	return shopEmbeddedBy(t, nil, serverCfg)
+}
+
+// madeBy names the provider and identity an index's vectors are recorded
+// with, standing in for an embedder this gitnexus no longer has.
+type madeBy struct{ provider, identity string }
+
+// relabelled is an embedder whose vectors say they were made by another.
+type relabelled struct {
+	embed.Embedder
+	identity string
+}
+
+func (r relabelled) Identity() string { return r.identity }
+
+// shopEmbeddedBy is shopEmbedded with the index's vectors recorded as made
+// by the provider and identity of by (nil: the endpoint's own).
+func shopEmbeddedBy(t *testing.T, by *madeBy, serverCfg func(embed.Config) embed.Config) (*Backend, string, *embedtest.Server) {
+	t.Helper()
 	newHome(t)
 	srv := embedtest.Start(t, 128)
 	root := writeRepo(t, filepath.Join(t.TempDir(), "shop"), shopFiles)
@@ -27,8 +46,12 @@ func shopEmbedded(t *testing.T, serverCfg func(embed.Config) embed.Config) (*Bac
 	if err != nil {
 		t.Fatal(err)
 	}
+	provider := cfg.Provider
+	if by != nil {
+		e, provider = relabelled{e, by.identity}, by.provider
+	}
 	testrepo.IndexWith(t, ingest.Options{Root: root, MaxFileSize: 512 << 10, History: &history.Options{},
-		Embedder: e, EmbedProvider: cfg.Provider})
+		Embedder: e, EmbedProvider: provider})
 	if serverCfg != nil {
 		cfg = serverCfg(cfg)
 	}
@@ -45,21 +68,30 @@ func TestQueryFusedGolden(t *testing.T) {
 }
 
 func TestQueryDegrades(t *testing.T) {
+	// The vectors of an index made by the built-in embedder, since
+	// removed: a server with any embedder configured ranks by BM25 and
+	// says why.
+	builtin := &madeBy{"builtin", "builtin:subword-v1/128"}
 	cases := []struct {
 		name     string
+		by       *madeBy
 		cfg      func(embed.Config) embed.Config
 		wantNote string
 	}{
-		{"other model", func(c embed.Config) embed.Config { c.Model = "another"; return c },
+		{"other model", nil, func(c embed.Config) embed.Config { c.Model = "another"; return c },
 			"the index's vectors were made by openai:bag-of-words, the server's embedder is openai:another"},
-		{"endpoint down", func(c embed.Config) embed.Config { c.BaseURL = "http://127.0.0.1:1"; c.Retries = 1; return c },
+		{"endpoint down", nil, func(c embed.Config) embed.Config { c.BaseURL = "http://127.0.0.1:1"; c.Retries = 1; return c },
 			"embedding the query failed: embedding endpoint http://127.0.0.1:1/v1/embeddings is unreachable"},
-		{"no model configured", func(c embed.Config) embed.Config { c.Model = ""; return c },
+		{"no model configured", nil, func(c embed.Config) embed.Config { c.Model = ""; return c },
 			"the server cannot embed questions with it: the openai embedding provider needs a model"},
+		{name: "index by the removed builtin, server with openai", by: builtin,
+			wantNote: "the index's vectors were made by builtin:subword-v1/128, and the server cannot embed questions with it: the builtin embedding provider was removed"},
+		{name: "index by the removed builtin, server without an embedder", by: builtin, cfg: func(embed.Config) embed.Config { return embed.Config{} },
+			wantNote: "use one of openai, onnx, none"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			b, _, _ := shopEmbedded(t, tc.cfg)
+			b, _, _ := shopEmbeddedBy(t, tc.by, tc.cfg)
 			res, err := b.CallTool(context.Background(), "query", map[string]any{"query": "total price"})
 			if err != nil {
 				t.Fatal(err)

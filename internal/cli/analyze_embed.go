@@ -22,7 +22,7 @@ type embedFlags struct {
 const autoProvider = "auto"
 
 func (e *embedFlags) register(f *pflag.FlagSet) {
-	f.StringVar(&e.provider, "embeddings", "", "embed symbols and commits for semantic search: builtin, openai, onnx, or none "+
+	f.StringVar(&e.provider, "embeddings", "", "embed symbols and commits for semantic search: openai, onnx, or none "+
 		"(bare --embeddings: the provider GITNEXUS_EMBEDDING_PROVIDER or embeddings.json configures; docs/embeddings.md)")
 	f.Lookup("embeddings").NoOptDefVal = autoProvider
 }
@@ -41,15 +41,15 @@ func (e *embedFlags) config(previous *store.EmbeddingMeta) (embed.Config, error)
 	}
 	switch {
 	case e.provider == autoProvider:
-		// The built-in vectors are not the default: on the retrieval
-		// benchmark they lower the fused ranking (bench/retrieval).
 		if cfg.Provider == "" {
 			return embed.Config{}, fmt.Errorf("--embeddings: no embedding provider is configured: set %s (openai or onnx, docs/embeddings.md), "+
-				"or choose one with --embeddings=openai|onnx|builtin", embed.EnvProvider)
+				"or choose one with --embeddings=openai|onnx", embed.EnvProvider)
 		}
 	case e.provider != "":
 		cfg.Provider = e.provider
-	case cfg.Provider == "" && previous != nil:
+	case cfg.Provider == "" && previous != nil && embed.Removed(previous.Provider) == "":
+		// An index embedded by a removed provider is re-indexed without
+		// embeddings (embedStale says why).
 		cfg.Provider = previous.Provider
 	}
 	if err := cfg.Validate(); err != nil {
@@ -70,6 +70,8 @@ func openEmbedder(cfg embed.Config) (embed.Embedder, error) {
 // they do).
 func embedStale(have *store.EmbeddingMeta, e embed.Embedder) string {
 	switch {
+	case e == nil && have != nil && embed.Removed(have.Provider) != "":
+		return fmt.Sprintf("the index's vectors were made by %s and %s: re-indexing without embeddings", have.Identity, embed.Removed(have.Provider))
 	case e == nil && have != nil:
 		return "embeddings turned off"
 	case e == nil:

@@ -63,7 +63,7 @@ func embeddingChecks() []check {
 	if !cfg.Enabled() {
 		return []check{env("embeddings", checkInfo,
 			"no embedding provider is configured: query ranks by full-text relevance (BM25) alone",
-			"gitnexus analyze --embeddings=builtin (or openai, onnx: docs/embeddings.md) for vector search too")}
+			"configure an embedder and run gitnexus analyze --embeddings=openai (or onnx) for vector search too: docs/embeddings.md")}
 	}
 	problems := embed.Check(cfg)
 	if len(problems) == 0 {

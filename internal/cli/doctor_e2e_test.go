@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"gitnexus.dev/gitnexus/internal/embed/embedtest"
 	"gitnexus.dev/gitnexus/internal/store"
 )
 
@@ -138,15 +139,19 @@ func TestDoctor(t *testing.T) {
 func TestDoctorEmbeddings(t *testing.T) {
 	home := t.TempDir()
 	repo := newRepo(t, "shop", shop)
+	srv := embedtest.Start(t, 32)
 	for _, tc := range []struct {
 		name   string
 		env    []string
 		status string
 		detail string
+		fix    string
 	}{
-		{"none", nil, "info", "no embedding provider is configured"},
-		{"builtin", []string{"GITNEXUS_EMBEDDING_PROVIDER=builtin"}, "ok", "provider builtin is configured"},
-		{"onnx without files", []string{"GITNEXUS_EMBEDDING_PROVIDER=onnx"}, "fail", "provider onnx"},
+		{"none", nil, "info", "no embedding provider is configured", "--embeddings=openai (or onnx) for vector search too: docs/embeddings.md"},
+		{"openai", []string{"GITNEXUS_EMBEDDING_PROVIDER=openai", "GITNEXUS_EMBEDDING_URL=" + srv.URL, "GITNEXUS_EMBEDDING_MODEL=bag-of-words"},
+			"ok", "provider openai is configured", ""},
+		{"builtin, removed", []string{"GITNEXUS_EMBEDDING_PROVIDER=builtin"}, "fail", "use one of openai, onnx, none", ""},
+		{"onnx without files", []string{"GITNEXUS_EMBEDDING_PROVIDER=onnx"}, "fail", "provider onnx", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := runIn(t, exec.Command(binary, "doctor", "--json"), home, repo, tc.env)
@@ -158,8 +163,8 @@ func TestDoctorEmbeddings(t *testing.T) {
 			for _, c := range rep.Checks {
 				if c.Name == "embeddings" {
 					found = true
-					if c.Status != tc.status || !strings.Contains(c.Detail, tc.detail) {
-						t.Errorf("embeddings check %+v, want status %s with %q", c, tc.status, tc.detail)
+					if c.Status != tc.status || !strings.Contains(c.Detail, tc.detail) || !strings.Contains(c.Fix, tc.fix) {
+						t.Errorf("embeddings check %+v, want status %s with %q and the fix %q", c, tc.status, tc.detail, tc.fix)
 					}
 				}
 			}

@@ -1,24 +1,31 @@
 package cli_test
 
 import (
+	"database/sql"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"gitnexus.dev/gitnexus/internal/embed"
+	"gitnexus.dev/gitnexus/internal/embed/embedtest"
 	"gitnexus.dev/gitnexus/internal/embed/onnxtest"
 )
 
-// TestAnalyzeEmbeddings drives --embeddings through the binary: turning
-// embeddings on re-indexes and says why, a later analyze keeps the
-// provider, query fuses, none turns them off, and a misconfigured or
-// unreachable provider fails with what to set while the index stays.
+// TestAnalyzeEmbeddings drives --embeddings through the binary with an
+// OpenAI-protocol endpoint on 127.0.0.1: turning embeddings on re-indexes
+// and says why, a later analyze keeps the provider, query fuses, none
+// turns them off, and a misconfigured, unreachable or removed provider
+// fails with what to set while the index stays.
 func TestAnalyzeEmbeddings(t *testing.T) {
 	home := t.TempDir()
 	repo := newRepo(t, "shop", shop)
-	for _, k := range []string{embed.EnvProvider, embed.EnvURL, embed.EnvModel, embed.EnvConfig} {
-		t.Setenv(k, "")
+	srv := embedtest.Start(t, 64)
+	// The endpoint and model stay set for every step (a step may override
+	// them); the provider is chosen by a step.
+	base := map[string]string{embed.EnvProvider: "", embed.EnvURL: srv.URL, embed.EnvModel: "bag-of-words", embed.EnvConfig: "", embed.EnvRetries: ""}
+	for k, v := range base {
+		t.Setenv(k, v)
 	}
 	steps := []struct {
 		args       []string
@@ -31,11 +38,15 @@ func TestAnalyzeEmbeddings(t *testing.T) {
 		{args: []string{"analyze"}, wantOut: []string{"Indexed"}, notWantOut: []string{"vectors"}},
 		{args: []string{"query", "charge the payment"}, wantOut: []string{"(bm25).", "the index has no embeddings"}},
 		{args: []string{"analyze", "--embeddings"}, wantCode: 2, wantErr: []string{"no embedding provider is configured: set GITNEXUS_EMBEDDING_PROVIDER"}},
-		{args: []string{"analyze", "--embeddings"}, env: map[string]string{embed.EnvProvider: "builtin"}, wantErr: []string{"embeddings asked for (builtin:subword-v1/128)"},
-			wantOut: []string{"vectors   7 symbols, 1 commits by builtin:subword-v1/128 (128 dimensions): 8 embedded"}},
+		{args: []string{"analyze", "--embeddings=builtin"}, wantCode: 2,
+			wantErr: []string{"the builtin embedding provider was removed", "use one of openai, onnx, none"}},
+		{args: []string{"analyze", "--embeddings"}, env: map[string]string{embed.EnvProvider: "builtin"}, wantCode: 2,
+			wantErr: []string{"the builtin embedding provider was removed", "use one of openai, onnx, none"}},
+		{args: []string{"analyze", "--embeddings"}, env: map[string]string{embed.EnvProvider: "openai"}, wantErr: []string{"embeddings asked for (openai:bag-of-words)"},
+			wantOut: []string{"vectors   7 symbols, 1 commits by openai:bag-of-words (64 dimensions): 8 embedded"}},
 		{args: []string{"analyze"}, wantOut: []string{"up to date"}},
 		{args: []string{"query", "charge the payment"}, wantOut: []string{"(bm25+vector).", "fused by reciprocal rank (k=60)", "payment.Client.Charge"}},
-		{args: []string{"analyze", "--embeddings=openai"}, wantCode: 2, wantErr: []string{"GITNEXUS_EMBEDDING_MODEL"}},
+		{args: []string{"analyze", "--embeddings=openai"}, env: map[string]string{embed.EnvModel: ""}, wantCode: 2, wantErr: []string{"GITNEXUS_EMBEDDING_MODEL"}},
 		{args: []string{"analyze", "--embeddings=openai"}, env: map[string]string{embed.EnvURL: "http://127.0.0.1:1", embed.EnvModel: "m", embed.EnvRetries: "1"},
 			wantCode: 1, wantErr: []string{"embedding endpoint http://127.0.0.1:1/v1/embeddings is unreachable"}},
 		{args: []string{"query", "charge the payment"}, wantOut: []string{"(bm25+vector)."}},
@@ -48,7 +59,7 @@ func TestAnalyzeEmbeddings(t *testing.T) {
 		}
 		r := run(t, home, repo, s.args...)
 		for k := range s.env {
-			t.Setenv(k, "")
+			t.Setenv(k, base[k])
 		}
 		if r.code != s.wantCode {
 			t.Fatalf("gitnexus %s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", strings.Join(s.args, " "), r.code, s.wantCode, r.stdout, r.stderr)
@@ -68,6 +79,47 @@ func TestAnalyzeEmbeddings(t *testing.T) {
 				t.Errorf("gitnexus %s: stderr lacks %q:\n%s", strings.Join(s.args, " "), w, r.stderr)
 			}
 		}
+	}
+}
+
+// TestBuiltinEmbeddedIndex: an index whose vectors the removed built-in
+// embedder made keeps answering: query ranks by BM25 and says why, and
+// analyze re-indexes it without embeddings and says why. The index is made
+// with the local endpoint and its vectors relabelled in the stored meta.
+func TestBuiltinEmbeddedIndex(t *testing.T) {
+	home := t.TempDir()
+	repo := newRepo(t, "shop", shop)
+	srv := embedtest.Start(t, 128)
+	for k, v := range map[string]string{embed.EnvProvider: "", embed.EnvURL: srv.URL, embed.EnvModel: "bag-of-words", embed.EnvConfig: ""} {
+		t.Setenv(k, v)
+	}
+	mustRun(t, home, repo, "analyze", "--embeddings=openai")
+	db, err := sql.Open("sqlite3", filepath.Join(repo, ".gitnexus", "graph.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := db.Exec(`UPDATE meta SET value = replace(replace(value, '"provider":"openai"', '"provider":"builtin"'), '"identity":"openai:bag-of-words"', '"identity":"builtin:subword-v1/128"') WHERE key = 'meta'`)
+	if err != nil {
+		t.Fatalf("relabelling the vectors: %v", err)
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		t.Fatalf("relabelling the vectors: %d meta rows", n)
+	}
+	db.Close()
+	r := mustRun(t, home, repo, "query", "charge the payment")
+	for _, w := range []string{"(bm25).", "the index's vectors were made by builtin:subword-v1/128", "the builtin embedding provider was removed", "payment.Client.Charge"} {
+		if !strings.Contains(r.stdout, w) {
+			t.Errorf("query on a builtin-embedded index: stdout lacks %q:\n%s", w, r.stdout)
+		}
+	}
+	r = mustRun(t, home, repo, "analyze")
+	if !strings.Contains(r.stderr, "were made by builtin:subword-v1/128 and the builtin embedding provider was removed") ||
+		!strings.Contains(r.stderr, "re-indexing without embeddings") || strings.Contains(r.stdout, "vectors") {
+		t.Errorf("analyze of a builtin-embedded index:\nstdout:\n%s\nstderr:\n%s", r.stdout, r.stderr)
+	}
+	r = mustRun(t, home, repo, "query", "charge the payment")
+	if !strings.Contains(r.stdout, "(bm25).") || !strings.Contains(r.stdout, "the index has no embeddings") {
+		t.Errorf("query after re-indexing:\n%s", r.stdout)
 	}
 }
 

@@ -16,18 +16,13 @@ type Problem struct {
 // Check says what is missing for the embedder cfg configures, without
 // embedding anything or calling an endpoint: the settings a provider
 // needs, the files an ONNX model needs (model, tokenizer, runtime
-// library, which it loads). No problems for no provider or the built-in
-// one, whose table is checked.
+// library, which it loads). No problems for no provider.
 func Check(cfg Config) []Problem {
 	var out []Problem
 	if err := cfg.Validate(); err != nil {
 		return []Problem{{What: err.Error(), Fix: "see docs/embeddings.md"}}
 	}
 	switch cfg.Provider {
-	case ProviderBuiltin:
-		if _, err := BuiltinTable(); err != nil {
-			out = append(out, Problem{What: err.Error(), Fix: "rebuild gitnexus"})
-		}
 	case ProviderOpenAI:
 		base := cfg.WithDefaults().BaseURL
 		if !strings.HasPrefix(base, "http://") && !strings.HasPrefix(base, "https://") {

@@ -20,7 +20,7 @@ func TestCheck(t *testing.T) {
 		want []string // a substring of each problem, in order
 	}{
 		{"nothing configured", Config{}, nil},
-		{"builtin", Config{Provider: ProviderBuiltin}, nil},
+		{"builtin, removed", Config{Provider: "builtin"}, []string{"use one of openai, onnx, none"}},
 		{"openai without model", Config{Provider: ProviderOpenAI}, []string{EnvModel}},
 		{"openai without key", Config{Provider: ProviderOpenAI, Model: "m"}, []string{"no API key"}},
 		{"local endpoint", Config{Provider: ProviderOpenAI, Model: "m", BaseURL: "http://127.0.0.1:11434"}, nil},

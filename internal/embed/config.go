@@ -13,21 +13,37 @@ import (
 
 // Providers.
 const (
-	ProviderNone    = "none"
-	ProviderBuiltin = "builtin"
-	ProviderOpenAI  = "openai"
-	ProviderONNX    = "onnx"
+	ProviderNone   = "none"
+	ProviderOpenAI = "openai"
+	ProviderONNX   = "onnx"
 )
 
 // Providers lists the provider names Config accepts.
-var Providers = []string{ProviderBuiltin, ProviderOpenAI, ProviderONNX, ProviderNone}
+var Providers = []string{ProviderOpenAI, ProviderONNX, ProviderNone}
+
+// removedBuiltin is the provider name of the static subword embedder that
+// was built in until it was measured: fused with BM25 it ranked below
+// BM25 alone (bench/retrieval/RESULTS.md). A configuration that still
+// names it gets an error that says so; an index it embedded is searched
+// by BM25 alone, as for any embedder identity that is not configured.
+const removedBuiltin = "builtin"
+
+// Removed says why provider is no longer there ("" when it is not a
+// removed provider's name), so that an index it embedded can be
+// re-indexed without embeddings instead of failing.
+func Removed(provider string) string {
+	if provider == removedBuiltin {
+		return "the builtin embedding provider was removed (fused with BM25 it ranked below BM25 alone)"
+	}
+	return ""
+}
 
 // Config chooses and configures an embedder. It is read from the
 // embeddings.json file in the gitnexus home, then GITNEXUS_EMBEDDING_*
 // variables, then the command line, each overriding the one before
 // (docs/embeddings.md).
 type Config struct {
-	// Provider is builtin, openai, onnx, or none (no embeddings); empty
+	// Provider is openai, onnx, or none (no embeddings); empty
 	// means not configured.
 	Provider string `json:"provider,omitempty"`
 
@@ -197,7 +213,7 @@ func (c Config) WithDefaults() Config {
 // Validate reports the first setting that cannot work, with what to set.
 func (c Config) Validate() error {
 	switch c.Provider {
-	case "", ProviderNone, ProviderBuiltin:
+	case "", ProviderNone:
 	case ProviderOpenAI:
 		if c.Model == "" {
 			return fmt.Errorf("the openai embedding provider needs a model: set %s (or \"model\" in %s)", EnvModel, ConfigFileName)
@@ -207,6 +223,8 @@ func (c Config) Validate() error {
 			return fmt.Errorf("the onnx embedding provider needs model.onnx and tokenizer.json: set %s and %s (or \"onnxModel\" and \"onnxTokenizer\" in %s)",
 				EnvONNXModel, EnvONNXTok, ConfigFileName)
 		}
+	case removedBuiltin:
+		return fmt.Errorf("%s: use one of %s (docs/embeddings.md)", Removed(c.Provider), strings.Join(Providers, ", "))
 	default:
 		return fmt.Errorf("unknown embedding provider %q: use one of %s", c.Provider, strings.Join(Providers, ", "))
 	}

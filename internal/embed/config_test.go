@@ -62,7 +62,6 @@ func TestValidate(t *testing.T) {
 		wantErr string
 	}{
 		{Config{}, ""},
-		{Config{Provider: "builtin"}, ""},
 		{Config{Provider: "openai"}, EnvModel},
 		{Config{Provider: "openai", Model: "m"}, ""},
 		{Config{Provider: "onnx", ONNXModel: "m.onnx"}, EnvONNXTok},
@@ -73,5 +72,41 @@ func TestValidate(t *testing.T) {
 		if (err == nil) != (tc.wantErr == "") || (err != nil && !strings.Contains(err.Error(), tc.wantErr)) {
 			t.Errorf("%+v: error %v, want %q", tc.cfg, err, tc.wantErr)
 		}
+	}
+}
+
+// TestRemovedBuiltin: a configuration that still names the built-in
+// embedder, removed because fused with BM25 it ranked below BM25 alone,
+// fails and lists the providers that exist, from the file and from the
+// variable alike.
+func TestRemovedBuiltin(t *testing.T) {
+	for _, tc := range []struct {
+		name, file string
+		env        map[string]string
+	}{
+		{name: "file", file: `{"provider": "builtin"}`},
+		{name: "variable", env: map[string]string{EnvProvider: "builtin"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			home := t.TempDir()
+			if tc.file != "" {
+				if err := os.WriteFile(filepath.Join(home, ConfigFileName), []byte(tc.file), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cfg, err := LoadConfig(home, func(k string) string { return tc.env[k] })
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = cfg.Validate()
+			for _, want := range []string{"builtin embedding provider was removed", "use one of openai, onnx, none"} {
+				if err == nil || !strings.Contains(err.Error(), want) {
+					t.Errorf("Validate: %v, want an error containing %q", err, want)
+				}
+			}
+			if _, err := New(cfg); err == nil || !strings.Contains(err.Error(), "removed") {
+				t.Errorf("New: %v, want the removed provider's error", err)
+			}
+		})
 	}
 }

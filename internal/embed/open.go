@@ -12,10 +12,8 @@ func New(cfg Config) (Embedder, error) {
 	switch cfg.Provider {
 	case ProviderOpenAI:
 		return NewOpenAI(cfg)
-	case ProviderBuiltin:
-		return NewBuiltin()
 	case ProviderONNX:
 		return NewONNX(cfg)
 	}
-	return nil, fmt.Errorf("no embedder for provider %q: use one of %s, %s, %s", cfg.Provider, ProviderBuiltin, ProviderOpenAI, ProviderONNX)
+	return nil, fmt.Errorf("no embedder for provider %q: use one of %s, %s", cfg.Provider, ProviderOpenAI, ProviderONNX)
 }

@@ -119,6 +119,9 @@ func (p *Program) Eval(c Ctx, e *Expr) (Value, graph.Reason) {
 	case ExprIdent:
 		return p.LookupIdent(c, e.Name)
 	case ExprMember:
+		if e.X.Kind == ExprSuper && p.Rules.Features().LinearSuper {
+			return p.superMember(c, e.Name)
+		}
 		base, why := p.Eval(c, e.X)
 		v, r := p.Member(c, base, e.Name, e.X.Kind == ExprSelf || e.X.Kind == ExprSuper)
 		if base.Kind == ValModule && v.Known() && why != "" {

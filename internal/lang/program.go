@@ -228,6 +228,15 @@ type Features struct {
 	// dispatch matches overrides by name alone. (A method only subtypes
 	// declare is still matched against the call's argument count.)
 	LooseArity bool
+	// ApplyMember: calling a type by name runs its static member of this
+	// name when it declares one that fits (Scala `C(x)` is `C.apply(x)`
+	// when C's companion object defines apply), else the constructor; a
+	// type without constructors (a Scala object) is then not constructed.
+	ApplyMember string
+	// LinearSuper: `super.f` is the f of the nearest base in the
+	// linearization that declares it, traits included (Scala), rather than
+	// the f of the superclass only.
+	LinearSuper bool
 }
 
 // Overloading is implemented by the Rules of languages where one name

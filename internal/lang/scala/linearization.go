@@ -1,0 +1,190 @@
+package scala
+
+import (
+	"strings"
+
+	"gitnexus.dev/gitnexus/internal/lang"
+)
+
+// Scala looks members up along the linearization of a class: the class,
+// then its bases from the last written to the first (`class C extends A
+// with T1 with T2` is C, T2, T1, A), each followed by its own
+// linearization, a type that appears several times keeping its last
+// place. A name may be overloaded by parameter types across those types;
+// the rules choose among the overloads by the types of the arguments the
+// extractor records (a literal's type, or the class of a value the engine
+// can type). An argument of unknown type fits any parameter.
+
+// linearization returns t and its supertypes in Scala's lookup order.
+func linearization(p *lang.Program, t lang.SymID) []lang.SymID {
+	return linearize(p, t, map[lang.SymID]bool{})
+}
+
+func linearize(p *lang.Program, t lang.SymID, onPath map[lang.SymID]bool) []lang.SymID {
+	if onPath[t] || len(onPath) > 32 {
+		return nil // a cycle of bases
+	}
+	onPath[t] = true
+	defer delete(onPath, t)
+	var rest []lang.SymID
+	bases := p.Bases(t)
+	for i := len(bases) - 1; i >= 0; i-- {
+		rest = append(rest, linearize(p, bases[i], onPath)...)
+	}
+	// Keep the last occurrence of each type.
+	last := map[lang.SymID]int{}
+	for i, s := range rest {
+		last[s] = i
+	}
+	out := []lang.SymID{t}
+	for i, s := range rest {
+		if last[s] == i && s != t {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// LookupMember finds the members named name of t along its
+// linearization: the nearest declaration of each parameter list (an
+// override hides what it overrides); the depth is the position of the
+// nearest type that declares the name.
+func (rules) LookupMember(p *lang.Program, t lang.SymID, name string) ([]lang.SymID, int) {
+	var found []lang.SymID
+	depth := 0
+	for i, s := range linearization(p, t) {
+		for _, id := range p.Members(s, name) {
+			hidden := false
+			for _, f := range found {
+				if sameParams(p.Sym(f).Params, p.Sym(id).Params) {
+					hidden = true
+					break
+				}
+			}
+			if !hidden {
+				if len(found) == 0 {
+					depth = i
+				}
+				found = append(found, id)
+			}
+		}
+	}
+	return found, depth
+}
+
+// sameParams reports whether two parameter lists have the same types.
+func sameParams(a, b []lang.Param) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if paramType(a[i].Type) != paramType(b[i].Type) {
+			return false
+		}
+	}
+	return true
+}
+
+// SelectOverload keeps the callables whose parameters accept the
+// arguments, by count and by the types known of them.
+func (rules) SelectOverload(p *lang.Program, c lang.Ctx, cands []lang.SymID, args []*lang.Expr) []lang.SymID {
+	var fit []lang.SymID
+	for _, id := range cands {
+		if s := p.Sym(id); s.Kind.IsCallable() && lang.Accepts(s.Symbol, len(args)) {
+			fit = append(fit, id)
+		}
+	}
+	if len(fit) <= 1 {
+		return fit
+	}
+	types := make([]string, len(args))
+	for i, a := range args {
+		types[i] = argType(p, c, a)
+	}
+	var out []lang.SymID
+	for _, id := range fit {
+		if acceptsTypes(p, p.Sym(id).Params, types) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// literalTypes are the Scala types of the literals the extractor names.
+var literalTypes = map[string]string{"string": "String", "int": "Int", "float": "Double", "bool": "Boolean",
+	"char": "Char"}
+
+// argType is the simple name of an argument's class, "" when unknown.
+func argType(p *lang.Program, c lang.Ctx, e *lang.Expr) string {
+	if e == nil {
+		return ""
+	}
+	if e.Kind == lang.ExprLiteral {
+		return literalTypes[e.Name]
+	}
+	v, _ := p.Eval(c, e)
+	if v.Kind == lang.ValInstance && v.Elem == 0 {
+		return p.Sym(v.Sym).Name
+	}
+	return ""
+}
+
+// numericWidening are the parameter types a literal of a type converts to.
+var numericWidening = map[string]map[string]bool{
+	"Int":  {"Long": true, "Float": true, "Double": true, "Short": true, "Byte": true},
+	"Char": {"Int": true, "Long": true},
+}
+
+// acceptsTypes reports whether parameters take arguments of these types.
+func acceptsTypes(p *lang.Program, params []lang.Param, types []string) bool {
+	for i, t := range types {
+		if t == "" || i >= len(params) {
+			continue
+		}
+		want := paramType(params[i].Type)
+		switch {
+		case want == "" || want == "Any" || want == "AnyRef" || want == t || len(want) == 1:
+			// Undeclared, Any, the same class, or a type parameter.
+		case numericWidening[t][want]:
+		case t == "String" && (want == "CharSequence" || want == "Comparable"):
+		case isSubtypeNamed(p, t, want):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// paramType is the simple class name of a parameter type.
+func paramType(written string) string {
+	t := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(written), "=>"))
+	if t == "" || strings.ContainsAny(t, "()") || strings.Contains(t, "=>") {
+		return ""
+	}
+	return lastPart(t)
+}
+
+// isSubtypeNamed reports whether a repository type named sub has a
+// supertype named super, or a supertype outside the repository that may
+// be it.
+func isSubtypeNamed(p *lang.Program, sub, super string) bool {
+	for _, id := range p.SymbolsNamed(sub) {
+		if !p.Sym(id).Kind.IsType() {
+			continue
+		}
+		for _, b := range linearization(p, id)[1:] {
+			if p.Sym(b).Name == super {
+				return true
+			}
+		}
+		if len(p.Sym(id).Bases) > len(p.Bases(id)) {
+			return true
+		}
+	}
+	return false
+}
+
+// Overrides reports whether o overrides m: the same parameter types.
+func (rules) Overrides(p *lang.Program, m, o lang.SymID) bool {
+	return sameParams(p.Sym(m).Params, p.Sym(o).Params)
+}

@@ -439,7 +439,7 @@ func (x *extraction) addProperty(n *ts.Node, owner int, static bool) {
 	s := lang.Symbol{Kind: kind, Name: x.text(pat), Qual: x.qualOf(owner, x.text(pat)), Parent: owner,
 		Span: lang.SpanOf(n), Signature: x.signature(n), Doc: x.doc(n),
 		Exported: !words["private"] && !words["protected"], Static: static || owner < 0,
-		Type:     typeText(x, n.ChildByFieldName("type")), Abstract: strings.HasSuffix(n.Kind(), "_declaration")}
+		Type: typeText(x, n.ChildByFieldName("type")), Abstract: strings.HasSuffix(n.Kind(), "_declaration")}
 	value := n.ChildByFieldName("value")
 	if value != nil {
 		s.Value = x.expr(value)

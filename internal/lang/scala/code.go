@@ -428,6 +428,13 @@ func (x *extraction) addImport(n *ts.Node) {
 			}
 			base = strings.Join(path[:len(path)-1], ".")
 			x.importName(n, base, path[len(path)-1], "")
+		case last.Kind() == "as_renamed_identifier" || last.Kind() == "arrow_renamed_identifier":
+			name, alias := last.ChildByFieldName("name"), last.ChildByFieldName("alias")
+			if name != nil && alias != nil && x.text(alias) != "_" {
+				x.importName(n, base, x.text(name), x.text(alias))
+			}
+		case last.Kind() == "namespace_wildcard" && x.text(last) == "given":
+			// `import a.O.given`: the given instances only.
 		case last.Kind() == "namespace_wildcard":
 			x.facts.Imports = append(x.facts.Imports, lang.Import{Kind: lang.ImportWildcard, Path: base,
 				Line: lang.Line(n), Scope: -1})
@@ -443,6 +450,9 @@ func (x *extraction) addImport(n *ts.Node) {
 						x.importName(n, base, x.text(name), x.text(alias))
 					}
 				case "namespace_wildcard":
+					if x.text(sel) == "given" {
+						continue
+					}
 					x.facts.Imports = append(x.facts.Imports, lang.Import{Kind: lang.ImportWildcard, Path: base,
 						Line: lang.Line(n), Scope: -1})
 				}
@@ -458,7 +468,8 @@ func (x *extraction) addImport(n *ts.Node) {
 			last = nil
 		case c.Kind() == "identifier" && n.FieldNameForChild(uint32(i)) == "path":
 			path = append(path, x.text(c))
-		case c.Kind() == "namespace_wildcard" || c.Kind() == "namespace_selectors":
+		case c.Kind() == "namespace_wildcard" || c.Kind() == "namespace_selectors" ||
+			c.Kind() == "as_renamed_identifier" || c.Kind() == "arrow_renamed_identifier":
 			last = c
 		}
 	}

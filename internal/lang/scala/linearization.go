@@ -94,8 +94,8 @@ func (rules) SelectOverload(p *lang.Program, c lang.Ctx, cands []lang.SymID, arg
 			fit = append(fit, id)
 		}
 	}
-	if len(fit) <= 1 {
-		return fit
+	if len(fit) == 0 {
+		return nil
 	}
 	types := make([]string, len(args))
 	for i, a := range args {

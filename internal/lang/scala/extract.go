@@ -313,7 +313,13 @@ func (x *extraction) addPrimaryConstructor(n, params *ts.Node, owner int, class 
 				prm.Variadic = true
 			}
 			ctor.Params = append(ctor.Params, prm)
-			if caseClass || hasToken(p, "val") || hasToken(p, "var") {
+			if !caseClass && !hasToken(p, "val") && !hasToken(p, "var") {
+				// A plain class parameter is a name of the whole class body.
+				if !x.symbolsOnly {
+					x.facts.Bindings = append(x.facts.Bindings, lang.Binding{Scope: owner, Name: x.text(name), Type: typ,
+						Byte: uint32(n.StartByte()), End: uint32(n.EndByte())})
+				}
+			} else {
 				words := x.modifierWords(p)
 				props = append(props, lang.Symbol{Kind: graph.KindProperty, Name: x.text(name),
 					Qual: x.qualOf(owner, x.text(name)), Parent: owner, Span: lang.SpanOf(p),

@@ -208,14 +208,40 @@ func (p *Program) LookupIdent(c Ctx, name string) (Value, graph.Reason) {
 		}
 		// Symbols nested in an enclosing callable (Python inner functions,
 		// local classes) are visible by name.
-		if s.Kind.IsCallable() {
+		if s.Kind.IsCallable() || (!s.Kind.IsType() && p.Rules.Features().NearestLocal) {
 			if ids := p.Syms[f.SymOf(scope)].members[name]; len(ids) > 0 {
+				if len(ids) > 1 && p.Rules.Features().NearestLocal {
+					ids = p.nearestDeclared(ids, c.Pos)
+				}
 				return SymsValue(ids), graph.ReasonSameFile
 			}
 		}
 		scope = s.Parent
 	}
 	return p.Rules.Lookup(p, &c, name)
+}
+
+// nearestDeclared keeps, of several symbols of one name nested in the
+// same callable (Features.NearestLocal), the one whose declaration
+// encloses pos, else the one declared nearest to pos.
+func (p *Program) nearestDeclared(ids []SymID, pos uint32) []SymID {
+	best, bestDist := NoSym, ^uint32(0)
+	for _, id := range ids {
+		s := p.Syms[id].Symbol
+		var dist uint32
+		switch {
+		case s.Contains(pos):
+			dist = 0
+		case pos < s.StartByte:
+			dist = s.StartByte - pos
+		default:
+			dist = pos - s.EndByte
+		}
+		if dist < bestDist {
+			best, bestDist = id, dist
+		}
+	}
+	return []SymID{best}
 }
 
 // localBinding finds the binding of name in exactly this scope that is

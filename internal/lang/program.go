@@ -237,6 +237,13 @@ type Features struct {
 	// linearization that declares it, traits included (Scala), rather than
 	// the f of the superclass only.
 	LinearSuper bool
+	// NearestLocal: of several same-named symbols nested in one callable
+	// (Scala local defs of different blocks, as in test suites that
+	// declare `def parser` in each test), a name means the one whose
+	// declaration encloses the use, else the one declared nearest to it,
+	// rather than all of them. The symbols nested in a variable or
+	// property (defs in its initializer) are then visible inside it.
+	NearestLocal bool
 }
 
 // Overloading is implemented by the Rules of languages where one name

@@ -17,10 +17,10 @@ import (
 func (x *extraction) code(n *ts.Node) {
 	switch n.Kind() {
 	case "function_definition", "function_declaration":
-		x.addFunction(n, x.scopes.CallScope(uint32(n.StartByte())), false, "")
+		x.addFunction(n, x.localParent(n.StartByte()), false, "")
 		return
 	case "class_definition", "trait_definition", "object_definition", "enum_definition":
-		x.addType(n, x.scopes.CallScope(uint32(n.StartByte())))
+		x.addType(n, x.localParent(n.StartByte()))
 		return
 	case "import_declaration":
 		x.addImport(n)

@@ -17,6 +17,21 @@ type extraction struct {
 	scopes lang.ScopeFinder
 	// symbolsOnly: record symbols only (ExtractSymbols).
 	symbolsOnly bool
+	// valueOwner is the val or var of a type or of the file whose
+	// initializer is being read, -1 outside one: the defs and classes
+	// declared in it are nested in it, not members of the type.
+	valueOwner int
+}
+
+// localParent is the symbol that a def or class declared in code at pos
+// is nested in: the innermost callable, else the val being initialized,
+// else the enclosing type.
+func (x *extraction) localParent(pos uint) int {
+	scope := x.scopes.CallScope(uint32(pos))
+	if x.valueOwner > scope {
+		return x.valueOwner
+	}
+	return scope
 }
 
 func (x *extraction) text(n *ts.Node) string { return lang.Text(n, x.src) }
@@ -357,7 +372,12 @@ func (x *extraction) addFunction(n *ts.Node, owner int, static bool, receiver st
 		s.Kind = graph.KindMethod
 		s.Abstract = n.Kind() == "function_declaration"
 	}
-	lists := childrenByField(n, "parameters")
+	var lists []*ts.Node // the grammar puts type parameters under the same field
+	for _, l := range childrenByField(n, "parameters") {
+		if l.Kind() == "parameters" {
+			lists = append(lists, l)
+		}
+	}
 	if len(lists) == 0 {
 		s.Getter = s.Kind != graph.KindConstructor
 	}
@@ -450,9 +470,12 @@ func (x *extraction) addProperty(n *ts.Node, owner int, static bool) {
 	if value != nil {
 		s.Value = x.expr(value)
 	}
-	x.add(s)
+	idx := x.add(s)
 	if value != nil {
+		saved := x.valueOwner
+		x.valueOwner = idx
 		x.code(value)
+		x.valueOwner = saved
 	}
 }
 

@@ -22,7 +22,8 @@ type rules struct{}
 // apply; `super.f` follows the linearization; no call is linked by name
 // only (an untyped `x.save()` says nothing of which save runs).
 func (rules) Features() lang.Features {
-	return lang.Features{TypeCallConstructs: true, NoNameOnly: true, ApplyMember: "apply", LinearSuper: true}
+	return lang.Features{TypeCallConstructs: true, NoNameOnly: true, ApplyMember: "apply", LinearSuper: true,
+		NearestLocal: true}
 }
 
 func (rules) ConfigNames() []string { return nil }

@@ -88,7 +88,7 @@ func (scalaLanguage) NewExtractor() (lang.Extractor, error) {
 func extract(path string, src []byte, tree *ts.Tree, symbolsOnly bool) *lang.FileFacts {
 	root := tree.RootNode()
 	x := &extraction{src: src, facts: &lang.FileFacts{Path: path, Language: "scala", Lines: lang.CountLines(src)},
-		symbolsOnly: symbolsOnly}
+		symbolsOnly: symbolsOnly, valueOwner: -1}
 	x.scopes = lang.NewScopeFinder(&x.facts.Symbols)
 	x.facts.SyntaxErrors = lang.CountSyntaxErrors(root)
 	x.compilationUnit(root)

@@ -451,6 +451,9 @@ func (x *extraction) parameters(ps *ts.Node) []lang.Param {
 // addProperty reads a val or var of a type or of the file.
 func (x *extraction) addProperty(n *ts.Node, owner int, static bool) {
 	pat := n.ChildByFieldName("pattern")
+	if pat == nil {
+		pat = n.ChildByFieldName("name") // an abstract val or var
+	}
 	if pat == nil || pat.Kind() != "identifier" {
 		if v := n.ChildByFieldName("value"); v != nil {
 			x.code(v)

@@ -79,6 +79,12 @@ func (scalaLanguage) Name() string         { return "scala" }
 func (scalaLanguage) Extensions() []string { return []string{".scala", ".sc"} }
 func (scalaLanguage) Rules() lang.Rules    { return rules{} }
 
+// Scala is not lang.StandAlone: the symbols of a declaration depend on
+// the declarations before it (an object is a companion, whose members
+// are static members of a class, only when the class is declared before
+// it in the same body; a package clause changes the package of every
+// declaration after it).
+
 func (scalaLanguage) NewExtractor() (lang.Extractor, error) {
 	return lang.NewWalkExtractor(grammar(), extract)
 }

@@ -253,7 +253,7 @@ func (rules) Lookup(p *lang.Program, c *lang.Ctx, name string) (lang.Value, grap
 		}
 	}
 	if ids := f.Top[name]; len(ids) > 0 {
-		return lang.SymsValue(ids), graph.ReasonSameFile
+		return lang.SymsValue(nearestOfSameParams(p, ids, c.Pos)), graph.ReasonSameFile
 	}
 	if v, ok := f.Imported[name]; ok {
 		return v, graph.ReasonImportResolved
@@ -272,6 +272,50 @@ func (rules) Lookup(p *lang.Program, c *lang.Ctx, name string) (lang.Value, grap
 		}
 	}
 	return lang.External(), ""
+}
+
+// nearestOfSameParams keeps, of top-level symbols of one file with the
+// same name and the same parameter types, the one declared nearest to
+// pos. Valid Scala has no such duplicates (overloads differ in their
+// parameters); they come from local defs that a syntax error left at top
+// level (the grammar's limits), each meant for the code around it.
+func nearestOfSameParams(p *lang.Program, ids []lang.SymID, pos uint32) []lang.SymID {
+	if len(ids) < 2 {
+		return ids
+	}
+	var out []lang.SymID
+	for i, id := range ids {
+		s := p.Sym(id)
+		best, bestDist, first := id, distance(s.Symbol, pos), true
+		for j, other := range ids {
+			o := p.Sym(other)
+			if j == i || !sameParams(s.Params, o.Params) || o.Kind != s.Kind {
+				continue
+			}
+			if j < i {
+				first = false // the group was handled at its first member
+				break
+			}
+			if d := distance(o.Symbol, pos); d < bestDist {
+				best, bestDist = other, d
+			}
+		}
+		if first {
+			out = append(out, best)
+		}
+	}
+	return out
+}
+
+// distance is how far pos is from a symbol's declaration, 0 inside it.
+func distance(s *lang.Symbol, pos uint32) uint32 {
+	switch {
+	case s.Contains(pos):
+		return 0
+	case pos < s.StartByte:
+		return s.StartByte - pos
+	}
+	return pos - s.EndByte
 }
 
 // enclosingOf is the type that declares type t, or NoSym.

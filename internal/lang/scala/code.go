@@ -214,7 +214,7 @@ func instanceType(n *ts.Node) *ts.Node {
 // argument (`f { ... }`) is one argument.
 func (x *extraction) arguments(a *ts.Node) []*lang.Expr {
 	if a.Kind() != "arguments" {
-		return []*lang.Expr{nil}
+		return []*lang.Expr{functionArg(a)}
 	}
 	var args []*lang.Expr
 	for i := uint(0); i < a.NamedChildCount(); i++ {
@@ -230,6 +230,19 @@ func (x *extraction) arguments(a *ts.Node) []*lang.Expr {
 	}
 	return args
 }
+
+// functionArg is the argument a block passes when it is a function
+// literal (`f { x => ... }`, `f { case ... }`), nil for a block of other
+// code (a by-name argument, whose type is the block's value).
+func functionArg(b *ts.Node) *lang.Expr {
+	if b.Kind() == "case_block" || (b.NamedChildCount() == 1 && b.NamedChild(0).Kind() == "lambda_expression") {
+		return &lang.Expr{Kind: lang.ExprLiteral, Name: functionLiteral}
+	}
+	return nil
+}
+
+// functionLiteral names the type of a lambda or a block of cases.
+const functionLiteral = "function"
 
 // localValue records a local `val`/`var` (its names visible to the end of
 // the enclosing block) and the calls of its value.
@@ -393,6 +406,23 @@ func (x *extraction) expr(n *ts.Node) *lang.Expr {
 		if n.NamedChildCount() == 1 {
 			return x.expr(n.NamedChild(0))
 		}
+	case "lambda_expression":
+		return &lang.Expr{Kind: lang.ExprLiteral, Name: functionLiteral}
+	case "infix_expression":
+		// `a op b` is a.op(b); an operator ending in ':' is b.op(a).
+		l, op, r := n.ChildByFieldName("left"), n.ChildByFieldName("operator"), n.ChildByFieldName("right")
+		if l == nil || op == nil || r == nil {
+			return nil
+		}
+		if strings.HasSuffix(x.text(op), ":") {
+			l, r = r, l
+		}
+		recv := x.expr(l)
+		if recv == nil {
+			return nil
+		}
+		return &lang.Expr{Kind: lang.ExprCall, X: &lang.Expr{Kind: lang.ExprMember, Name: x.text(op), X: recv},
+			Args: []*lang.Expr{x.expr(r)}}
 	case "string", "interpolated_string_expression":
 		return &lang.Expr{Kind: lang.ExprLiteral, Name: "string"}
 	case "integer_literal":

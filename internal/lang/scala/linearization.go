@@ -3,6 +3,7 @@ package scala
 import (
 	"strings"
 
+	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/lang"
 )
 
@@ -102,17 +103,36 @@ func (rules) SelectOverload(p *lang.Program, c lang.Ctx, cands []lang.SymID, arg
 		types[i] = argType(p, c, a)
 	}
 	var out []lang.SymID
+	caller := c.File.SymOf(c.Scope)
+	callerFits := false
 	for _, id := range fit {
 		if acceptsTypes(p, p.Sym(id).Params, types) {
+			if id == caller {
+				callerFits = true
+				continue
+			}
 			out = append(out, id)
 		}
+	}
+	// An overload that calls its own name with arguments that fit
+	// another overload as well delegates to it far more often than it
+	// recurses.
+	if callerFits && len(out) == 0 {
+		out = append(out, caller)
 	}
 	return out
 }
 
 // literalTypes are the Scala types of the literals the extractor names.
 var literalTypes = map[string]string{"string": "String", "int": "Int", "float": "Double", "bool": "Boolean",
-	"char": "Char"}
+	"char": "Char", functionLiteral: functionType}
+
+// functionType stands for the type of a function literal.
+const functionType = "=>"
+
+// functionTypes are the named types a function literal converts to.
+var functionTypes = map[string]bool{"PartialFunction": true, "Function": true, "Function0": true, "Function1": true,
+	"Function2": true, "Function3": true}
 
 // argType is the simple name of an argument's class, "" when unknown.
 func argType(p *lang.Program, c lang.Ctx, e *lang.Expr) string {
@@ -123,8 +143,33 @@ func argType(p *lang.Program, c lang.Ctx, e *lang.Expr) string {
 		return literalTypes[e.Name]
 	}
 	v, _ := p.Eval(c, e)
+	if v.Kind == lang.ValSym {
+		// A val or a parameterless def read: its value's class, else its
+		// declared type (String, Int... are outside the repository).
+		s := p.Sym(v.Sym)
+		switch {
+		case s.Kind == graph.KindProperty || s.Kind == graph.KindVariable || s.Kind == graph.KindConst:
+			if iv := p.ValueOf(v.Sym); iv.Kind == lang.ValInstance && iv.Elem == 0 {
+				return p.Sym(iv.Sym).Name
+			}
+			return paramType(s.Type)
+		case s.Getter && len(s.Returns) == 1:
+			return paramType(s.Returns[0])
+		}
+	}
 	if v.Kind == lang.ValInstance && v.Elem == 0 {
 		return p.Sym(v.Sym).Name
+	}
+	if v.Kind == lang.ValExternal && e.Kind == lang.ExprIdent {
+		// A parameter of a type outside the repository.
+		f := c.File
+		for scope := c.Scope; scope >= 0; scope = f.Facts.Symbols[scope].Parent {
+			for _, prm := range f.Facts.Symbols[scope].Params {
+				if prm.Name == e.Name {
+					return paramType(prm.Type)
+				}
+			}
+		}
 	}
 	return ""
 }
@@ -142,17 +187,46 @@ func acceptsTypes(p *lang.Program, params []lang.Param, types []string) bool {
 			continue
 		}
 		want := paramType(params[i].Type)
+		if t == functionType {
+			// A lambda fits a function type (written with =>, which
+			// paramType leaves empty), a named one, or a type parameter.
+			if want != "" && len(want) > 1 && !functionTypes[want] {
+				return false
+			}
+			continue
+		}
 		switch {
-		case want == "" || want == "Any" || want == "AnyRef" || want == t || len(want) == 1:
+		case want == "" || want == "Any" || want == "AnyRef" || want == t || len(want) == 1 || len(t) == 1:
 			// Undeclared, Any, the same class, or a type parameter.
 		case numericWidening[t][want]:
 		case t == "String" && (want == "CharSequence" || want == "Comparable"):
-		case isSubtypeNamed(p, t, want):
-		default:
-			return false
+		case isRepositoryType(p, t):
+			// Its supertypes are known (or some are outside: then it may
+			// be one).
+			if !isSubtypeNamed(p, t, want) {
+				return false
+			}
+		case isRepositoryType(p, want):
+			return false // a type from outside extends none of ours
+		case valueTypes[t] && valueTypes[want]:
+			return false // distinct final types
 		}
 	}
 	return true
+}
+
+// valueTypes are Scala's final standard types, none a subtype of another.
+var valueTypes = map[string]bool{"String": true, "Int": true, "Long": true, "Double": true, "Float": true,
+	"Boolean": true, "Char": true, "Byte": true, "Short": true, "Unit": true}
+
+// isRepositoryType reports whether a type of the repository is named so.
+func isRepositoryType(p *lang.Program, name string) bool {
+	for _, id := range p.SymbolsNamed(name) {
+		if p.Sym(id).Kind.IsType() {
+			return true
+		}
+	}
+	return false
 }
 
 // paramType is the simple class name of a parameter type.

@@ -98,6 +98,11 @@ func (rules) SelectOverload(p *lang.Program, c lang.Ctx, cands []lang.SymID, arg
 	if len(fit) == 0 {
 		return nil
 	}
+	if len(fit) == 1 && !companionApply(p, fit[0]) {
+		// One candidate: an implicit conversion may make an argument of
+		// another type fit (`path / "a"` converts the String).
+		return fit
+	}
 	types := make([]string, len(args))
 	for i, a := range args {
 		types[i] = argType(p, c, a)
@@ -121,6 +126,16 @@ func (rules) SelectOverload(p *lang.Program, c lang.Ctx, cands []lang.SymID, arg
 		out = append(out, caller)
 	}
 	return out
+}
+
+// companionApply reports whether id is the apply of a class's companion,
+// which `C(x)` runs only when it fits the arguments (else C's
+// constructor).
+func companionApply(p *lang.Program, id lang.SymID) bool {
+	s := p.Sym(id)
+	owner := p.Owner(id)
+	return s.Name == "apply" && s.Static && owner != lang.NoSym && p.Sym(owner).Kind == graph.KindClass &&
+		len(p.Members(owner, p.Sym(owner).Name)) > 0
 }
 
 // literalTypes are the Scala types of the literals the extractor names.

@@ -86,7 +86,7 @@ func (x *extraction) compilationUnit(root *ts.Node) {
 		}
 	}
 	x.facts.Package = strings.Join(parts, ".")
-	types := map[string]int{}
+	types := companions{declared: map[string]int{}, later: x.declaredTypes(root)}
 	for i := uint(0); i < root.NamedChildCount(); i++ {
 		c := root.NamedChild(i)
 		if c.Kind() == "package_clause" && c.ChildByFieldName("body") == nil {
@@ -119,15 +119,42 @@ func (x *extraction) enterPackage(parts *[]string, c *ts.Node) {
 // block); owner is the enclosing type (-1 at file level) and static marks
 // the members of objects and companion objects.
 func (x *extraction) declarations(n *ts.Node, owner int, static bool) {
-	types := map[string]int{} // types declared here, for companions
+	types := companions{declared: map[string]int{}, later: x.declaredTypes(n)}
 	for i := uint(0); i < n.NamedChildCount(); i++ {
 		x.declarations1(n.NamedChild(i), owner, static, types)
 	}
 }
 
-// declarations1 reads one declaration of a body; types collects the
-// classes and traits declared in the body so far.
-func (x *extraction) declarations1(c *ts.Node, owner int, static bool, types map[string]int) {
+// companions are the classes, traits and enums of one body, by name:
+// those declared so far (their index) and all of them (their start).
+type companions struct {
+	declared map[string]int
+	later    map[string]uint
+}
+
+// declaredTypes are the classes, traits and enums among the children of
+// n, by name, with where each starts.
+func (x *extraction) declaredTypes(n *ts.Node) map[string]uint {
+	out := map[string]uint{}
+	for i := uint(0); i < n.NamedChildCount(); i++ {
+		c := n.NamedChild(i)
+		switch c.Kind() {
+		case "class_definition", "trait_definition", "enum_definition":
+			if name := c.ChildByFieldName("name"); name != nil {
+				out[x.text(name)] = c.StartByte()
+			}
+		}
+	}
+	return out
+}
+
+// earlyCompanion marks the Struct that stands for an object declared
+// before its class: Hidden, its members are the class's (Organize).
+const earlyCompanion = graph.KindStruct
+
+// declarations1 reads one declaration of a body; types knows the
+// classes and traits of the body, for companions.
+func (x *extraction) declarations1(c *ts.Node, owner int, static bool, types companions) {
 	switch c.Kind() {
 	case "package_clause", "package_object":
 		if body := c.ChildByFieldName("body"); body != nil {
@@ -137,18 +164,27 @@ func (x *extraction) declarations1(c *ts.Node, owner int, static bool, types map
 		x.addImport(c)
 	case "class_definition", "trait_definition", "enum_definition":
 		idx := x.addType(c, owner)
-		if idx >= 0 && types != nil {
-			types[x.facts.Symbols[idx].Name] = idx
+		if idx >= 0 && types.declared != nil {
+			types.declared[x.facts.Symbols[idx].Name] = idx
 		}
 	case "object_definition":
 		name := c.ChildByFieldName("name")
-		if name != nil && types != nil {
-			if t, ok := types[x.text(name)]; ok {
+		if name != nil && types.declared != nil {
+			if t, ok := types.declared[x.text(name)]; ok {
 				// A companion object: its members are static members of
 				// the type.
-				delete(types, x.text(name))
+				delete(types.declared, x.text(name))
 				if body := c.ChildByFieldName("body"); body != nil {
 					x.declarations(body, t, true)
+				}
+				return
+			}
+			if start, ok := types.later[x.text(name)]; ok && start > c.StartByte() {
+				// A companion declared before its class: a hidden type
+				// whose members the rules give to the class.
+				if idx := x.addType(c, owner); idx >= 0 {
+					obj := &x.facts.Symbols[idx]
+					obj.Kind, obj.Hidden, obj.Bases = earlyCompanion, true, nil
 				}
 				return
 			}

@@ -197,6 +197,27 @@ func declaresMember(p *lang.Program, t lang.SymID, name string) bool {
 // a qualified name, a type of the file, of an explicit import, of the
 // package or of a wildcard-imported package.
 func typeNamed(p *lang.Program, f *lang.File, written string) lang.SymID {
+	return followAlias(p, typeNamedAsWritten(p, f, written), 0)
+}
+
+// followAlias is the type an alias (`type P[T] = ParsingRun[T]`) stands
+// for, when it declares nothing of its own; t itself otherwise.
+func followAlias(p *lang.Program, t lang.SymID, depth int) lang.SymID {
+	if t == lang.NoSym || depth > 8 {
+		return t
+	}
+	s := p.Sym(t)
+	if s.Kind != graph.KindTypeAlias || s.Type == "" || len(p.AllMembers(t)) > 0 {
+		return t
+	}
+	if target := typeNamedAsWritten(p, s.File, s.Type); target != lang.NoSym && target != t {
+		return followAlias(p, target, depth+1)
+	}
+	return t
+}
+
+// typeNamedAsWritten resolves a type name without following aliases.
+func typeNamedAsWritten(p *lang.Program, f *lang.File, written string) lang.SymID {
 	t := (rules{}).ParseType(written)
 	if len(t.Path) == 0 {
 		return lang.NoSym
@@ -319,17 +340,39 @@ func (rules) Lookup(p *lang.Program, c *lang.Ctx, name string) (lang.Value, grap
 			return lang.SymsValue(ids), graph.ReasonSelfReceiver
 		}
 	}
-	if ids := f.Top[name]; len(ids) > 0 {
+	// A name used as a type means a type, a name called a term: `P` may
+	// be both a type alias and a def.
+	pick := func(ids []lang.SymID) []lang.SymID {
+		var types, terms []lang.SymID
+		for _, id := range ids {
+			if p.Sym(id).Kind.IsType() {
+				types = append(types, id)
+			} else {
+				terms = append(terms, id)
+			}
+		}
+		switch {
+		case c.TypesOnly() && len(types) > 0:
+			return types
+		case c.Called() && len(terms) > 0 && len(types) > 0:
+			return append(terms, types...)
+		}
+		return ids
+	}
+	if ids := pick(f.Top[name]); len(ids) > 0 {
 		return lang.SymsValue(nearestOfSameParams(p, ids, c.Pos)), graph.ReasonSameFile
 	}
 	if v, ok := f.Imported[name]; ok {
+		if v.Kind == lang.ValSym {
+			v = lang.SymsValue(pick(symsOf(v)))
+		}
 		return v, graph.ReasonImportResolved
 	}
-	if ids := f.Module.Scope[name]; len(ids) > 0 {
+	if ids := pick(f.Module.Scope[name]); len(ids) > 0 {
 		return lang.SymsValue(ids), graph.ReasonSamePackage
 	}
 	for _, m := range f.Wildcards {
-		if ids := m.Scope[name]; len(ids) > 0 {
+		if ids := pick(m.Scope[name]); len(ids) > 0 {
 			return lang.SymsValue(ids), graph.ReasonImportResolved
 		}
 	}

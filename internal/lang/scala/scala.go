@@ -18,9 +18,9 @@
 //   - Classes (case, abstract, sealed, final, plain) are Classes, traits
 //     Interfaces, Scala 3 enums Enums with their cases as static Consts.
 //     An `object` is a Class whose members are static. An object named
-//     like a class or trait declared before it beside it is that type's
-//     companion: its members are static members of the type (Qual
-//     "C.apply") and the companion itself is no node.
+//     like a class, trait or enum declared beside it (before or after it)
+//     is that type's companion: its members are static members of the
+//     type (Qual "C.apply") and the companion itself is no node.
 //   - Every class has a Constructor named after it, from its first
 //     parameter list (`class A` has one without parameters); each
 //     auxiliary constructor `def this(...)` is another. The parameters of

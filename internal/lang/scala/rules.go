@@ -369,11 +369,11 @@ func (rules) Lookup(p *lang.Program, c *lang.Ctx, name string) (lang.Value, grap
 		return v, graph.ReasonImportResolved
 	}
 	if ids := pick(f.Module.Scope[name]); len(ids) > 0 {
-		return lang.SymsValue(ids), graph.ReasonSamePackage
+		return lang.SymsValue(withoutDuplicates(p, ids)), graph.ReasonSamePackage
 	}
 	for _, m := range f.Wildcards {
 		if ids := pick(m.Scope[name]); len(ids) > 0 {
-			return lang.SymsValue(ids), graph.ReasonImportResolved
+			return lang.SymsValue(withoutDuplicates(p, ids)), graph.ReasonImportResolved
 		}
 	}
 	if v := resolveDotted(p, f, []string{name}); v.Kind == lang.ValModule {
@@ -412,6 +412,31 @@ func nearestOfSameParams(p *lang.Program, ids []lang.SymID, pos uint32) []lang.S
 		}
 		if first {
 			out = append(out, best)
+		}
+	}
+	return out
+}
+
+// withoutDuplicates drops the top-level symbols that another symbol of
+// the same file duplicates (same kind, name and parameter types): local
+// defs a syntax error left at top level, which no other file can mean.
+func withoutDuplicates(p *lang.Program, ids []lang.SymID) []lang.SymID {
+	if len(ids) < 2 {
+		return ids
+	}
+	var out []lang.SymID
+	for i, id := range ids {
+		s := p.Sym(id)
+		dup := false
+		for j, other := range ids {
+			o := p.Sym(other)
+			if j != i && o.File == s.File && o.Kind == s.Kind && sameParams(s.Params, o.Params) {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			out = append(out, id)
 		}
 	}
 	return out

@@ -491,6 +491,19 @@ func (x *extraction) addProperty(n *ts.Node, owner int, static bool) {
 		pat = n.ChildByFieldName("name") // an abstract val or var
 	}
 	if pat == nil || pat.Kind() != "identifier" {
+		// `val (a, b) = ...`: each name is a property of unknown type.
+		if pat != nil && pat.Kind() == "tuple_pattern" {
+			for _, id := range childrenByKind(pat, "identifier") {
+				words := x.modifierWords(n)
+				kind := graph.KindProperty
+				if owner < 0 || !x.facts.Symbols[owner].Kind.IsType() {
+					kind = graph.KindVariable
+				}
+				x.add(lang.Symbol{Kind: kind, Name: x.text(id), Qual: x.qualOf(owner, x.text(id)), Parent: owner,
+					Span: lang.SpanOf(n), Signature: x.signature(n), Exported: !words["private"] && !words["protected"],
+					Static: static || owner < 0})
+			}
+		}
 		if v := n.ChildByFieldName("value"); v != nil {
 			x.code(v)
 		}

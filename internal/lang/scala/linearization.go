@@ -107,7 +107,7 @@ func (rules) SelectOverload(p *lang.Program, c lang.Ctx, cands []lang.SymID, arg
 	for i, a := range args {
 		types[i] = argType(p, c, a)
 	}
-	var out []lang.SymID
+	var out, exact []lang.SymID
 	caller := c.File.SymOf(c.Scope)
 	callerFits := false
 	for _, id := range fit {
@@ -117,7 +117,15 @@ func (rules) SelectOverload(p *lang.Program, c lang.Ctx, cands []lang.SymID, arg
 				continue
 			}
 			out = append(out, id)
+			if takesExactly(p.Sym(id).Params, len(args)) {
+				exact = append(exact, id)
+			}
 		}
+	}
+	// Scala discards the alternatives that need default arguments when
+	// some need none.
+	if len(exact) > 0 {
+		out = exact
 	}
 	// An overload that calls its own name with arguments that fit
 	// another overload as well delegates to it far more often than it
@@ -126,6 +134,20 @@ func (rules) SelectOverload(p *lang.Program, c lang.Ctx, cands []lang.SymID, arg
 		out = append(out, caller)
 	}
 	return out
+}
+
+// takesExactly reports whether params take n arguments without using a
+// default value or a repeated parameter.
+func takesExactly(params []lang.Param, n int) bool {
+	if len(params) != n {
+		return false
+	}
+	for _, prm := range params {
+		if prm.Variadic {
+			return false
+		}
+	}
+	return true
 }
 
 // companionApply reports whether id is the apply of a class's companion,
@@ -223,8 +245,8 @@ func acceptsTypes(p *lang.Program, params []lang.Param, types []string) bool {
 			}
 		case isRepositoryType(p, want):
 			return false // a type from outside extends none of ours
-		case valueTypes[t] && valueTypes[want]:
-			return false // distinct final types
+		case valueTypes[t] && (valueTypes[want] || functionTypes[want]):
+			return false // distinct final types; a value is no function
 		}
 	}
 	return true

@@ -57,7 +57,13 @@ func (rules) LookupMember(p *lang.Program, t lang.SymID, name string) ([]lang.Sy
 		for _, id := range p.Members(s, name) {
 			hidden := false
 			for _, f := range found {
-				if sameParams(p.Sym(f).Params, p.Sym(id).Params) {
+				// An override hides what it overrides; an abstract
+				// declaration above is taken as overridden by a member of
+				// the same arity below it even when the types are written
+				// differently (`relativeTo(target: ThisType)` in a trait,
+				// `relativeTo(base: Path)` in the class).
+				if sameParams(p.Sym(f).Params, p.Sym(id).Params) ||
+					(p.Sym(id).Abstract && len(p.Sym(f).Params) == len(p.Sym(id).Params)) {
 					hidden = true
 					break
 				}
@@ -197,6 +203,9 @@ func argType(p *lang.Program, c lang.Ctx, e *lang.Expr) string {
 	if v.Kind == lang.ValInstance && v.Elem == 0 {
 		return p.Sym(v.Sym).Name
 	}
+	if v.Kind == lang.ValExternal && e.Kind != lang.ExprIdent {
+		return externalType
+	}
 	if v.Kind == lang.ValExternal && e.Kind == lang.ExprIdent {
 		// A parameter of a type outside the repository.
 		f := c.File
@@ -207,9 +216,15 @@ func argType(p *lang.Program, c lang.Ctx, e *lang.Expr) string {
 				}
 			}
 		}
+		return externalType
 	}
 	return ""
 }
+
+// externalType stands for the type of a value known to come from outside
+// the repository (the result of a library call): no type of the
+// repository, though an implicit conversion may still make it one.
+const externalType = "<external>"
 
 // numericWidening are the parameter types a literal of a type converts to.
 var numericWidening = map[string]map[string]bool{
@@ -224,6 +239,14 @@ func acceptsTypes(p *lang.Program, params []lang.Param, types []string) bool {
 			continue
 		}
 		want := paramType(params[i].Type)
+		if t == externalType {
+			// Of several candidates, one taking a type of the repository
+			// is not meant for a value from outside it.
+			if isRepositoryType(p, want) {
+				return false
+			}
+			continue
+		}
 		if t == functionType {
 			// A lambda fits a function type (written with =>, which
 			// paramType leaves empty), a named one, or a type parameter.

@@ -232,6 +232,8 @@ type Features struct {
 	// name when it declares one that fits (Scala `C(x)` is `C.apply(x)`
 	// when C's companion object defines apply), else the constructor; a
 	// type without constructors (a Scala object) is then not constructed.
+	// Calling an instance (`f(x)` with f a value of a class) runs the
+	// class's member of this name.
 	ApplyMember string
 	// LinearSuper: `super.f` is the f of the nearest base in the
 	// linearization that declares it, traits included (Scala), rather than

@@ -334,6 +334,18 @@ func (p *Program) typeReason(c Ctx, text string) graph.Reason {
 
 // callTargets turns the value of a callee into call targets.
 func (p *Program) callTargets(c Ctx, v Value, call *Call) []SymID {
+	if am := p.Rules.Features().ApplyMember; am != "" && !call.Bare {
+		// Calling a value runs its apply member (Scala `f(x)` with f an
+		// instance of a class that declares apply).
+		inst := v
+		if v.Kind == ValSym && isVariable(&p.Syms[v.Sym]) {
+			inst = p.ValueOf(v.Sym)
+		}
+		if inst.Kind == ValInstance && inst.Elem == 0 {
+			ids, _ := p.FindMember(inst.Sym, am)
+			return p.pickOverload(c, ids, call)
+		}
+	}
 	if v.Kind != ValSym {
 		return nil
 	}

@@ -1,11 +1,13 @@
 package scala
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 
 	ts "github.com/tree-sitter/go-tree-sitter"
 
+	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/lang"
 )
 
@@ -27,6 +29,17 @@ func (x *extraction) code(n *ts.Node) {
 		return
 	case "annotation", "modifiers", "type_arguments", "type_parameters", "comment", "block_comment":
 		return
+	}
+	if n.Kind() == "instance_expression" {
+		if body := firstNamed(n, "template_body"); body != nil {
+			// `new T(args) { ... }`: the construction, then an anonymous
+			// subclass of T.
+			if !x.symbolsOnly {
+				x.newCall(n)
+			}
+			x.addAnonymous(n, body)
+			return
+		}
 	}
 	if x.symbolsOnly {
 		for i := uint(0); i < n.NamedChildCount(); i++ {
@@ -107,7 +120,7 @@ func isTypeNode(n *ts.Node) bool {
 
 // addCall records one call site.
 func (x *extraction) addCall(n *ts.Node, callee *lang.Expr, args []*lang.Expr, bare bool) {
-	x.facts.Calls = append(x.facts.Calls, lang.Call{Scope: x.scopes.CallScope(uint32(n.StartByte())), Callee: callee,
+	x.facts.Calls = append(x.facts.Calls, lang.Call{Scope: x.callScope(n.StartByte()), Callee: callee,
 		Args: len(args), ArgExprs: args, Line: lang.Line(n), Byte: uint32(n.StartByte()), Bare: bare})
 }
 
@@ -183,21 +196,74 @@ func (x *extraction) infixExpression(n *ts.Node) {
 	x.code(r)
 }
 
-// instanceExpression records `new C(args)`; an anonymous class body is
-// read as code of the enclosing symbol.
+// instanceExpression records `new C(args)` and the calls in its
+// arguments.
 func (x *extraction) instanceExpression(n *ts.Node) {
-	var args []*lang.Expr
-	if a := n.ChildByFieldName("arguments"); a != nil {
-		args = x.arguments(a)
-	}
-	if t := instanceType(n); t != nil {
-		x.addCall(n, &lang.Expr{Kind: lang.ExprNew, Name: typeText(x, t)}, args, false)
-	}
+	x.newCall(n)
 	for i := uint(0); i < n.NamedChildCount(); i++ {
 		if c := n.NamedChild(i); !isTypeNode(c) {
 			x.code(c)
 		}
 	}
+}
+
+// newCall records the constructor call of `new C(args)`, with the calls
+// in its arguments.
+func (x *extraction) newCall(n *ts.Node) {
+	var args []*lang.Expr
+	a := n.ChildByFieldName("arguments")
+	if a != nil {
+		args = x.arguments(a)
+	}
+	if t := instanceType(n); t != nil {
+		x.addCall(n, &lang.Expr{Kind: lang.ExprNew, Name: typeText(x, firstOfCompound(t))}, args, false)
+	}
+	if a != nil && n.Kind() == "instance_expression" && firstNamed(n, "template_body") != nil {
+		x.code(a)
+	}
+}
+
+// firstOfCompound is the first type of `A with B`, else t.
+func firstOfCompound(t *ts.Node) *ts.Node {
+	if t.Kind() == "compound_type" && t.NamedChildCount() > 0 {
+		return t.NamedChild(0)
+	}
+	return t
+}
+
+// addAnonymous adds the anonymous class of `new T(args) { ... }`: a Class
+// named after the enclosing type and a number (`Outer$1`, Qual
+// "Outer.$1"), whose bases are the types written, and its members.
+func (x *extraction) addAnonymous(n, body *ts.Node) {
+	parent := x.callScope(body.StartByte())
+	encl := parent
+	for encl >= 0 && !x.facts.Symbols[encl].Kind.IsType() {
+		encl = x.facts.Symbols[encl].Parent
+	}
+	x.anonCount[encl]++
+	num := strconv.Itoa(x.anonCount[encl])
+	name, qual := "$"+num, "$"+num
+	if encl >= 0 {
+		name = x.facts.Symbols[encl].Name + "$" + num
+		qual = x.facts.Symbols[encl].Qual + ".$" + num
+	}
+	s := lang.Symbol{Kind: graph.KindClass, Name: name, Qual: qual, Parent: parent, Span: lang.SpanOf(body),
+		Signature: lang.OneLine(string(x.src[n.StartByte():body.StartByte()])), Content: lang.Content(x.src, lang.SpanOf(body))}
+	if t := instanceType(n); t != nil {
+		types := []*ts.Node{t}
+		if t.Kind() == "compound_type" {
+			types = childrenByKind(t, "type_identifier", "generic_type", "stable_type_identifier")
+		}
+		for i, bt := range types {
+			k := lang.BaseExtends
+			if i > 0 {
+				k = lang.BaseImplements
+			}
+			s.Bases = append(s.Bases, lang.Base{Type: typeText(x, bt), Kind: k})
+		}
+	}
+	idx := x.add(s)
+	x.declarations(body, idx, false)
 }
 
 // instanceType is the type a `new` constructs.
@@ -254,7 +320,7 @@ func (x *extraction) localValue(n *ts.Node) {
 	}
 	if pat := n.ChildByFieldName("pattern"); pat != nil {
 		if pat.Kind() == "identifier" {
-			b := lang.Binding{Scope: x.scopes.CallScope(uint32(n.StartByte())), Name: x.text(pat),
+			b := lang.Binding{Scope: x.callScope(n.StartByte()), Name: x.text(pat),
 				Type: typeText(x, n.ChildByFieldName("type")), Byte: uint32(n.EndByte()), End: uint32(end)}
 			if value != nil {
 				b.Value = x.expr(value)
@@ -272,7 +338,7 @@ func (x *extraction) localValue(n *ts.Node) {
 // bindPattern records the variables a pattern binds, without a type
 // unless the pattern says it (`c: Circle`), visible from start to end.
 func (x *extraction) bindPattern(pat *ts.Node, start, end uint32) {
-	scope := x.scopes.CallScope(uint32(pat.StartByte()))
+	scope := x.callScope(pat.StartByte())
 	var walk func(n *ts.Node)
 	walk = func(n *ts.Node) {
 		switch n.Kind() {

@@ -21,13 +21,26 @@ type extraction struct {
 	// initializer is being read, -1 outside one: the defs and classes
 	// declared in it are nested in it, not members of the type.
 	valueOwner int
+	// anonCount numbers the anonymous classes per enclosing type (-1:
+	// the file).
+	anonCount map[int]int
+}
+
+// callScope is the symbol that calls and bindings at pos belong to: the
+// innermost def, constructor or type (a class body's own code belongs to
+// the class, even inside a def), never the hidden stand-in of an early
+// companion (its code then belongs to what encloses it).
+func (x *extraction) callScope(pos uint) int {
+	return x.scopes.Innermost(uint32(pos), func(s *lang.Symbol) bool {
+		return !s.Hidden && (s.Kind.IsCallable() || s.Kind.IsType())
+	})
 }
 
 // localParent is the symbol that a def or class declared in code at pos
 // is nested in: the innermost callable, else the val being initialized,
 // else the enclosing type.
 func (x *extraction) localParent(pos uint) int {
-	scope := x.scopes.CallScope(uint32(pos))
+	scope := x.callScope(pos)
 	if x.valueOwner > scope {
 		return x.valueOwner
 	}
@@ -312,7 +325,7 @@ func (x *extraction) superConstructorCall(ext *ts.Node) {
 		return
 	}
 	args := x.arguments(argLists[0])
-	x.facts.Calls = append(x.facts.Calls, lang.Call{Scope: x.scopes.CallScope(uint32(ext.StartByte())),
+	x.facts.Calls = append(x.facts.Calls, lang.Call{Scope: x.callScope(ext.StartByte()),
 		Callee: &lang.Expr{Kind: lang.ExprNew, Name: typeText(x, types[0])},
 		Args:   len(args), ArgExprs: args, Line: lang.Line(ext), Byte: uint32(ext.StartByte())})
 }

@@ -36,6 +36,12 @@
 //     member f, f is also a member of T, so `t.f` on a T finds it. The
 //     methods of a Scala 2 `implicit class R(x: T)` are found on a T the
 //     same way. Whether the calling file imports them is not checked.
+//   - `new T(args) { ... }` declares an anonymous Class named after the
+//     enclosing type and a number (Name "Main$1", Qual "Main.$1"), which
+//     extends T; its defs are its methods.
+//   - Calls and local bindings belong to the innermost def, constructor
+//     or type around them: the code of a class body outside its defs
+//     belongs to the class, also when the class is local to a def.
 //   - A named given (`given ord: Ordering[Int] = ...`) is a Property (a
 //     Variable at top level) of its declared type; anonymous givens and the
 //     methods of a given's `with` body are no nodes.
@@ -94,7 +100,7 @@ func (scalaLanguage) NewExtractor() (lang.Extractor, error) {
 func extract(path string, src []byte, tree *ts.Tree, symbolsOnly bool) *lang.FileFacts {
 	root := tree.RootNode()
 	x := &extraction{src: src, facts: &lang.FileFacts{Path: path, Language: "scala", Lines: lang.CountLines(src)},
-		symbolsOnly: symbolsOnly, valueOwner: -1}
+		symbolsOnly: symbolsOnly, valueOwner: -1, anonCount: map[int]int{}}
 	x.scopes = lang.NewScopeFinder(&x.facts.Symbols)
 	x.facts.SyntaxErrors = lang.CountSyntaxErrors(root)
 	x.compilationUnit(root)

@@ -333,6 +333,18 @@ func (rules) Export(p *lang.Program, m *lang.Module, name string) lang.Value {
 // the file's package first).
 func (rules) Lookup(p *lang.Program, c *lang.Ctx, name string) (lang.Value, graph.Reason) {
 	f := c.File
+	if !c.TypesOnly() {
+		// Code in a val's initializer outside the defs declared there
+		// (it belongs to the class) sees those defs.
+		sf := lang.NewScopeFinder(&f.Facts.Symbols)
+		if i := sf.Innermost(c.Pos, func(s *lang.Symbol) bool {
+			return s.Kind == graph.KindProperty || s.Kind == graph.KindVariable
+		}); i >= 0 {
+			if ids := p.AllMembers(f.SymOf(i))[name]; len(ids) > 0 {
+				return lang.SymsValue(nearest(p, ids, c.Pos)), graph.ReasonSameFile
+			}
+		}
+	}
 	for t := p.EnclosingType(f, c.Scope); t != lang.NoSym; t = enclosingOf(p, t) {
 		// A constructor is a member named after its class, but the
 		// name stands for the class.
@@ -440,6 +452,17 @@ func withoutDuplicates(p *lang.Program, ids []lang.SymID) []lang.SymID {
 		}
 	}
 	return out
+}
+
+// nearest is the symbol among ids declared nearest to pos.
+func nearest(p *lang.Program, ids []lang.SymID, pos uint32) []lang.SymID {
+	best := ids[0]
+	for _, id := range ids[1:] {
+		if distance(p.Sym(id).Symbol, pos) < distance(p.Sym(best).Symbol, pos) {
+			best = id
+		}
+	}
+	return []lang.SymID{best}
 }
 
 // distance is how far pos is from a symbol's declaration, 0 inside it.

@@ -422,19 +422,38 @@ func (x *extraction) addFunction(n *ts.Node, owner int, static bool, receiver st
 		s.Abstract = n.Kind() == "function_declaration"
 	}
 	var lists []*ts.Node // the grammar puts type parameters under the same field
+	var bounds []lang.Param
 	for _, l := range childrenByField(n, "parameters") {
-		if l.Kind() == "parameters" {
+		switch l.Kind() {
+		case "parameters":
 			lists = append(lists, l)
+		case "type_parameters":
+			for _, b := range childrenByField(l, "bound") {
+				if b.Kind() == "context_bound" {
+					bounds = append(bounds, lang.Param{Type: typeText(x, b.ChildByFieldName("type")), Optional: true})
+				}
+			}
 		}
 	}
-	if len(lists) == 0 {
-		s.Getter = s.Kind != graph.KindConstructor
-	}
+	explicit := false
 	for _, ps := range lists {
 		if !hasToken(ps, "implicit") && !hasToken(ps, "using") {
-			s.Params = x.parameters(ps)
+			s.Params, explicit = x.parameters(ps), true
 			break
 		}
+	}
+	s.Getter = !explicit && s.Kind != graph.KindConstructor
+	if !explicit && s.Kind != graph.KindConstructor {
+		// Only implicit parameters (a `using` or `implicit` list, context
+		// bounds): `p(ctx)` passes them explicitly, `p` alone lets the
+		// compiler pass them.
+		for _, ps := range lists {
+			for _, prm := range x.parameters(ps) {
+				prm.Optional = true
+				s.Params = append(s.Params, prm)
+			}
+		}
+		s.Params = append(s.Params, bounds...)
 	}
 	if rt := n.ChildByFieldName("return_type"); rt != nil {
 		if t := typeText(x, rt); t != "" {

@@ -216,6 +216,13 @@ func (p *Program) LookupIdent(c Ctx, name string) (Value, graph.Reason) {
 				return SymsValue(ids), graph.ReasonSameFile
 			}
 		}
+		if s.Kind.IsType() && s.Parent >= 0 && p.Rules.Features().NearestLocal {
+			// A local class's members (and its supertypes') hide the
+			// names of the code around the class.
+			if ids, _ := p.FindMember(f.SymOf(scope), name); len(ids) > 0 && p.Syms[ids[0]].Kind != graph.KindConstructor {
+				return SymsValue(ids), graph.ReasonSelfReceiver
+			}
+		}
 		scope = s.Parent
 	}
 	return p.Rules.Lookup(p, &c, name)

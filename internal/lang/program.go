@@ -244,7 +244,9 @@ type Features struct {
 	// declare `def parser` in each test), a name means the one whose
 	// declaration encloses the use, else the one declared nearest to it,
 	// rather than all of them. The symbols nested in a variable or
-	// property (defs in its initializer) are then visible inside it.
+	// property (defs in its initializer) are then visible inside it, and
+	// the members of a class nested in a def or a val hide the names
+	// around that class.
 	NearestLocal bool
 }
 

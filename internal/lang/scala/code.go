@@ -282,7 +282,7 @@ func (x *extraction) arguments(a *ts.Node) []*lang.Expr {
 	if a.Kind() != "arguments" {
 		return []*lang.Expr{functionArg(a)}
 	}
-	var args []*lang.Expr
+	args := []*lang.Expr{} // `f()`: no arguments, but an argument list
 	for i := uint(0); i < a.NamedChildCount(); i++ {
 		c := a.NamedChild(i)
 		if strings.HasSuffix(c.Kind(), "comment") {

@@ -93,13 +93,21 @@ func sameParams(a, b []lang.Param) bool {
 }
 
 // SelectOverload keeps the callables whose parameters accept the
-// arguments, by count and by the types known of them.
+// arguments, by count and by the types known of them. args is nil for a
+// name written without an argument list (`x.rep`), which means the
+// alternative without one when there is one, and empty for `f()`.
 func (rules) SelectOverload(p *lang.Program, c lang.Ctx, cands []lang.SymID, args []*lang.Expr) []lang.SymID {
-	var fit []lang.SymID
+	var fit, getters []lang.SymID
 	for _, id := range cands {
 		if s := p.Sym(id); s.Kind.IsCallable() && lang.Accepts(s.Symbol, len(args)) {
 			fit = append(fit, id)
+			if s.Getter {
+				getters = append(getters, id)
+			}
 		}
+	}
+	if args == nil && len(getters) > 0 {
+		fit = getters
 	}
 	if len(fit) == 0 {
 		return nil

@@ -95,7 +95,8 @@ func sameParams(a, b []lang.Param) bool {
 // SelectOverload keeps the callables whose parameters accept the
 // arguments, by count and by the types known of them. args is nil for a
 // name written without an argument list (`x.rep`), which means the
-// alternative without one when there is one, and empty for `f()`.
+// alternative without one when there is one, and empty for `f()`, which
+// means one that declares a list.
 func (rules) SelectOverload(p *lang.Program, c lang.Ctx, cands []lang.SymID, args []*lang.Expr) []lang.SymID {
 	var fit, getters []lang.SymID
 	for _, id := range cands {
@@ -106,8 +107,19 @@ func (rules) SelectOverload(p *lang.Program, c lang.Ctx, cands []lang.SymID, arg
 			}
 		}
 	}
-	if args == nil && len(getters) > 0 {
+	switch {
+	case args == nil && len(getters) > 0:
 		fit = getters
+	case args != nil && len(getters) > 0 && len(getters) < len(fit):
+		// An argument list goes to an alternative that declares one
+		// (`x.rep(sep = ",")`), not to one with implicit parameters only.
+		var explicit []lang.SymID
+		for _, id := range fit {
+			if !p.Sym(id).Getter {
+				explicit = append(explicit, id)
+			}
+		}
+		fit = explicit
 	}
 	if len(fit) == 0 {
 		return nil

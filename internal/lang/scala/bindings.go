@@ -112,7 +112,14 @@ func (x *extraction) enumerator(n *ts.Node) {
 	for i := uint(0); i < n.NamedChildCount(); i++ {
 		c := n.NamedChild(i)
 		if first && (hasToken(n, "<-") || hasToken(n, "=")) {
-			x.bindPattern(c, uint32(n.StartByte()), uint32(end))
+			if c.Kind() == "identifier" && i+1 < n.NamedChildCount() {
+				// `x <- xs` binds an element of xs, `x = e` the value of e.
+				x.facts.Bindings = append(x.facts.Bindings, lang.Binding{Scope: x.callScope(c.StartByte()),
+					Name: x.text(c), Value: x.expr(n.NamedChild(i + 1)), Elem: hasToken(n, "<-"),
+					Byte: uint32(n.StartByte()), End: uint32(end)})
+			} else {
+				x.bindPattern(c, uint32(n.StartByte()), uint32(end))
+			}
 			first = false
 			continue
 		}

@@ -33,7 +33,7 @@ func followAlias(p *lang.Program, t lang.SymID, depth int) lang.SymID {
 // typeNamedAsWritten resolves a type name without following aliases.
 func typeNamedAsWritten(p *lang.Program, f *lang.File, written string) lang.SymID {
 	t := (rules{}).ParseType(written)
-	if len(t.Path) == 0 {
+	if len(t.Path) == 0 || t.Elem > 0 {
 		return lang.NoSym
 	}
 	if len(t.Path) > 1 {

@@ -221,22 +221,31 @@ func enclosingOf(p *lang.Program, t lang.SymID) lang.SymID {
 	return lang.NoSym
 }
 
-// ParseType reduces a Scala type to its named part: "List[Foo]" is List,
-// "a.b.C" is [a b C], "=> T" and "T*" are T, "A with B" is A; type
-// arguments are dropped.
+// ParseType reduces a Scala type to its named part: "a.b.C" is [a b C],
+// "=> T" and "T*" are T, "A & B" is A; type arguments are dropped, except
+// that a collection or an Option of one type ("List[Foo]", "Option[Foo]")
+// is a container of that type (Elem 1), so that `for (x <- xs)` types x.
 func (rules) ParseType(text string) lang.TypeExpr {
 	t := strings.TrimSpace(text)
 	t = strings.TrimSpace(strings.TrimPrefix(t, "=>"))
 	t = strings.TrimSuffix(t, "*")
-	if i := strings.IndexByte(t, '['); i >= 0 {
-		t = t[:i]
-	}
-	for _, sep := range []string{" with ", "with", "&", "|"} {
-		if i := strings.Index(t, sep); i > 0 {
+	for _, sep := range []string{"&", "|"} {
+		if i := strings.Index(t, sep); i > 0 && !strings.Contains(t[:i], "[") {
 			t = t[:i]
 		}
 	}
 	t = strings.Join(strings.Fields(t), "")
+	if i := strings.IndexByte(t, '['); i >= 0 {
+		if elementContainers[t[strings.LastIndexByte(t[:i], '.')+1:i]] && strings.HasSuffix(t, "]") {
+			if arg := t[i+1 : len(t)-1]; !strings.ContainsAny(arg, ",[=") {
+				if inner := (rules{}).ParseType(arg); len(inner.Path) > 0 {
+					inner.Elem++
+					return inner
+				}
+			}
+		}
+		t = t[:i]
+	}
 	if t == "" || t == "Unit" {
 		return lang.TypeExpr{}
 	}
@@ -248,6 +257,12 @@ func (rules) ParseType(text string) lang.TypeExpr {
 	}
 	return lang.TypeExpr{Path: parts}
 }
+
+// elementContainers are the standard types that hold values of their one
+// type argument, iterated by `for`.
+var elementContainers = map[string]bool{"List": true, "Seq": true, "IndexedSeq": true, "Vector": true,
+	"Array": true, "Set": true, "Iterable": true, "Iterator": true, "Option": true, "ArrayBuffer": true,
+	"ListBuffer": true, "Buffer": true, "LazyList": true, "Stream": true, "Chunk": true, "NonEmptyList": true}
 
 func isIdent(s string) bool {
 	for i, r := range s {

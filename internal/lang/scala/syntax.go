@@ -77,6 +77,9 @@ func typeText(x *extraction, n *ts.Node) string {
 	if n == nil {
 		return ""
 	}
+	if n.Kind() == "compound_type" && n.NamedChildCount() > 0 {
+		return typeText(x, n.NamedChild(0)) // `A with B`: A
+	}
 	if n.Kind() == "repeated_parameter_type" || n.Kind() == "lazy_parameter_type" {
 		if t := n.ChildByFieldName("type"); t != nil {
 			return typeText(x, t)

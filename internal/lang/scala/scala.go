@@ -56,7 +56,9 @@
 // `this.f()`, `super.f()` (the nearest base in the linearization that
 // declares f, traits included), `x.f(...)` and `x.f` where x is typed by
 // a parameter, a declared or inferred local `val`/`var`, a field, a def's
-// declared or inferred result type, and infix calls `a f b` (the grammar
+// declared or inferred result type, a pattern type (`case c: C`), a
+// for-comprehension over a collection or Option of one type, `f(x)` on a
+// value of a class (its apply), and infix calls `a f b` (the grammar
 // reads them as infix expressions; an operator ending in ':' is a method
 // of its right operand). A name written without arguments is a call only
 // when it names a def (Call.Bare): `x.size` calls `def size`, reads

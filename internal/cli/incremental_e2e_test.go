@@ -26,7 +26,7 @@ import (
 // indexes must hold the same nodes, edges (with confidence and reason),
 // search results, communities, processes and history.
 func TestIncrementalEqualsRebuild(t *testing.T) {
-	for _, l := range append(modelLanguages, rustLanguage, cLanguage, rubyLanguage, phpLanguage, csharpLanguage, kotlinLanguage) {
+	for _, l := range append(modelLanguages, rustLanguage, cLanguage, rubyLanguage, phpLanguage, csharpLanguage, kotlinLanguage, scalaLanguage) {
 		t.Run(l.name, func(t *testing.T) {
 			t.Parallel()
 			rng := rand.New(rand.NewSource(int64(len(l.name)) * 7919))
@@ -718,6 +718,37 @@ var kotlinLanguage = modelLanguage{
 			b.WriteString("    }\n")
 		}
 		b.WriteString("}\n")
+		return b.String()
+	},
+}
+
+// scalaLanguage renders each file as an object of defs in the package of
+// its directory, in Scala 3's indentation syntax; calls into another
+// package import the object in braces, calls into the same package name
+// it without import, calls inside the file are bare.
+var scalaLanguage = modelLanguage{
+	name: "scala",
+	path: func(f *modelFile) string { return "src/" + f.dir + "/" + title(f.name) + ".scala" },
+	render: func(m *codeModel, f *modelFile) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, "package m.%s\n\n", f.dir)
+		for _, cf := range m.callees(f) {
+			if cf.dir != f.dir {
+				fmt.Fprintf(&b, "import m.%s.{%s}\n", cf.dir, title(cf.name))
+			}
+		}
+		fmt.Fprintf(&b, "\nobject %s:\n", title(f.name))
+		for _, fn := range f.funcs {
+			fmt.Fprintf(&b, "  /** %s does its part. */\n  def %s(): Unit =\n", fn.name, fn.name)
+			for _, c := range fn.calls {
+				if cf := m.fileOf(c); cf == f {
+					fmt.Fprintf(&b, "    %s()\n", c.name)
+				} else if cf != nil {
+					fmt.Fprintf(&b, "    %s.%s()\n", title(cf.name), c.name)
+				}
+			}
+			b.WriteString("    ()\n")
+		}
 		return b.String()
 	},
 }

@@ -20,7 +20,7 @@ import (
 var genericSegments = map[string]bool{
 	"src": true, "lib": true, "libs": true, "internal": true, "pkg": true, "utils": true, "util": true,
 	"common": true, "shared": true, "helpers": true, "helper": true, "misc": true, "main": true,
-	"java": true, "kotlin": true, "impl": true, "source": true, "sources": true, "app": true, "com": true,
+	"java": true, "kotlin": true, "scala": true, "impl": true, "source": true, "sources": true, "app": true, "com": true,
 	"org": true, "dist": true, "build": true, "cmd": true,
 }
 

@@ -11,5 +11,6 @@ import (
 	_ "gitnexus.dev/gitnexus/internal/lang/python"
 	_ "gitnexus.dev/gitnexus/internal/lang/ruby"
 	_ "gitnexus.dev/gitnexus/internal/lang/rust"
+	_ "gitnexus.dev/gitnexus/internal/lang/scala"
 	_ "gitnexus.dev/gitnexus/internal/lang/typescript"
 )

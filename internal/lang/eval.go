@@ -119,6 +119,9 @@ func (p *Program) Eval(c Ctx, e *Expr) (Value, graph.Reason) {
 	case ExprIdent:
 		return p.LookupIdent(c, e.Name)
 	case ExprMember:
+		if e.X.Kind == ExprSuper && p.Rules.Features().LinearSuper {
+			return p.superMember(c, e.Name)
+		}
 		base, why := p.Eval(c, e.X)
 		v, r := p.Member(c, base, e.Name, e.X.Kind == ExprSelf || e.X.Kind == ExprSuper)
 		if base.Kind == ValModule && v.Known() && why != "" {
@@ -205,14 +208,47 @@ func (p *Program) LookupIdent(c Ctx, name string) (Value, graph.Reason) {
 		}
 		// Symbols nested in an enclosing callable (Python inner functions,
 		// local classes) are visible by name.
-		if s.Kind.IsCallable() {
+		if s.Kind.IsCallable() || (!s.Kind.IsType() && p.Rules.Features().NearestLocal) {
 			if ids := p.Syms[f.SymOf(scope)].members[name]; len(ids) > 0 {
+				if len(ids) > 1 && p.Rules.Features().NearestLocal {
+					ids = p.nearestDeclared(ids, c.Pos)
+				}
 				return SymsValue(ids), graph.ReasonSameFile
+			}
+		}
+		if s.Kind.IsType() && s.Parent >= 0 && p.Rules.Features().NearestLocal {
+			// A local class's members (and its supertypes') hide the
+			// names of the code around the class.
+			if ids, _ := p.FindMember(f.SymOf(scope), name); len(ids) > 0 && p.Syms[ids[0]].Kind != graph.KindConstructor {
+				return SymsValue(ids), graph.ReasonSelfReceiver
 			}
 		}
 		scope = s.Parent
 	}
 	return p.Rules.Lookup(p, &c, name)
+}
+
+// nearestDeclared keeps, of several symbols of one name nested in the
+// same callable (Features.NearestLocal), the one whose declaration
+// encloses pos, else the one declared nearest to pos.
+func (p *Program) nearestDeclared(ids []SymID, pos uint32) []SymID {
+	best, bestDist := NoSym, ^uint32(0)
+	for _, id := range ids {
+		s := p.Syms[id].Symbol
+		var dist uint32
+		switch {
+		case s.Contains(pos):
+			dist = 0
+		case pos < s.StartByte:
+			dist = s.StartByte - pos
+		default:
+			dist = pos - s.EndByte
+		}
+		if dist < bestDist {
+			best, bestDist = id, dist
+		}
+	}
+	return []SymID{best}
 }
 
 // localBinding finds the binding of name in exactly this scope that is

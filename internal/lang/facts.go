@@ -158,6 +158,10 @@ type Call struct {
 	// languages that choose among overloads by argument types (Java); nil
 	// otherwise.
 	ArgExprs []*Expr
+	// Bare: the callee is written without an argument list (Scala `x.size`,
+	// `count`), which calls it only when it names a method; a value, a
+	// type or an object named so is read, not called.
+	Bare bool
 }
 
 // Binding records that, inside a scope, a local name was given a declared

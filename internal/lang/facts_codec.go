@@ -59,6 +59,7 @@ func AppendFacts(buf []byte, f *FileFacts) []byte {
 		e.int(c.Line)
 		e.uint(uint64(c.Byte))
 		e.exprs(c.ArgExprs)
+		e.bool(c.Bare)
 	}
 	e.len(len(f.Bindings), f.Bindings == nil)
 	for i := range f.Bindings {
@@ -145,6 +146,7 @@ func DecodeFacts(data []byte) (f *FileFacts, rest []byte, err error) {
 			c.Line = d.int()
 			c.Byte = d.u32()
 			c.ArgExprs = d.exprs()
+			c.Bare = d.bool()
 		}
 	}
 	if n, ok := d.len(); ok {

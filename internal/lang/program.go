@@ -228,6 +228,26 @@ type Features struct {
 	// dispatch matches overrides by name alone. (A method only subtypes
 	// declare is still matched against the call's argument count.)
 	LooseArity bool
+	// ApplyMember: calling a type by name runs its static member of this
+	// name when it declares one that fits (Scala `C(x)` is `C.apply(x)`
+	// when C's companion object defines apply), else the constructor; a
+	// type without constructors (a Scala object) is then not constructed.
+	// Calling an instance (`f(x)` with f a value of a class) runs the
+	// class's member of this name.
+	ApplyMember string
+	// LinearSuper: `super.f` is the f of the nearest base in the
+	// linearization that declares it, traits included (Scala), rather than
+	// the f of the superclass only.
+	LinearSuper bool
+	// NearestLocal: of several same-named symbols nested in one callable
+	// (Scala local defs of different blocks, as in test suites that
+	// declare `def parser` in each test), a name means the one whose
+	// declaration encloses the use, else the one declared nearest to it,
+	// rather than all of them. The symbols nested in a variable or
+	// property (defs in its initializer) are then visible inside it, and
+	// the members of a class nested in a def or a val hide the names
+	// around that class.
+	NearestLocal bool
 }
 
 // Overloading is implemented by the Rules of languages where one name

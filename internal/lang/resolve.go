@@ -250,6 +250,10 @@ func (p *Program) resolveCall(f *File, call *Call) callResolution {
 		}
 		return callResolution{targets: p.callTargets(c, v, call), reason: r, dispatch: true, recv: NoSym}
 	case ExprMember:
+		if e.X.Kind == ExprSuper && p.Rules.Features().LinearSuper {
+			v, r := p.superMember(c, e.Name)
+			return callResolution{targets: p.callTargets(c, v, call), reason: r, recv: NoSym}
+		}
 		base, baseReason := p.Eval(c, e.X)
 		base = p.held(base)
 		v, r := p.Member(c, base, e.Name, e.X.Kind == ExprSelf || e.X.Kind == ExprSuper)
@@ -330,6 +334,18 @@ func (p *Program) typeReason(c Ctx, text string) graph.Reason {
 
 // callTargets turns the value of a callee into call targets.
 func (p *Program) callTargets(c Ctx, v Value, call *Call) []SymID {
+	if am := p.Rules.Features().ApplyMember; am != "" && !call.Bare {
+		// Calling a value runs its apply member (Scala `f(x)` with f an
+		// instance of a class that declares apply).
+		inst := v
+		if v.Kind == ValSym && isVariable(&p.Syms[v.Sym]) {
+			inst = p.ValueOf(v.Sym)
+		}
+		if inst.Kind == ValInstance && inst.Elem == 0 {
+			ids, _ := p.FindMember(inst.Sym, am)
+			return p.pickOverload(c, ids, call)
+		}
+	}
 	if v.Kind != ValSym {
 		return nil
 	}
@@ -341,10 +357,21 @@ func (p *Program) callTargets(c Ctx, v Value, call *Call) []SymID {
 		}
 	}
 	s := &p.Syms[v.Sym]
+	if call.Bare && !s.Kind.IsCallable() {
+		return nil // a type, an object or a value read, not called
+	}
 	switch {
 	case s.Kind.IsCallable():
 		return p.pickOverload(c, append([]SymID{v.Sym}, v.Alts...), call)
 	case s.Kind.IsType():
+		if am := p.Rules.Features().ApplyMember; am != "" {
+			if fit := p.pickOverload(c, p.staticMembers(v.Sym, am), call); len(fit) > 0 {
+				return fit
+			}
+			if len(p.Syms[v.Sym].ctors) == 0 {
+				return nil // an object whose apply, if any, is not in the repository
+			}
+		}
 		if p.Rules.Features().TypeCallConstructs {
 			return p.constructors(c, v.Sym, call)
 		}
@@ -361,6 +388,38 @@ func (p *Program) callTargets(c Ctx, v Value, call *Call) []SymID {
 		}
 	}
 	return nil
+}
+
+// staticMembers are the own static callables of type t named name.
+func (p *Program) staticMembers(t SymID, name string) []SymID {
+	var out []SymID
+	for _, id := range p.Syms[t].members[name] {
+		if s := &p.Syms[id]; s.Static && s.Kind.IsCallable() {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// superMember finds `super.name` along the linearization
+// (Features.LinearSuper): the bases of the enclosing type from the last
+// written to the first, each with its own supertypes, and the first that
+// declares name wins.
+func (p *Program) superMember(c Ctx, name string) (Value, graph.Reason) {
+	t := p.EnclosingType(c.File, c.Scope)
+	if t == NoSym {
+		return none, ""
+	}
+	bases := p.bases(t)
+	for i := len(bases) - 1; i >= 0; i-- {
+		if ids, _ := p.FindMember(bases[i].sym, name); len(ids) > 0 {
+			return SymsValue(ids), graph.ReasonSelfReceiver
+		}
+	}
+	if p.hasExternalBase(t) {
+		return external, ""
+	}
+	return none, ""
 }
 
 // pickOverload keeps the candidates whose parameter count fits; when none

@@ -167,3 +167,28 @@ func TestOpenAIIdentity(t *testing.T) {
 		t.Errorf("endpoint %q", b.Endpoint())
 	}
 }
+
+// BenchmarkOpenAIThroughput embeds 1 KB texts (the 256-token budget)
+// through the OpenAI protocol against a local endpoint answering 384
+// dimensions, with the default batch size and concurrency: what the
+// client and the JSON of the protocol cost, an upper bound for a real
+// endpoint, whose model costs far more. The server shares the cores.
+func BenchmarkOpenAIThroughput(b *testing.B) {
+	srv := embedtest.Start(b, 384)
+	o, err := NewOpenAI(Config{Provider: ProviderOpenAI, BaseURL: srv.URL, Model: "m"}.WithDefaults())
+	if err != nil {
+		b.Fatal(err)
+	}
+	texts := make([]string, 512)
+	for i := range texts {
+		texts[i] = strings.Repeat("func parseConfigFile(path string) (*Config, error) reads the file ", 16)[:1000] + string(rune('a'+i%26))
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := o.Embed(context.Background(), texts); err != nil {
+			b.Fatal(err)
+		}
+		srv.Reset()
+	}
+	b.ReportMetric(float64(b.N*len(texts))/b.Elapsed().Seconds(), "texts/s")
+}

@@ -50,20 +50,7 @@ func (rules) Organize(p *lang.Program) {
 		m.Qualifier = ns
 		p.AddFile(m, f)
 	}
-	for _, m := range p.SortedModules() {
-		if !m.IsPackage {
-			continue
-		}
-		for i := 0; i < len(m.Key); i++ {
-			if m.Key[i] != '.' {
-				continue
-			}
-			prefix := m.Key[:i]
-			if _, ok := p.Modules[prefix]; !ok {
-				p.Module(prefix, prefix[strings.LastIndexByte(prefix, '.')+1:], "", false)
-			}
-		}
-	}
+	p.AddPackagePrefixes(nil)
 	c := &compilation{projects: readProjects(p.Config), fileProject: map[*lang.File]int{}, globals: map[int][]lang.Import{}}
 	for i, pr := range c.projects.list {
 		c.globals[i] = append(c.globals[i], pr.usings...)

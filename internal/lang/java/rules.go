@@ -1,7 +1,6 @@
 package java
 
 import (
-	"path"
 	"strings"
 
 	"gitnexus.dev/gitnexus/internal/graph"
@@ -76,38 +75,14 @@ func dataOf(m *lang.Module) *moduleData {
 	return d
 }
 
-// unnamedPackage prefixes the key of the module of files without a package
-// declaration, one per directory (no Package node).
-const unnamedPackage = "(unnamed package) "
-
 // Organize groups files by their declared package, and adds prefix modules
 // for the leading parts of package names.
 func (rules) Organize(p *lang.Program) {
-	for _, f := range p.Files {
-		pkg := f.Facts.Package
-		dir := lang.Dir(f.Facts.Path)
-		var m *lang.Module
-		if pkg == "" {
-			m = p.Module(unnamedPackage+dir, path.Base("/"+dir), dir, false)
-		} else {
-			m = p.Module(pkg, pkg[strings.LastIndexByte(pkg, '.')+1:], dir, true)
-			m.Qualifier = pkg
-		}
-		dataOf(m)
-		p.AddFile(m, f)
-	}
+	p.GroupByPackage()
 	for _, m := range p.SortedModules() {
-		if !m.IsPackage {
-			continue
-		}
-		for i := strings.IndexByte(m.Key, '.'); i > 0; i = nextDot(m.Key, i) {
-			prefix := m.Key[:i]
-			if _, ok := p.Modules[prefix]; !ok {
-				pm := p.Module(prefix, prefix[strings.LastIndexByte(prefix, '.')+1:], "", false)
-				dataOf(pm).prefix = true
-			}
-		}
+		dataOf(m)
 	}
+	p.AddPackagePrefixes(func(m *lang.Module) { dataOf(m).prefix = true })
 }
 
 func nextDot(s string, i int) int {

@@ -1,7 +1,6 @@
 package kotlin
 
 import (
-	"path"
 	"strings"
 
 	"gitnexus.dev/gitnexus/internal/graph"
@@ -31,46 +30,12 @@ func (rules) IsBuiltin(name string) bool { return anyMethods[name] }
 // Link: every Kotlin supertype is written in the source.
 func (rules) Link(*lang.Program, *graph.Graph) {}
 
-// unnamedPackage prefixes the key of the module of files without a
-// package header, one per directory (no Package node).
-const unnamedPackage = "(unnamed package) "
-
-// prefixModule marks modules that only stand for a package-name prefix.
-type prefixModule struct{}
-
 // Organize groups files by their declared package, adds prefix modules for
 // the leading parts of package names, and makes each extension function a
 // member of its receiver type when that is a class of the repository.
 func (rules) Organize(p *lang.Program) {
-	for _, f := range p.Files {
-		pkg := f.Facts.Package
-		dir := lang.Dir(f.Facts.Path)
-		var m *lang.Module
-		if pkg == "" {
-			m = p.Module(unnamedPackage+dir, path.Base("/"+dir), dir, false)
-		} else {
-			m = p.Module(pkg, pkg[strings.LastIndexByte(pkg, '.')+1:], dir, true)
-			m.Qualifier = pkg
-		}
-		p.AddFile(m, f)
-	}
-	for _, m := range p.SortedModules() {
-		if !m.IsPackage {
-			continue
-		}
-		for i := strings.IndexByte(m.Key, '.'); i > 0; {
-			prefix := m.Key[:i]
-			if _, ok := p.Modules[prefix]; !ok {
-				pm := p.Module(prefix, prefix[strings.LastIndexByte(prefix, '.')+1:], "", false)
-				pm.Data = prefixModule{}
-			}
-			j := strings.IndexByte(m.Key[i+1:], '.')
-			if j < 0 {
-				break
-			}
-			i += 1 + j
-		}
-	}
+	p.GroupByPackage()
+	p.AddPackagePrefixes(nil)
 	for _, f := range p.Files {
 		for i, s := range f.Facts.Symbols {
 			if s.Kind != graph.KindFunction || s.Receiver == "" || s.Parent >= 0 {

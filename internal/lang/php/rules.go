@@ -72,23 +72,7 @@ func (rules) Organize(p *lang.Program) {
 		dataOf(m)
 		p.AddFile(m, f)
 	}
-	for _, m := range p.SortedModules() {
-		if !m.IsPackage {
-			continue
-		}
-		for i := strings.IndexByte(m.Key, '.'); i > 0; {
-			prefix := m.Key[:i]
-			if _, ok := p.Modules[prefix]; !ok {
-				pm := p.Module(prefix, prefix[strings.LastIndexByte(prefix, '.')+1:], "", false)
-				dataOf(pm).prefix = true
-			}
-			j := strings.IndexByte(m.Key[i+1:], '.')
-			if j < 0 {
-				break
-			}
-			i += 1 + j
-		}
-	}
+	p.AddPackagePrefixes(func(m *lang.Module) { dataOf(m).prefix = true })
 }
 
 // Export returns the class, function or constant name of namespace m, or

@@ -254,3 +254,23 @@ type Export struct {
 
 // ExportAssign is the Export name for `module.exports = x` and `export = x`.
 const ExportAssign = "="
+
+// AddSymbol appends s to the file's symbols, its name made valid UTF-8 and
+// its qualified name its name when empty, and returns its index.
+func (f *FileFacts) AddSymbol(s Symbol) int {
+	s.Name = ValidUTF8(s.Name)
+	if s.Qual == "" {
+		s.Qual = s.Name
+	}
+	f.Symbols = append(f.Symbols, s)
+	return len(f.Symbols) - 1
+}
+
+// QualIn is name qualified by the symbol at index parent
+// (Server.Handle), or name alone when parent is -1.
+func (f *FileFacts) QualIn(parent int, name string) string {
+	if parent < 0 {
+		return name
+	}
+	return f.Symbols[parent].Qual + "." + name
+}

@@ -130,14 +130,7 @@ func exported(name string) bool {
 }
 
 // add appends a symbol and returns its index.
-func (x *extraction) add(s lang.Symbol) int {
-	s.Name = lang.ValidUTF8(s.Name)
-	if s.Qual == "" {
-		s.Qual = s.Name
-	}
-	x.facts.Symbols = append(x.facts.Symbols, s)
-	return len(x.facts.Symbols) - 1
-}
+func (x *extraction) add(s lang.Symbol) int { return x.facts.AddSymbol(s) }
 
 // doc returns the first paragraph of the comment block right above n, or
 // above its declaration when n is the only spec of a declaration.

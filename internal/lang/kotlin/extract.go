@@ -22,21 +22,9 @@ type extraction struct {
 func (x *extraction) text(n *ts.Node) string { return lang.Text(n, x.src) }
 
 // add appends a symbol and returns its index.
-func (x *extraction) add(s lang.Symbol) int {
-	s.Name = lang.ValidUTF8(s.Name)
-	if s.Qual == "" {
-		s.Qual = s.Name
-	}
-	x.facts.Symbols = append(x.facts.Symbols, s)
-	return len(x.facts.Symbols) - 1
-}
+func (x *extraction) add(s lang.Symbol) int { return x.facts.AddSymbol(s) }
 
-func (x *extraction) qualOf(parent int, name string) string {
-	if parent < 0 {
-		return name
-	}
-	return x.facts.Symbols[parent].Qual + "." + name
-}
+func (x *extraction) qualOf(parent int, name string) string { return x.facts.QualIn(parent, name) }
 
 // declarations reads the children of a file or a class body; owner is
 // the enclosing type (-1 at file level) and static marks the members of

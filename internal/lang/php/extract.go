@@ -36,14 +36,7 @@ type extraction struct {
 func (x *extraction) text(n *ts.Node) string { return lang.Text(n, x.src) }
 
 // add appends a symbol and returns its index.
-func (x *extraction) add(s lang.Symbol) int {
-	s.Name = lang.ValidUTF8(s.Name)
-	if s.Qual == "" {
-		s.Qual = s.Name
-	}
-	x.facts.Symbols = append(x.facts.Symbols, s)
-	return len(x.facts.Symbols) - 1
-}
+func (x *extraction) add(s lang.Symbol) int { return x.facts.AddSymbol(s) }
 
 // statements reads the children of n, a statement list; parent is the
 // enclosing symbol.
@@ -92,12 +85,7 @@ var kindOf = map[string]graph.NodeKind{
 	"enum_declaration":      graph.KindEnum,
 }
 
-func (x *extraction) qualOf(parent int, name string) string {
-	if parent < 0 {
-		return name
-	}
-	return x.facts.Symbols[parent].Qual + "." + name
-}
+func (x *extraction) qualOf(parent int, name string) string { return x.facts.QualIn(parent, name) }
 
 // addType reads a class, interface, trait or enum and its members.
 func (x *extraction) addType(n *ts.Node, parent int) {

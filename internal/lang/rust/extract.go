@@ -145,14 +145,7 @@ func (x *extraction) readDefs(q *lang.Query, matches []lang.Match) {
 }
 
 // add appends a symbol and returns its index.
-func (x *extraction) add(s lang.Symbol) int {
-	s.Name = lang.ValidUTF8(s.Name)
-	if s.Qual == "" {
-		s.Qual = s.Name
-	}
-	x.facts.Symbols = append(x.facts.Symbols, s)
-	return len(x.facts.Symbols) - 1
-}
+func (x *extraction) add(s lang.Symbol) int { return x.facts.AddSymbol(s) }
 
 // parentOf is the innermost symbol other than a module that contains n:
 // a function (items in blocks), a trait or an impl block; -1 when n is a

@@ -167,14 +167,7 @@ func (x *extraction) readDefs(matches []lang.Match) {
 }
 
 // add appends a symbol and returns its index.
-func (x *extraction) add(s lang.Symbol) int {
-	s.Name = lang.ValidUTF8(s.Name)
-	if s.Qual == "" {
-		s.Qual = s.Name
-	}
-	x.facts.Symbols = append(x.facts.Symbols, s)
-	return len(x.facts.Symbols) - 1
-}
+func (x *extraction) add(s lang.Symbol) int { return x.facts.AddSymbol(s) }
 
 // container returns the innermost symbol enclosing position pos, or -1.
 func (x *extraction) container(pos uint32) int {

@@ -1,0 +1,81 @@
+package cpp
+
+import (
+	ts "github.com/tree-sitter/go-tree-sitter"
+
+	"gitnexus.dev/gitnexus/internal/lang"
+)
+
+// locals records what a declaration in a function binds, and the
+// constructions it writes: `A a(1);` and `A a{1};` call A's constructor
+// and bind a, an object of exactly A (its calls do not dispatch);
+// `A* p = ...` and `A& r = ...` bind a pointer or reference to an A or a
+// subclass; `auto x = v` binds the value of v. `A a;` binds a but
+// records no call (an implicit default constructor is not a call the
+// repository declares, and an explicit one is found by the oracle as
+// the same construction: see docs).
+func (x *extraction) locals(n *ts.Node) {
+	typ := n.ChildByFieldName("type")
+	if typ == nil {
+		return
+	}
+	written := typeName(x, typ)
+	auto := typ.Kind() == "placeholder_type_specifier"
+	for i := uint(0); i < n.NamedChildCount(); i++ {
+		if n.FieldNameForNamedChild(uint32(i)) != "declarator" {
+			continue
+		}
+		d := n.NamedChild(i)
+		if functionDeclarator(d) != nil {
+			continue // a block-scope prototype
+		}
+		name := variableName(d)
+		if name == nil {
+			continue
+		}
+		b := lang.Binding{Scope: x.scopes.CallScope(uint32(d.StartByte())), Name: x.text(name), Byte: uint32(d.EndByte())}
+		var value *ts.Node
+		if d.Kind() == "init_declarator" {
+			value = d.ChildByFieldName("value")
+		}
+		byValue := d.Kind() == "identifier" || d.Kind() == "init_declarator" && variableName(d.ChildByFieldName("declarator")) == d.ChildByFieldName("declarator")
+		switch {
+		case auto && value != nil:
+			b.Value = x.expr(value, 0)
+		case written != "" && byValue:
+			b.Value = &lang.Expr{Kind: lang.ExprNew, Name: written}
+		case written != "":
+			b.Type = x.typeText(n, typ, d)
+		}
+		if written != "" && value != nil && (value.Kind() == "argument_list" || value.Kind() == "initializer_list") {
+			x.addCall(d, &lang.Expr{Kind: lang.ExprNew, Name: written}, value)
+		}
+		if b.Value != nil && b.Value.Kind == lang.ExprUnknown {
+			continue
+		}
+		if b.Value != nil || b.Type != "" {
+			x.facts.Bindings = append(x.facts.Bindings, b)
+		}
+	}
+}
+
+// rangeLoop records `for (A& a : as)` (a is an A) and `for (auto& a :
+// as)` (a is an element of as), visible in the loop.
+func (x *extraction) rangeLoop(n *ts.Node) {
+	typ, d, right := n.ChildByFieldName("type"), n.ChildByFieldName("declarator"), n.ChildByFieldName("right")
+	name := variableName(d)
+	if typ == nil || name == nil || right == nil {
+		return
+	}
+	b := lang.Binding{Scope: x.scopes.CallScope(uint32(n.StartByte())), Name: x.text(name),
+		Byte: uint32(d.EndByte()), End: uint32(n.EndByte())}
+	if t := typeName(x, typ); t != "" {
+		b.Type = x.typeText(n, typ, d)
+	} else {
+		b.Value, b.Elem = x.expr(right, 0), true
+		if b.Value.Kind == lang.ExprUnknown {
+			return
+		}
+	}
+	x.facts.Bindings = append(x.facts.Bindings, b)
+}

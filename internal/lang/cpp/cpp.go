@@ -109,7 +109,50 @@ func (cppLanguage) ClaimsContent(path string, src []byte) bool {
 var grammar = sync.OnceValue(func() *ts.Language { return ts.NewLanguage(tscpp.Language()) })
 
 func (cppLanguage) NewExtractor() (lang.Extractor, error) {
-	return lang.NewWalkExtractor(grammar(), extract)
+	tp, err := lang.NewTreeParser(grammar())
+	if err != nil {
+		return nil, err
+	}
+	return &extractor{TreeParser: tp}, nil
+}
+
+// extractor reads C++ files: the file is parsed with its export macros
+// blanked (macros.go) and its text read as written.
+type extractor struct {
+	*lang.TreeParser
+}
+
+// Grammar is the tree-sitter language the files are parsed with.
+func (e *extractor) Grammar(string) *ts.Language { return grammar() }
+
+// Extract parses one file and returns its facts.
+func (e *extractor) Extract(path string, src []byte) (*lang.FileFacts, error) {
+	return e.read(path, src, nil, false)
+}
+
+// ExtractTree reads the facts off a tree of src the caller parsed; a
+// file with export macros is parsed again without them.
+func (e *extractor) ExtractTree(path string, src []byte, tree *ts.Tree) (*lang.FileFacts, error) {
+	return e.read(path, src, tree, false)
+}
+
+// ExtractSymbols reads the symbols alone: the same walk, recording no
+// calls, bindings or imports.
+func (e *extractor) ExtractSymbols(path string, src []byte, tree *ts.Tree) (*lang.FileFacts, error) {
+	return e.read(path, src, tree, true)
+}
+
+func (e *extractor) read(path string, src []byte, tree *ts.Tree, symbolsOnly bool) (*lang.FileFacts, error) {
+	parsed := withoutExportMacros(src)
+	if tree == nil || len(parsed) > 0 && &parsed[0] != &src[0] {
+		own, err := e.Parse(path, parsed)
+		if err != nil {
+			return nil, err
+		}
+		defer own.Close()
+		tree = own
+	}
+	return extract(path, src, tree, symbolsOnly), nil
 }
 
 // extract is the walk of one file: its symbols and, unless symbolsOnly,

@@ -27,6 +27,12 @@ argument list is written (`A(1)`, `new A(1)`, `A a(1)`, `A a{}`,
 `Base(x)` in a constructor's initializers); a class without a declared
 constructor is the class node itself.
 
+`std::make_unique<T>(args)` and `std::make_shared<T>(args)` call T's
+constructor that takes as many arguments (T itself when it declares
+none), as the index links them. In the body of a template, a call that
+depends on a template parameter is resolved by clang per instantiation
+only: its site is written to OUT.unresolved.jsonl (`dependent`).
+
 Dispatch: a call of a virtual method not qualified by a class name
 (`Base::f()` is not) also reaches the overrides (same name and parameter
 types, defined) in the repository's subclasses of the method's class:
@@ -75,7 +81,7 @@ def name_written(text, name):
 
 
 def param_types(cur):
-    return tuple(a.type.spelling.replace(" ", "") for a in cur.get_arguments())
+    return tuple(a.type.get_canonical().spelling.replace(" ", "") for a in cur.get_arguments())
 
 
 def main():
@@ -108,7 +114,7 @@ def main():
         return {"file": rel(loc.file.name), "line": loc.line, "name": cur.spelling}
 
     index = ci.Index.create()
-    defs = {}        # USR -> node of the definition
+    defs = {}        # USR -> nodes of the definitions (one per file: programs may reuse a name)
     pure = {}        # USR -> node of a pure virtual declaration
     owner = {}       # method USR -> class USR
     sig = {}         # method USR -> (name, parameter types)
@@ -126,7 +132,7 @@ def main():
                 files_read.add(rel(inc.include.name))
         files_read.add(rel(src))
 
-        def walk(cur, caller, parent):
+        def walk(cur, caller, parent, templated_in=False):
             for ch in cur.get_children():
                 loc = ch.location
                 if loc.file is None or rel(loc.file.name) is None:
@@ -153,26 +159,38 @@ def main():
                             methods.setdefault(cu, set()).add(mu)
                             if b.kind == K.CXX_METHOD and b.is_pure_virtual_method():
                                 pure[mu] = node(b)
-                    walk(ch, caller, ch)
+                    walk(ch, caller, ch, templated_in or kind in (K.CLASS_TEMPLATE, K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION))
                     continue
                 if kind in FUNCS and ch.is_definition():
                     me = node(ch)
-                    defs.setdefault(ch.get_usr(), me)
-                    walk(ch, me, ch)
+                    if me not in defs.setdefault(ch.get_usr(), []):
+                        defs[ch.get_usr()].append(me)
+                    templated = templated_in or kind == K.FUNCTION_TEMPLATE or (
+                        parent is not None and parent.kind in (K.CLASS_TEMPLATE, K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION))
+                    walk(ch, me, ch, templated)
                     continue
                 if kind == K.CALL_EXPR and caller is not None:
                     efile = ch.extent.start.file
                     site = {"file": rel(efile.name) if efile else caller["file"], "line": ch.extent.start.line}
                     ref = ch.referenced
                     if ref is None:
-                        if ch.spelling and not ch.spelling.startswith("operator"):
-                            unresolved.append({"site": site, "status": "unresolved"})
+                        unresolved.append({"site": site, "status": "unresolved"})
                     elif ref.kind in FUNCS:
                         record(ch, ref, caller, site, parent)
-                walk(ch, caller, ch)
+                elif kind == K.UNEXPOSED_EXPR and templated_in and caller is not None and extent_text(ch, texts).endswith(b")"):
+                    # A call that depends on a template parameter: clang
+                    # resolves it per instantiation only.
+                    efile = ch.extent.start.file
+                    site = {"file": rel(efile.name) if efile else caller["file"], "line": ch.extent.start.line}
+                    unresolved.append({"site": site, "status": "dependent"})
+                walk(ch, caller, ch, templated_in)
 
         def record(call, ref, caller, site, parent):
             name = ref.spelling
+            if name in ("make_unique", "make_shared") and ref.semantic_parent is not None and \
+                    ref.semantic_parent.spelling == "std":
+                made(call, ref, caller, site)
+                return
             if name.startswith("operator") or ref.kind in (K.DESTRUCTOR, K.CONVERSION_FUNCTION):
                 return
             text = extent_text(call, texts)
@@ -191,7 +209,28 @@ def main():
             virtual = ref.kind == K.CXX_METHOD and ref.is_virtual_method() and not qualified
             calls.append((caller, site, ref.get_usr(), target, node(ref), virtual))
 
-        walk(tu.cursor, None, None)
+        def made(call, ref, caller, site):
+            """std::make_unique<T>(args) and make_shared: T's constructor of
+            that many parameters (the class itself when it declares none)."""
+            t = ref.get_template_argument_type(0) if ref.get_num_template_arguments() > 0 else None
+            decl = t.get_declaration() if t is not None else None
+            if decl is None or decl.kind == K.NO_DECL_FOUND or node(decl) is None:
+                return
+            decl = decl.get_definition() or decl
+            n = len(list(call.get_arguments()))
+            ctors = [c for c in decl.get_children() if c.kind in (K.CONSTRUCTOR, K.FUNCTION_TEMPLATE)
+                     and c.spelling == decl.spelling and not c.is_copy_constructor() and not c.is_move_constructor()]
+            if not ctors:
+                calls.append((caller, site, None, node(decl), None, False))
+                return
+            fit = [c for c in ctors if len(list(c.get_arguments())) == n]
+            if len(fit) == 1:
+                d = fit[0].get_definition()
+                calls.append((caller, site, fit[0].get_usr(), node(d) if d is not None else None, node(fit[0]), False))
+            else:
+                unresolved.append({"site": site, "status": "unresolved"})
+
+        walk(tu.cursor, None, None, False)
 
     def overrides(mu):
         name_sig = sig.get(mu)
@@ -206,7 +245,7 @@ def main():
             seen.add(c)
             for m in methods.get(c, ()):
                 if sig.get(m) == name_sig and m in defs and m not in pure:
-                    out.append(defs[m])
+                    out.extend(defs[m])
             queue.extend(subclasses.get(c, ()))
         return out
 
@@ -220,8 +259,12 @@ def main():
             edges.append((caller, callee, kind, site, k))
 
     for caller, site, usr, target, declared, virtual in calls:
-        if target is None:
-            target = defs.get(usr) or pure.get(usr)
+        if target is None and usr is not None:
+            found = defs.get(usr, [])
+            if len(found) > 1:
+                unresolved.append({"site": site, "status": "unresolved"})  # two programs define it
+                continue
+            target = found[0] if found else pure.get(usr)
         if target is None:
             if declared is not None:
                 unresolved.append({"site": site, "status": "not-a-node"})

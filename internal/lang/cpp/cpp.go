@@ -117,7 +117,7 @@ func (cppLanguage) NewExtractor() (lang.Extractor, error) {
 }
 
 // extractor reads C++ files: the file is parsed with its export macros
-// blanked (macros.go) and its text read as written.
+// specifier macros blanked (macros.go) and its text read as written.
 type extractor struct {
 	*lang.TreeParser
 }
@@ -143,7 +143,7 @@ func (e *extractor) ExtractSymbols(path string, src []byte, tree *ts.Tree) (*lan
 }
 
 func (e *extractor) read(path string, src []byte, tree *ts.Tree, symbolsOnly bool) (*lang.FileFacts, error) {
-	parsed := withoutExportMacros(src)
+	parsed := withoutSpecifierMacros(src)
 	if tree == nil || len(parsed) > 0 && &parsed[0] != &src[0] {
 		own, err := e.Parse(path, parsed)
 		if err != nil {

@@ -361,6 +361,10 @@ func (st *state) found(p *lang.Program, cx *lang.Ctx, ns, name string) (lang.Val
 		s := p.Sym(id)
 		switch {
 		case cx.TypesOnly() && !s.Kind.IsType():
+		case cx.Called() && s.Kind == graph.KindTypeAlias:
+			// A conversion to an alias (`size_type(n)`): no constructor of
+			// the repository is named.
+			return lang.External(), "", true
 		case cx.Called() && !s.Kind.IsType() && !s.Kind.IsCallable() && s.Kind != graph.KindVariable:
 		default:
 			ids = append(ids, id)

@@ -67,6 +67,9 @@ func (r rules) Lookup(p *lang.Program, cx *lang.Ctx, name string) (lang.Value, g
 			if s.Kind == graph.KindConstructor || cx.TypesOnly() && !s.Kind.IsType() {
 				continue
 			}
+			if cx.Called() && s.Kind == graph.KindTypeAlias {
+				return lang.External(), "" // a conversion to an alias (`size_type(n)`)
+			}
 			found = append(found, id)
 		}
 		if len(found) > 0 {

@@ -26,8 +26,9 @@ func (x *extraction) locals(n *ts.Node) {
 			continue
 		}
 		d := n.NamedChild(i)
-		if functionDeclarator(d) != nil {
-			continue // a block-scope prototype
+		if fd := functionDeclarator(d); fd != nil {
+			x.vexingConstruction(n, fd, written)
+			continue
 		}
 		name := variableName(d)
 		if name == nil {
@@ -78,4 +79,32 @@ func (x *extraction) rangeLoop(n *ts.Node) {
 		}
 	}
 	x.facts.Bindings = append(x.facts.Bindings, b)
+}
+
+// vexingConstruction reads `A a(b);`, which the grammar parses as the
+// prototype of a function a taking a parameter of type b: when every
+// parameter is a bare name (no declared name, no builtin type), it is the
+// construction of a from the values of those names, as a compiler reads
+// it where they name variables. A real block-scope prototype (`int f(int
+// n);`) declares names or builtin types.
+func (x *extraction) vexingConstruction(n, fd *ts.Node, written string) {
+	params, name := fd.ChildByFieldName("parameters"), fd.ChildByFieldName("declarator")
+	if written == "" || params == nil || name == nil || name.Kind() != "identifier" || params.NamedChildCount() == 0 {
+		return
+	}
+	var args []*lang.Expr
+	for i := uint(0); i < params.NamedChildCount(); i++ {
+		prm := params.NamedChild(i)
+		typ := prm.ChildByFieldName("type")
+		if prm.Kind() != "parameter_declaration" || prm.ChildByFieldName("declarator") != nil || typ == nil ||
+			typ.Kind() != "type_identifier" || prm.NamedChildCount() != 1 {
+			return
+		}
+		args = append(args, &lang.Expr{Kind: lang.ExprIdent, Name: x.text(typ)})
+	}
+	pos := uint32(fd.StartByte())
+	x.facts.Calls = append(x.facts.Calls, lang.Call{Scope: x.scopes.CallScope(pos), Callee: &lang.Expr{Kind: lang.ExprNew, Name: written},
+		Args: len(args), ArgExprs: args, Line: lang.Line(fd), Byte: pos})
+	x.facts.Bindings = append(x.facts.Bindings, lang.Binding{Scope: x.scopes.CallScope(pos), Name: x.text(name),
+		Value: &lang.Expr{Kind: lang.ExprNew, Name: written}, Byte: uint32(fd.EndByte())})
 }

@@ -80,6 +80,7 @@ func (rules) Organize(p *lang.Program) {
 				st.spans[f] = append(st.spans[f], namespaceSpan{span: s.Span, ns: ns})
 				st.addNamespace(p, f, ns)
 			case s.Parent >= 0:
+				st.unscopedEnumerator(p, f, id)
 			case s.Receiver != "":
 				outOfLine = append(outOfLine, id)
 			case s.Hidden && strings.HasPrefix(s.Qual, protoMark):
@@ -108,6 +109,28 @@ func (rules) Organize(p *lang.Program) {
 	}
 	for _, id := range outOfLine {
 		st.attach(p, id)
+	}
+}
+
+// unscopedEnumerator makes an enumerator of an enum that is not an `enum
+// class` a name of the enum's scope, as C++ does: of its namespace, or a
+// member of its class (keeping the enum as owner).
+func (st *state) unscopedEnumerator(p *lang.Program, f *lang.File, id lang.SymID) {
+	s := p.Sym(id)
+	if s.Kind != graph.KindConst {
+		return
+	}
+	enum := p.Sym(f.SymOf(s.Parent))
+	if enum.Kind != graph.KindEnum || hasDecorator(enum.Symbol, decoScoped) {
+		return
+	}
+	if enum.Parent < 0 {
+		add(st.names, namespaceOfSym(enum), s.Name, id)
+		return
+	}
+	if outer := f.SymOf(enum.Parent); p.Sym(outer).Kind.IsType() {
+		p.AddMember(outer, id)
+		p.SetOwner(id, f.SymOf(s.Parent))
 	}
 }
 

@@ -57,9 +57,18 @@ func (rules) SelectOverload(p *lang.Program, c lang.Ctx, cands []lang.SymID, arg
 			uniq = append(uniq, id)
 		}
 	}
+	// Default arguments are written on the declaration in the class.
+	declared := func(id lang.SymID) *lang.Symbol {
+		if st != nil {
+			if d, ok := st.declOf[id]; ok {
+				return p.Sym(d).Symbol
+			}
+		}
+		return p.Sym(id).Symbol
+	}
 	var fit []lang.SymID
 	for _, id := range uniq {
-		if s := p.Sym(id); !s.Kind.IsCallable() || lang.Accepts(s.Symbol, len(args)) {
+		if s := p.Sym(id); !s.Kind.IsCallable() || lang.Accepts(declared(id), len(args)) {
 			fit = append(fit, id)
 		}
 	}
@@ -70,7 +79,7 @@ func (rules) SelectOverload(p *lang.Program, c lang.Ctx, cands []lang.SymID, arg
 		}
 		var typed []lang.SymID
 		for _, id := range fit {
-			if acceptsTypes(p, p.Sym(id).Params, types) {
+			if acceptsTypes(p, declared(id).Params, types) {
 				typed = append(typed, id)
 			}
 		}

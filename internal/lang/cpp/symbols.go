@@ -23,6 +23,8 @@ const (
 	decoOverride       = "override"
 	decoSpecialization = "specialization"
 	decoDefine         = "define"
+	// decoScoped marks an `enum class`: its enumerators stay in it.
+	decoScoped = "scoped"
 )
 
 func decorators(virtual, override bool) []string {
@@ -327,9 +329,16 @@ func (x *extraction) addEnum(n *ts.Node, cx context) {
 		return
 	}
 	name := x.text(nn)
+	var deco []string
+	for i := uint(0); i < n.ChildCount(); i++ {
+		if k := n.Child(i).Kind(); k == "class" || k == "struct" {
+			deco = []string{decoScoped}
+		}
+	}
 	idx := x.add(lang.Symbol{
 		Kind: graph.KindEnum, Name: name, Qual: x.qual(cx, name), Parent: cx.parent, Span: lang.SpanOf(n),
 		Signature: x.header(n, body), Doc: x.doc(n), Exported: !cx.anon, Content: lang.Content(x.src, lang.SpanOf(n)),
+		Decorators: deco,
 	})
 	for i := uint(0); i < body.NamedChildCount(); i++ {
 		e := body.NamedChild(i)

@@ -282,7 +282,7 @@ func (st *state) pair(p *lang.Program, t, def lang.SymID) {
 		if _, taken := st.defOf[m]; taken {
 			continue
 		}
-		if lang.OverloadSuffix(ms.Symbol) == lang.OverloadSuffix(d.Symbol) {
+		if sameParams(ms.Params, d.Params) {
 			st.defOf[m], st.declOf[def] = def, m
 			return
 		}

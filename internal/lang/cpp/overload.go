@@ -1,6 +1,7 @@
 package cpp
 
 import (
+	"regexp"
 	"strings"
 
 	"gitnexus.dev/gitnexus/internal/lang"
@@ -217,17 +218,27 @@ func (rules) Overrides(p *lang.Program, m, o lang.SymID) bool {
 	return sameParams(p.Sym(m).Params, p.Sym(o).Params)
 }
 
-// sameParams compares parameter types as written, spaces aside.
+// sameParams compares parameter types as written, spaces and namespace
+// qualifiers aside (`const YAML::Mark&` in a subclass outside the
+// namespace is `const Mark&`).
 func sameParams(a, b []lang.Param) bool {
 	if len(a) != len(b) {
 		return false
 	}
 	for i := range a {
-		if strings.Join(strings.Fields(a[i].Type), "") != strings.Join(strings.Fields(b[i].Type), "") {
+		if unqualified(a[i].Type) != unqualified(b[i].Type) {
 			return false
 		}
 	}
 	return true
+}
+
+// qualifierPart matches one `name::` of a qualified type.
+var qualifierPart = regexp.MustCompile(`\b[A-Za-z_][A-Za-z0-9_]*\s*::\s*`)
+
+// unqualified is a written type without spaces and qualifiers.
+func unqualified(t string) string {
+	return strings.Join(strings.Fields(qualifierPart.ReplaceAllString(t, "")), "")
 }
 
 // isVirtual reports whether method m is virtual: marked virtual,

@@ -160,7 +160,7 @@ func (e *extractor) read(path string, src []byte, tree *ts.Tree, symbolsOnly boo
 func extract(path string, src []byte, tree *ts.Tree, symbolsOnly bool) *lang.FileFacts {
 	root := tree.RootNode()
 	x := &extraction{src: src, facts: &lang.FileFacts{Path: path, Language: "cpp", Lines: lang.CountLines(src)},
-		symbolsOnly: symbolsOnly, macros: map[string]bool{}}
+		symbolsOnly: symbolsOnly, macros: map[string]bool{}, refs: map[refKey]bool{}}
 	x.scopes = lang.NewScopeFinder(&x.facts.Symbols)
 	x.facts.SyntaxErrors = lang.CountSyntaxErrors(root)
 	x.declarations(root, context{parent: -1})

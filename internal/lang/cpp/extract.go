@@ -19,6 +19,8 @@ type extraction struct {
 	symbolsOnly bool
 	// macros are the names of the function-like macros the file defines.
 	macros map[string]bool
+	// refs are the references recorded, once per scope, name and kind.
+	refs map[refKey]bool
 }
 
 // context is where a declaration is written.

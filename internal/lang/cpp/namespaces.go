@@ -332,7 +332,13 @@ func (st *state) lookupInNamespaces(p *lang.Program, cx *lang.Ctx, name string) 
 			addChain(namespaceOfSym(p.Sym(t)))
 		}
 	}
-	addChain(st.namespaceAt(f, cx.Pos))
+	pos := cx.Pos
+	if cx.Scope >= 0 {
+		// The namespace of the enclosing symbol: references are looked up
+		// from the end of their scope.
+		pos = f.Facts.Symbols[cx.Scope].StartByte
+	}
+	addChain(st.namespaceAt(f, pos))
 	for _, ns := range chain {
 		if v, why, ok := st.found(p, cx, ns, name); ok {
 			return v, why

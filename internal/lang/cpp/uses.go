@@ -33,6 +33,11 @@ func (x *extraction) code(n *ts.Node) {
 	case "using_declaration":
 		x.addUsing(n, context{parent: -1})
 		return
+	case "identifier":
+		x.addRef(n, &lang.Expr{Kind: lang.ExprIdent, Name: x.text(n)})
+	case "qualified_identifier":
+		x.addRef(n, x.qualified(n, 0))
+		return
 	}
 	for i := uint(0); i < n.NamedChildCount(); i++ {
 		x.code(n.NamedChild(i))

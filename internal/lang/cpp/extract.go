@@ -59,31 +59,29 @@ func (x *extraction) qual(cx context, name string) string {
 // linkage block, preprocessor branch or class body.
 func (x *extraction) declarations(n *ts.Node, cx context) {
 	for i := uint(0); i < n.NamedChildCount(); i++ {
-		c := n.NamedChild(i)
-		switch c.Kind() {
-		case "namespace_definition":
-			x.addNamespace(c, cx)
-		case "linkage_specification":
-			if body := c.ChildByFieldName("body"); body != nil && body.Kind() == "declaration_list" {
-				x.declarations(body, cx)
-			} else if body != nil {
-				x.declaration(body, cx)
-			}
-		case "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef":
-			x.declarations(c, cx)
-		case "template_declaration":
-			inner := cx
-			inner.tparams = x.templateParams(c.ChildByFieldName("parameters"))
-			x.declarations(c, inner)
-		default:
-			x.declaration(c, cx)
-		}
+		x.declaration(n.NamedChild(i), cx)
 	}
 }
 
-// declaration reads one declaration.
+// declaration reads one declaration, or the declarations a wrapper
+// holds: a namespace, a linkage specification (`extern "C"`), a
+// template, a preprocessor branch.
 func (x *extraction) declaration(c *ts.Node, cx context) {
 	switch c.Kind() {
+	case "namespace_definition":
+		x.addNamespace(c, cx)
+	case "linkage_specification":
+		if body := c.ChildByFieldName("body"); body != nil && body.Kind() == "declaration_list" {
+			x.declarations(body, cx)
+		} else if body != nil {
+			x.declaration(body, cx)
+		}
+	case "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef":
+		x.declarations(c, cx)
+	case "template_declaration":
+		inner := cx
+		inner.tparams = x.templateParams(c.ChildByFieldName("parameters"))
+		x.declarations(c, inner)
 	case "preproc_include":
 		x.addInclude(c)
 	case "preproc_function_def":
@@ -102,21 +100,6 @@ func (x *extraction) declaration(c *ts.Node, cx context) {
 		x.addAlias(c, cx)
 	case "using_declaration":
 		x.addUsing(c, cx)
-	case "template_declaration", "linkage_specification", "namespace_definition",
-		"preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef":
-		wrap := cx
-		if c.Kind() == "template_declaration" {
-			wrap.tparams = x.templateParams(c.ChildByFieldName("parameters"))
-		}
-		if c.Kind() == "namespace_definition" {
-			x.addNamespace(c, cx)
-			return
-		}
-		if body := c.ChildByFieldName("body"); c.Kind() == "linkage_specification" && body != nil && body.Kind() != "declaration_list" {
-			x.declaration(body, cx)
-			return
-		}
-		x.declarations(c, wrap)
 	case "expression_statement":
 		// Code at namespace scope is a macro's doing (`TEST(a, b)`): its
 		// calls belong to the file.

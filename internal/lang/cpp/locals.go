@@ -10,10 +10,9 @@ import (
 // constructions it writes: `A a(1);` and `A a{1};` call A's constructor
 // and bind a, an object of exactly A (its calls do not dispatch);
 // `A* p = ...` and `A& r = ...` bind a pointer or reference to an A or a
-// subclass; `auto x = v` binds the value of v. `A a;` binds a but
-// records no call (an implicit default constructor is not a call the
-// repository declares, and an explicit one is found by the oracle as
-// the same construction: see docs).
+// subclass; `auto x = v` binds the value of v. `A a;` binds a but records
+// no call: it runs a default constructor that no argument list names, as
+// the oracle reads it too (bench/oracle/cpp).
 func (x *extraction) locals(n *ts.Node) {
 	typ := n.ChildByFieldName("type")
 	if typ == nil {

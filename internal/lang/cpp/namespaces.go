@@ -185,7 +185,7 @@ func (st *state) addNamespace(p *lang.Program, f *lang.File, ns string) {
 }
 
 // namespace returns the module of namespace ns, nil when none is declared.
-func (st *state) namespace(_ *lang.Program, ns string) *lang.Module { return st.modules[ns] }
+func (st *state) namespace(ns string) *lang.Module { return st.modules[ns] }
 
 // namespaceAt is the innermost namespace whose block contains pos in f.
 func (st *state) namespaceAt(f *lang.File, pos uint32) string {

@@ -126,7 +126,7 @@ func (rules) Export(p *lang.Program, m *lang.Module, name string) lang.Value {
 	if ids := st.visibleDefs(p, nil, st.names[ns][name]); len(ids) > 0 {
 		return lang.SymsValue(ids)
 	}
-	if sub := st.namespace(p, join(ns, name)); sub != nil {
+	if sub := st.namespace(join(ns, name)); sub != nil {
 		return lang.ModuleValue(sub)
 	}
 	return lang.External()

@@ -69,7 +69,8 @@
 // gets dispatch edges to the overrides in subclasses; a call on an object
 // declared by value does not dispatch. Calls on a value whose type is a
 // template parameter, on an `auto` from an unknown call, or into the
-// standard library get no edge.
+// standard library get no edge. Functions reference the variables and
+// constants of namespaces and the static members they use (refs.go).
 package cpp
 
 import (

@@ -80,6 +80,13 @@ def name_written(text, name):
     return re.search(rb"(?<![A-Za-z0-9_])" + re.escape(name.encode()) + rb"(?![A-Za-z0-9_])", text) is not None
 
 
+def specialized_template(cur):
+    """The template a specialization (an instantiated member function
+    template) comes from, or None."""
+    # The bindings return None for a null cursor (Cursor.from_result).
+    return ci.conf.lib.clang_getSpecializedCursorTemplate(cur)
+
+
 def param_types(cur):
     return tuple(a.type.get_canonical().spelling.replace(" ", "") for a in cur.get_arguments())
 
@@ -203,6 +210,11 @@ def main():
             elif not name_written(text, name):
                 return  # written in a macro's body
             d = ref.get_definition()
+            tmpl = specialized_template(ref)
+            if tmpl is not None and tmpl.get_definition() is not None:
+                # An instance of a member function template declared in its
+                # class and defined out of it is "defined" at the declaration.
+                d = tmpl.get_definition()
             target = node(d) if d is not None else None
             callee_text = text.split(b"(")[0]
             qualified = b"::" + name.encode() in callee_text

@@ -62,7 +62,9 @@
 // casts, smart pointers (unique_ptr, shared_ptr, weak_ptr of A are A) and
 // containers (vector, list... of A hold A's). `new A(...)`, `A a(...)`,
 // `A{...}`, `A(...)` and `std::make_unique<A>(...)` call the constructor
-// that fits the arguments, or the class itself when it declares none.
+// that fits the arguments, or the class itself when it declares none;
+// copy and move constructors are never targets (the compiler runs them
+// unwritten far more often than a call names them).
 // Overloads are chosen by argument count, then by the types of literal
 // and typed arguments; when several still fit, the call gets no edge. A
 // call through a pointer or reference to a class whose method is virtual

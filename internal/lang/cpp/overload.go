@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 
+	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/lang"
 )
 
@@ -75,13 +76,37 @@ func (rules) SelectOverload(p *lang.Program, c lang.Ctx, cands []lang.SymID, arg
 	}
 	if len(fit) > 1 {
 		types := make([]string, len(args))
+		known := true
 		for i, a := range args {
 			types[i] = argType(p, c, a)
+			known = known && types[i] != ""
 		}
 		var typed []lang.SymID
 		for _, id := range fit {
-			if acceptsTypes(p, declared(id).Params, types) {
+			if isCopyOrMove(p, id, declared(id)) {
+				if len(types) == 1 && types[0] == p.Sym(p.Owner(id)).Name {
+					return nil // a copy: see below
+				}
+				// Copies and moves are left out, as the compiler runs them
+				// unwritten (passing and returning by value) far more often
+				// than a call names them.
+				continue
+			}
+			if acceptsTypes(p, id, declared(id).Params, types) {
 				typed = append(typed, id)
+			}
+		}
+		if len(typed) > 1 && known {
+			// Every argument's type is known: a function that takes
+			// exactly those types wins over a template that could.
+			var plain []lang.SymID
+			for _, id := range typed {
+				if len(declared(id).TypeParams) == 0 {
+					plain = append(plain, id)
+				}
+			}
+			if len(plain) == 1 {
+				typed = plain
 			}
 		}
 		if len(typed) != 1 {
@@ -154,20 +179,46 @@ func paramCategory(written string) string {
 	return te.Path[len(te.Path)-1]
 }
 
+// primitiveCategory are the categories of builtin types.
+var primitiveCategory = map[string]bool{"int": true, "float": true, "string": true, "char": true, "bool": true}
+
 var integerTypes = map[string]bool{
 	"int": true, "long": true, "short": true, "unsigned": true, "signed": true, "long long": true,
 	"unsigned int": true, "unsigned long": true, "unsigned long long": true, "unsigned short": true,
 	"long int": true, "short int": true, "long long int": true, "size_t": true, "ssize_t": true, "ptrdiff_t": true,
 }
 
-// acceptsTypes reports whether parameters take arguments of these
-// categories: the same category, or a class and one of its bases.
-func acceptsTypes(p *lang.Program, params []lang.Param, types []string) bool {
+// isCopyOrMove reports whether a constructor copies or moves: its one
+// parameter is a reference to its own class.
+func isCopyOrMove(p *lang.Program, id lang.SymID, s *lang.Symbol) bool {
+	owner := p.Owner(id)
+	if s.Kind != graph.KindConstructor || owner == lang.NoSym || len(s.Params) != 1 {
+		return false
+	}
+	t := s.Params[0].Type
+	return strings.Contains(t, "&") && paramCategory(t) == p.Sym(owner).Name
+}
+
+// acceptsTypes reports whether the parameters of callable id take
+// arguments of these categories: the same category, or a class and one
+// of its bases. A parameter whose type is an alias of a class is that
+// class.
+func acceptsTypes(p *lang.Program, id lang.SymID, params []lang.Param, types []string) bool {
 	for i, t := range types {
 		if t == "" || i >= len(params) || params[i].Variadic {
 			continue
 		}
 		want := paramCategory(params[i].Type)
+		if want != "" && want != t && len(want) > 1 && !primitiveCategory[want] {
+			s := p.Sym(id)
+			v := p.ResolveType(lang.Ctx{File: s.File, Scope: s.Local, Pos: s.StartByte}, params[i].Type)
+			switch v.Kind {
+			case lang.ValInstance:
+				want = p.Sym(v.Sym).Name
+			case lang.ValExternal:
+				continue // a type of outside the repository may convert
+			}
+		}
 		switch {
 		case want == "" || want == t:
 		case len(want) == 1:

@@ -130,6 +130,12 @@ func (x *extraction) params(list *ts.Node) []lang.Param {
 			out = append(out, prm)
 		}
 	}
+	// A C-style variadic `...` is a token of the list, not a node.
+	for i := uint(0); i < list.ChildCount(); i++ {
+		if c := list.Child(i); !c.IsNamed() && c.Kind() == "..." {
+			out = append(out, lang.Param{Name: "...", Variadic: true})
+		}
+	}
 	return out
 }
 

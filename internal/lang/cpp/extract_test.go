@@ -125,7 +125,7 @@ T pick(const T& a, T&& b) { return a; }
 			params: []lang.Param{{Name: "x", Type: "int"}}},
 		{qual: "shop.model.counter", kind: graph.KindVariable, static: true, typ: "int"},
 		{qual: "Record.Record", kind: graph.KindConstructor, exported: true, receiver: "Record",
-			params: []lang.Param{{Name: "id", Type: "long"}, {Name: "name", Type: str}},
+			params:    []lang.Param{{Name: "id", Type: "long"}, {Name: "name", Type: str}},
 			signature: "Record::Record(long id, const std::string& name) : Base(id)"},
 		{qual: "shop.model.Record.size", kind: graph.KindMethod, exported: true, receiver: "shop.model.Record",
 			returns: []string{"int"}, signature: "int shop::model::Record::size() const"},

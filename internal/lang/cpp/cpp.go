@@ -64,9 +64,16 @@
 // `A{...}`, `A(...)` and `std::make_unique<A>(...)` call the constructor
 // that fits the arguments, or the class itself when it declares none;
 // copy and move constructors are never targets (the compiler runs them
-// unwritten far more often than a call names them).
-// Overloads are chosen by argument count, then by the types of literal
-// and typed arguments; when several still fit, the call gets no edge. A
+// unwritten far more often than a call names them). `A a(b);`, which the
+// grammar reads as a function prototype, is a construction when its
+// "parameters" are bare names. A constructor's `Base(x)` initializer
+// calls the base's constructor; `A() : A(0)` delegates.
+// Overloads are chosen by argument count (default arguments are read off
+// the declaration in the class), then by the types of literal and typed
+// arguments (an enumerator of an unscoped enum is a value of the enum; a
+// parameter typed by an alias is the aliased class), and a function that
+// takes exactly the known argument types wins over a template; when
+// several still fit, the call gets no edge. A
 // call through a pointer or reference to a class whose method is virtual
 // gets dispatch edges to the overrides in subclasses; a call on an object
 // declared by value does not dispatch. Calls on a value whose type is a

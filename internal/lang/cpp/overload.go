@@ -136,11 +136,66 @@ func argType(p *lang.Program, c lang.Ctx, e *lang.Expr) string {
 		return e.Name
 	}
 	v, _ := p.Eval(c, e)
+	written := ""
+	if v.Kind == lang.ValSym && isVariable(p.Sym(v.Sym).Kind) {
+		written = p.Sym(v.Sym).Type
+	}
 	v = heldValue(p, c, v)
 	if v.Kind == lang.ValInstance && v.Elem == 0 {
 		return p.Sym(v.Sym).Name
 	}
+	if written == "" && e.Kind == lang.ExprIdent {
+		written = localType(c, e.Name)
+	}
+	// A builtin or standard library type as written: `std::string s`
+	// is a string, `std::stringstream in` no string. A name of the
+	// repository that did not resolve to a class (an alias of a builtin
+	// type) says nothing.
+	if cat := paramCategory(written); primitiveCategory[cat] || strings.HasPrefix(strings.TrimPrefix(bareType(written), "::"), "std::") {
+		return cat
+	}
 	return ""
+}
+
+func isVariable(k graph.NodeKind) bool {
+	return k == graph.KindVariable || k == graph.KindConst || k == graph.KindProperty
+}
+
+// localType is the type written for a local or parameter named name
+// visible at c, "" when none is written.
+func localType(c lang.Ctx, name string) string {
+	f := c.File
+	best := -1
+	for i := range f.Facts.Bindings {
+		b := &f.Facts.Bindings[i]
+		if b.Name == name && b.Type != "" && !b.Field && b.Byte <= c.Pos && (b.End == 0 || c.Pos < b.End) &&
+			inScope(f, c.Scope, b.Scope) && (best < 0 || b.Byte >= f.Facts.Bindings[best].Byte) {
+			best = i
+		}
+	}
+	if best >= 0 {
+		return f.Facts.Bindings[best].Type
+	}
+	for scope := c.Scope; scope >= 0; scope = f.Facts.Symbols[scope].Parent {
+		for _, prm := range f.Facts.Symbols[scope].Params {
+			if prm.Name == name {
+				return prm.Type
+			}
+		}
+	}
+	return ""
+}
+
+// inScope reports whether scope b is scope a or encloses it.
+func inScope(f *lang.File, a, b int) bool {
+	for s := a; ; s = f.Facts.Symbols[s].Parent {
+		if s == b {
+			return true
+		}
+		if s < 0 {
+			return false
+		}
+	}
 }
 
 // heldValue is the value a variable or field holds.

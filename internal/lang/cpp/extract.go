@@ -78,6 +78,12 @@ func (x *extraction) declaration(c *ts.Node, cx context) {
 		}
 	case "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef":
 		x.declarations(c, cx)
+	case "ERROR":
+		// A macro invocation at namespace scope (`DEFINE_THING(int);`)
+		// leaves an error that may hold the declarations after it.
+		if cx.parent < 0 {
+			x.declarations(c, cx)
+		}
 	case "template_declaration":
 		inner := cx
 		inner.tparams = x.templateParams(c.ChildByFieldName("parameters"))

@@ -80,12 +80,13 @@ func (x *extraction) rangeLoop(n *ts.Node) {
 	x.facts.Bindings = append(x.facts.Bindings, b)
 }
 
-// vexingConstruction reads `A a(b);`, which the grammar parses as the
-// prototype of a function a taking a parameter of type b: when every
-// parameter is a bare name (no declared name, no builtin type), it is the
-// construction of a from the values of those names, as a compiler reads
-// it where they name variables. A real block-scope prototype (`int f(int
-// n);`) declares names or builtin types.
+// vexingConstruction reads `A a(b);` and `A a(K::v);`, which the grammar
+// parses as the prototype of a function a taking a parameter of type b:
+// when every parameter is a bare or qualified name (no declared name, no
+// builtin type), it is the construction of a from the values of those
+// names, as a compiler reads it where they name variables. A real
+// block-scope prototype (`int f(int n);`) declares names or builtin
+// types.
 func (x *extraction) vexingConstruction(n, fd *ts.Node, written string) {
 	params, name := fd.ChildByFieldName("parameters"), fd.ChildByFieldName("declarator")
 	if written == "" || params == nil || name == nil || name.Kind() != "identifier" || params.NamedChildCount() == 0 {
@@ -96,10 +97,17 @@ func (x *extraction) vexingConstruction(n, fd *ts.Node, written string) {
 		prm := params.NamedChild(i)
 		typ := prm.ChildByFieldName("type")
 		if prm.Kind() != "parameter_declaration" || prm.ChildByFieldName("declarator") != nil || typ == nil ||
-			typ.Kind() != "type_identifier" || prm.NamedChildCount() != 1 {
+			prm.NamedChildCount() != 1 {
 			return
 		}
-		args = append(args, &lang.Expr{Kind: lang.ExprIdent, Name: x.text(typ)})
+		switch typ.Kind() {
+		case "type_identifier":
+			args = append(args, &lang.Expr{Kind: lang.ExprIdent, Name: x.text(typ)})
+		case "qualified_identifier":
+			args = append(args, x.qualified(typ, 0)) // `A a(Kind::Value);`
+		default:
+			return
+		}
 	}
 	pos := uint32(fd.StartByte())
 	x.facts.Calls = append(x.facts.Calls, lang.Call{Scope: x.scopes.CallScope(pos), Callee: &lang.Expr{Kind: lang.ExprNew, Name: written},

@@ -168,13 +168,13 @@ func localType(c lang.Ctx, name string) string {
 	best := -1
 	for i := range f.Facts.Bindings {
 		b := &f.Facts.Bindings[i]
-		if b.Name == name && b.Type != "" && !b.Field && b.Byte <= c.Pos && (b.End == 0 || c.Pos < b.End) &&
+		if b.Name == name && writtenType(b) != "" && !b.Field && b.Byte <= c.Pos && (b.End == 0 || c.Pos < b.End) &&
 			inScope(f, c.Scope, b.Scope) && (best < 0 || b.Byte >= f.Facts.Bindings[best].Byte) {
 			best = i
 		}
 	}
 	if best >= 0 {
-		return f.Facts.Bindings[best].Type
+		return writtenType(&f.Facts.Bindings[best])
 	}
 	for scope := c.Scope; scope >= 0; scope = f.Facts.Symbols[scope].Parent {
 		for _, prm := range f.Facts.Symbols[scope].Params {
@@ -184,6 +184,15 @@ func localType(c lang.Ctx, name string) string {
 		}
 	}
 	return ""
+}
+
+// writtenType is the type a binding's declaration writes: its declared
+// type, or the class of the object it constructs (`A a(x);`).
+func writtenType(b *lang.Binding) string {
+	if b.Type == "" && b.Value != nil && b.Value.Kind == lang.ExprNew {
+		return b.Value.Name
+	}
+	return b.Type
 }
 
 // inScope reports whether scope b is scope a or encloses it.

@@ -131,7 +131,7 @@ func (x *extraction) callee(n *ts.Node, depth int) *lang.Expr {
 func (x *extraction) memberName(n *ts.Node) string {
 	for depth := 0; n != nil && depth < 8; depth++ {
 		switch n.Kind() {
-		case "field_identifier", "identifier", "destructor_name":
+		case "field_identifier", "identifier", "destructor_name", "type_identifier":
 			return x.text(n)
 		case "template_method", "template_function":
 			n = n.ChildByFieldName("name")

@@ -28,7 +28,10 @@
 //     hidden (it only gives the resolver the parameters and `virtual`). A
 //     member declared and defined nowhere in the repository has no node,
 //     as a C function only declared; a pure virtual one is an abstract
-//     Method node. Free function prototypes are hidden likewise.
+//     Method node. Free function prototypes are hidden likewise. A free
+//     function defined with its namespace written before it (`void
+//     ns::f() {}`) cannot be told from a member by its text: it is a
+//     Method node, found in namespace ns by lookups.
 //   - A class or function template is its plain symbol (Box, Box.get);
 //     an explicit specialisation (`template<> struct Box<int>`) is a
 //     Class or Struct named Box with Qual "Box<int>", its members under

@@ -6,7 +6,8 @@
 //	go run -tags sqlite_fts5 ./bench/accuracy -db <repo>/.gitnexus/graph.db -oracle out.jsonl [-files out.jsonl.files] [-name repo] [-samples 20]
 //
 // Oracle endpoints (file, line of the definition's name, name) are mapped to
-// nodes: the innermost node of that file whose span contains the line and
+// nodes: the innermost code node of that file (historical symbols, commits,
+// communities and processes are left out) whose span contains the line and
 // whose name matches (line 0 is the File node). Definitions:
 //
 //   - static: the oracle's "static" edges (the declaration the compiler
@@ -350,7 +351,7 @@ func score(dbPath, oraclePath, filesPath string, nSamples int) (*Report, error) 
 
 func loadNodes(db *sql.DB) (map[string]*node, map[string][]*node, error) {
 	rows, err := db.Query(`SELECT id, kind, name, file_path, start_line, end_line FROM nodes
-		WHERE kind NOT IN ('Folder', 'Package')`)
+		WHERE kind NOT IN ('Folder', 'Package', 'HistoricalSymbol', 'Commit', 'Community', 'Process')`)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -195,7 +195,7 @@ func (h *HistoryView) FunctionSource(ctx context.Context, id, commitRef string) 
 	if !ok {
 		return nil, &NotFoundError{What: fmt.Sprintf("%s has no file %s", c.ShortHash(), path)}
 	}
-	l := lang.ForPath(path)
+	l := lang.ForFile(path, src)
 	if l == nil {
 		return nil, &NotFoundError{What: fmt.Sprintf("%s is not in a supported language", path)}
 	}

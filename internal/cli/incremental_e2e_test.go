@@ -26,7 +26,7 @@ import (
 // indexes must hold the same nodes, edges (with confidence and reason),
 // search results, communities, processes and history.
 func TestIncrementalEqualsRebuild(t *testing.T) {
-	for _, l := range append(modelLanguages, rustLanguage, cLanguage, rubyLanguage, phpLanguage, csharpLanguage, kotlinLanguage, scalaLanguage) {
+	for _, l := range append(modelLanguages, rustLanguage, cLanguage, rubyLanguage, phpLanguage, csharpLanguage, kotlinLanguage, scalaLanguage, cppLanguage) {
 		t.Run(l.name, func(t *testing.T) {
 			t.Parallel()
 			rng := rand.New(rand.NewSource(int64(len(l.name)) * 7919))
@@ -750,6 +750,58 @@ var scalaLanguage = modelLanguage{
 			b.WriteString("    ()\n")
 		}
 		return b.String()
+	},
+}
+
+// cppLanguage renders each file as a class of static member functions in
+// the namespace of its directory: the header declares them, the source
+// file defines them out of line (`void M1::f2() {...}`). Calls inside the
+// file are bare, calls into the same directory name the class, calls
+// into another directory the namespace too (d1::M3::f7()), each through
+// an include of the callee's header.
+var cppLanguage = modelLanguage{
+	name: "cpp",
+	path: func(f *modelFile) string { return f.dir + "/" + f.name + ".cpp" },
+	render: func(m *codeModel, f *modelFile) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, "#include \"%s.hpp\"\n", f.name)
+		for _, cf := range m.callees(f) {
+			if cf.dir == f.dir {
+				fmt.Fprintf(&b, "#include \"%s.hpp\"\n", cf.name)
+			} else {
+				fmt.Fprintf(&b, "#include <%s/%s.hpp>\n", cf.dir, cf.name)
+			}
+		}
+		fmt.Fprintf(&b, "\nnamespace %s {\n", f.dir)
+		for _, fn := range f.funcs {
+			fmt.Fprintf(&b, "\n// %s does its part.\nvoid %s::%s() {\n", fn.name, title(f.name), fn.name)
+			for _, c := range fn.calls {
+				switch cf := m.fileOf(c); {
+				case cf == f:
+					fmt.Fprintf(&b, "    %s();\n", c.name)
+				case cf != nil && cf.dir == f.dir:
+					fmt.Fprintf(&b, "    %s::%s();\n", title(cf.name), c.name)
+				case cf != nil:
+					fmt.Fprintf(&b, "    %s::%s::%s();\n", cf.dir, title(cf.name), c.name)
+				}
+			}
+			b.WriteString("}\n")
+		}
+		fmt.Fprintf(&b, "\n}  // namespace %s\n", f.dir)
+		return b.String()
+	},
+	layout: func(m *codeModel) map[string]string {
+		out := map[string]string{}
+		for _, f := range m.files {
+			var h strings.Builder
+			fmt.Fprintf(&h, "#pragma once\n\nnamespace %s {\n\nclass %s {\npublic:\n", f.dir, title(f.name))
+			for _, fn := range f.funcs {
+				fmt.Fprintf(&h, "    static void %s();\n", fn.name)
+			}
+			fmt.Fprintf(&h, "};\n\n}  // namespace %s\n", f.dir)
+			out[f.dir+"/"+f.name+".hpp"] = h.String()
+		}
+		return out
 	},
 }
 

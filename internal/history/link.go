@@ -104,8 +104,12 @@ func Link(g *graph.Graph, h *graph.History) LinkStats {
 				s.NodeID = graph.HistoricalSymbolID(s.Kind, l.path, s.Key)
 				if _, ok := removed[s.NodeID]; !ok {
 					// The newest change is the one that says what it was last.
+					// The file's language at HEAD where it still exists (a
+					// `.h` is C or C++ by its content), else its extension's.
 					language := ""
-					if lg := lang.ForPath(l.path); lg != nil {
+					if f, ok := g.Node(graph.FileID(l.path)); ok && f.Language != "" {
+						language = f.Language
+					} else if lg := lang.ForPath(l.path); lg != nil {
 						language = lg.Name()
 					}
 					g.AddNode(graph.Node{ID: s.NodeID, Kind: graph.KindHistoricalSymbol, Name: s.Name,

@@ -273,6 +273,7 @@ func (p *symbolPass) readBase(s *side, latest *parseEntry) error {
 // it has one that lines up, else whole. The base belongs to an earlier
 // job, which parses its own blobs before it waits for any other.
 func (p *symbolPass) parseAfter(bp *blobParser, s *side) (*symbolTable, error) {
+	byContent(s)
 	if s.base != nil {
 		<-s.base.done
 		if s.base.failed == nil {
@@ -284,6 +285,14 @@ func (p *symbolPass) parseAfter(bp *blobParser, s *side) (*symbolTable, error) {
 		}
 	}
 	return bp.parse(s.lang, s.path, s.content)
+}
+
+// byContent settles the language of a side once its content is read: a
+// `.h` file written in C++ is C++ (lang.ForFile).
+func byContent(s *side) {
+	if l := lang.ForFile(s.path, s.content); l != nil {
+		s.lang = l
+	}
 }
 
 // standAlone reports whether l derives a version of a file from another.
@@ -315,6 +324,7 @@ func (p *symbolPass) work() error {
 			close(s.entry.done)
 		}
 		if s := job.pre; s != nil && s.content != nil {
+			byContent(s)
 			var base *symbolTable
 			if job.post != nil && job.post.lang.Name() == s.lang.Name() {
 				<-job.post.entry.done // parsed by this job or an earlier one

@@ -3,6 +3,7 @@ package ingest
 // The supported languages register themselves when imported.
 import (
 	_ "gitnexus.dev/gitnexus/internal/lang/c"
+	_ "gitnexus.dev/gitnexus/internal/lang/cpp"
 	_ "gitnexus.dev/gitnexus/internal/lang/csharp"
 	_ "gitnexus.dev/gitnexus/internal/lang/golang"
 	_ "gitnexus.dev/gitnexus/internal/lang/java"

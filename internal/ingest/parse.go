@@ -118,7 +118,7 @@ func parseOne(root, rel string, maxSize int64, configs *configNames, cache *Extr
 		r.skip = SkipMinified
 		return r, nil
 	}
-	l := lang.ForPath(rel)
+	l := lang.ForFile(rel, src)
 	if l == nil {
 		return r, nil
 	}

@@ -69,10 +69,21 @@ type StandAlone interface {
 	StandAloneDeclarations() bool
 }
 
+// ContentClaimer is implemented by a language that also reads files
+// named with another language's extension when their content is written
+// in it: C++ headers named `.h`, an extension C registers. ForFile asks it
+// before going by the extension.
+type ContentClaimer interface {
+	// ClaimsContent reports whether the file at path, with content src,
+	// is written in this language.
+	ClaimsContent(path string, src []byte) bool
+}
+
 var (
 	registryMu sync.RWMutex
 	languages  []Language
 	byExt      = map[string]Language{}
+	claimers   []Language
 )
 
 // Register adds a language. It panics when an extension is claimed twice,
@@ -88,6 +99,24 @@ func Register(l Language) {
 	}
 	languages = append(languages, l)
 	sort.Slice(languages, func(i, j int) bool { return languages[i].Name() < languages[j].Name() })
+	if _, ok := l.(ContentClaimer); ok {
+		claimers = append(claimers, l)
+		sort.Slice(claimers, func(i, j int) bool { return claimers[i].Name() < claimers[j].Name() })
+	}
+}
+
+// ForFile returns the language of a file by its content where a language
+// claims it (ContentClaimer), else by its extension, or nil.
+func ForFile(p string, src []byte) Language {
+	registryMu.RLock()
+	cs := claimers
+	registryMu.RUnlock()
+	for _, l := range cs {
+		if l.(ContentClaimer).ClaimsContent(p, src) {
+			return l
+		}
+	}
+	return ForPath(p)
 }
 
 // ForPath returns the language of a file by its extension, or nil.

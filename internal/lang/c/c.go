@@ -32,7 +32,7 @@ type cLanguage struct{}
 
 func (cLanguage) Name() string         { return "c" }
 func (cLanguage) Extensions() []string { return []string{".c", ".h"} }
-func (cLanguage) Rules() lang.Rules    { return rules{} }
+func (cLanguage) Rules() lang.Rules    { return family }
 
 // StandAloneDeclarations: a top-level C declaration's symbols come from
 // its own text. A preprocessor conditional that spans several

@@ -230,9 +230,17 @@ func isCPlusPlusHeader(path string, src []byte) bool {
 				continue
 			}
 		}
-		if strings.HasPrefix(t, "/*") && !strings.Contains(t, "*/") {
-			inComment = true
-			continue
+		for {
+			i := strings.Index(t, "/*")
+			if i < 0 {
+				break
+			}
+			j := strings.Index(t[i+2:], "*/")
+			if j < 0 {
+				t, inComment = strings.TrimSpace(t[:i]), true
+				break
+			}
+			t = strings.TrimSpace(t[:i] + " " + t[i+2+j+2:])
 		}
 		if i := strings.Index(t, "//"); i >= 0 {
 			t = t[:i]

@@ -98,7 +98,7 @@ func CheckSymbolsOnlyOnFixtures(t *testing.T, l lang.Language, min int) {
 			t.Fatal(err)
 		}
 		for name, content := range fx.Files {
-			if lf := lang.ForPath(name); lf != nil && lf.Name() == l.Name() && CheckSymbolsOnly(t, e, p+":"+name, []byte(content), nil) {
+			if lf := lang.ForFile(name, []byte(content)); lf != nil && lf.Name() == l.Name() && CheckSymbolsOnly(t, e, p+":"+name, []byte(content), nil) {
 				files++
 			}
 		}

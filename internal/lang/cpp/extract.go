@@ -35,14 +35,7 @@ type context struct {
 
 func (x *extraction) text(n *ts.Node) string { return lang.Text(n, x.src) }
 
-func (x *extraction) add(s lang.Symbol) int {
-	s.Name = lang.ValidUTF8(s.Name)
-	if s.Qual == "" {
-		s.Qual = s.Name
-	}
-	x.facts.Symbols = append(x.facts.Symbols, s)
-	return len(x.facts.Symbols) - 1
-}
+func (x *extraction) add(s lang.Symbol) int { return x.facts.AddSymbol(s) }
 
 // qual is the qualified name of name declared in cx.
 func (x *extraction) qual(cx context, name string) string {

@@ -502,26 +502,7 @@ func (p *Program) FindMember(t SymID, name string) ([]SymID, int) {
 		}
 		return nil, 0
 	}
-	seen := map[SymID]bool{t: true}
-	level := []SymID{t}
-	for depth := 0; len(level) > 0 && depth < 12; depth++ {
-		var found []SymID
-		var next []SymID
-		for _, s := range level {
-			found = append(found, p.Syms[s].members[name]...)
-			for _, b := range p.bases(s) {
-				if !seen[b.sym] {
-					seen[b.sym] = true
-					next = append(next, b.sym)
-				}
-			}
-		}
-		if len(found) > 0 {
-			return found, depth
-		}
-		level = next
-	}
-	return nil, 0
+	return p.NearestMembers(t, name)
 }
 
 // hasExternalBase reports whether t has a declared base that did not

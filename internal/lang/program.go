@@ -498,3 +498,29 @@ func (p *Program) Bases(t SymID) []SymID {
 	}
 	return out
 }
+
+// NearestMembers finds the members named name on t or, breadth first, on
+// its bases, and the depth they were found at: the nearest level that
+// declares the name hides the others. It is FindMember's search, for
+// rules that implement Overloading with it (Kotlin, C++).
+func (p *Program) NearestMembers(t SymID, name string) ([]SymID, int) {
+	seen := map[SymID]bool{t: true}
+	level := []SymID{t}
+	for depth := 0; len(level) > 0 && depth < 12; depth++ {
+		var found, next []SymID
+		for _, s := range level {
+			found = append(found, p.Syms[s].members[name]...)
+			for _, b := range p.bases(s) {
+				if !seen[b.sym] {
+					seen[b.sym] = true
+					next = append(next, b.sym)
+				}
+			}
+		}
+		if len(found) > 0 {
+			return found, depth
+		}
+		level = next
+	}
+	return nil, 0
+}

@@ -16,25 +16,7 @@ import (
 // LookupMember finds the members named name on t or, breadth first, on
 // its supertypes; the nearest level that declares the name wins.
 func (rules) LookupMember(p *lang.Program, t lang.SymID, name string) ([]lang.SymID, int) {
-	seen := map[lang.SymID]bool{t: true}
-	level := []lang.SymID{t}
-	for depth := 0; len(level) > 0 && depth < 12; depth++ {
-		var found, next []lang.SymID
-		for _, s := range level {
-			found = append(found, p.Members(s, name)...)
-			for _, b := range p.Bases(s) {
-				if !seen[b] {
-					seen[b] = true
-					next = append(next, b)
-				}
-			}
-		}
-		if len(found) > 0 {
-			return found, depth
-		}
-		level = next
-	}
-	return nil, 0
+	return p.NearestMembers(t, name)
 }
 
 // SelectOverload keeps the candidates whose parameters accept the

@@ -1,7 +1,6 @@
 package c
 
 import (
-	"strings"
 
 	ts "github.com/tree-sitter/go-tree-sitter"
 
@@ -187,16 +186,7 @@ func declared(d *ts.Node) (name *ts.Node, fn bool, params *ts.Node) {
 
 // header is the declaration text up to its body, on one line.
 func (x *extraction) header(n *ts.Node, body *ts.Node) string {
-	end := n.EndByte()
-	if body != nil {
-		end = body.StartByte()
-	}
-	s := lang.OneLine(lang.ValidUTF8(string(x.src[n.StartByte():end])))
-	s = strings.TrimSuffix(strings.TrimSpace(s), ";")
-	if len(s) > 300 {
-		s = s[:300] + "…"
-	}
-	return strings.TrimSpace(s)
+	return DeclarationHeader(x.src, n, body)
 }
 
 // doc is the first paragraph of the comments right above n: a `/** */`

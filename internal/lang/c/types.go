@@ -192,24 +192,9 @@ func (x *extraction) addMacro(n *ts.Node) {
 // addInclude records an #include of a header named between quotes or
 // angle brackets; a computed include (`#include MACRO`) is left out.
 func (x *extraction) addInclude(n *ts.Node) {
-	p := n.ChildByFieldName("path")
-	if p == nil {
-		return
+	if imp, ok := IncludeOf(n, x.src); ok {
+		x.facts.Imports = append(x.facts.Imports, imp)
 	}
-	path := strings.TrimSpace(x.text(p))
-	switch p.Kind() {
-	case "string_literal":
-		path = strings.Trim(path, `"`)
-	case "system_lib_string":
-	default:
-		return
-	}
-	if path == "" || path == "<>" {
-		return
-	}
-	x.facts.Imports = append(x.facts.Imports, lang.Import{
-		Kind: lang.ImportSideEffect, Path: path, Line: lang.Line(n), Scope: -1,
-	})
 }
 
 // isCPlusPlusHeader reports whether a .h file is written in C++: a line

@@ -34,7 +34,7 @@ func (x *extraction) addCall(call, callee, args *ts.Node) {
 	switch callee.Kind() {
 	case "identifier":
 		name := x.text(callee)
-		if x.macros[name] || isMacroName(name) {
+		if x.macros[name] || IsMacroName(name) {
 			x.facts.Macros++
 			return
 		}
@@ -73,18 +73,3 @@ func (x *extraction) addCall(call, callee, args *ts.Node) {
 	})
 }
 
-// isMacroName reports whether a name is written the way C macros are:
-// upper-case letters, digits and underscores, with two letters at least.
-func isMacroName(name string) bool {
-	letters := 0
-	for i := 0; i < len(name); i++ {
-		switch b := name[i]; {
-		case b >= 'A' && b <= 'Z':
-			letters++
-		case b >= '0' && b <= '9', b == '_':
-		default:
-			return false
-		}
-	}
-	return letters >= 2
-}

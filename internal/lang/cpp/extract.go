@@ -7,6 +7,7 @@ import (
 
 	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/lang"
+	"gitnexus.dev/gitnexus/internal/lang/c"
 )
 
 // extraction is the state of reading one file, walked once in document
@@ -171,16 +172,7 @@ func (x *extraction) templateParams(list *ts.Node) []lang.Param {
 
 // header is the declaration text up to its body, on one line.
 func (x *extraction) header(n *ts.Node, body *ts.Node) string {
-	end := n.EndByte()
-	if body != nil {
-		end = body.StartByte()
-	}
-	s := lang.OneLine(lang.ValidUTF8(string(x.src[n.StartByte():end])))
-	s = strings.TrimSuffix(strings.TrimSpace(s), ";")
-	if len(s) > 300 {
-		s = s[:300] + "…"
-	}
-	return strings.TrimSpace(s)
+	return c.DeclarationHeader(x.src, n, body)
 }
 
 // doc is the first paragraph of the comments right above n.

@@ -7,6 +7,7 @@ import (
 
 	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/lang"
+	"gitnexus.dev/gitnexus/internal/lang/c"
 )
 
 // Marks starting the Qual of hidden symbols (cpp.go): the declaration of
@@ -450,24 +451,12 @@ func dotted(s string) string {
 // addInclude records an #include of a header named between quotes or
 // angle brackets, as C does.
 func (x *extraction) addInclude(n *ts.Node) {
-	p := n.ChildByFieldName("path")
-	if p == nil || x.symbolsOnly {
+	if x.symbolsOnly {
 		return
 	}
-	path := strings.TrimSpace(x.text(p))
-	switch p.Kind() {
-	case "string_literal":
-		path = strings.Trim(path, `"`)
-	case "system_lib_string":
-	default:
-		return
+	if imp, ok := c.IncludeOf(n, x.src); ok {
+		x.facts.Imports = append(x.facts.Imports, imp)
 	}
-	if path == "" || path == "<>" {
-		return
-	}
-	x.facts.Imports = append(x.facts.Imports, lang.Import{
-		Kind: lang.ImportSideEffect, Path: path, Line: lang.Line(n), Scope: -1,
-	})
 }
 
 // addMacro records a function-like macro: hidden, so that calls of its

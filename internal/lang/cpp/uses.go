@@ -6,6 +6,7 @@ import (
 	ts "github.com/tree-sitter/go-tree-sitter"
 
 	"gitnexus.dev/gitnexus/internal/lang"
+	"gitnexus.dev/gitnexus/internal/lang/c"
 )
 
 // code records the calls and local bindings in a piece of code. Lambdas
@@ -53,7 +54,7 @@ func (x *extraction) call(n *ts.Node) {
 		return
 	}
 	if fn.Kind() == "identifier" {
-		if name := x.text(fn); x.macros[name] || isMacroName(name) {
+		if name := x.text(fn); x.macros[name] || c.IsMacroName(name) {
 			x.facts.Macros++
 			return
 		}
@@ -327,20 +328,4 @@ func (x *extraction) fieldInitializers(list *ts.Node) {
 // data members usually are (`v_`, `m_v`): not a base class.
 func isMemberName(s string) bool {
 	return strings.HasSuffix(s, "_") || strings.HasPrefix(s, "m_")
-}
-
-// isMacroName reports whether a name is written the way macros are:
-// upper-case letters, digits and underscores, with two letters at least.
-func isMacroName(name string) bool {
-	letters := 0
-	for i := 0; i < len(name); i++ {
-		switch b := name[i]; {
-		case b >= 'A' && b <= 'Z':
-			letters++
-		case b >= '0' && b <= '9', b == '_':
-		default:
-			return false
-		}
-	}
-	return letters >= 2
 }

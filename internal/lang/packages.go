@@ -29,10 +29,9 @@ func (p *Program) GroupByPackage() {
 }
 
 // AddPackagePrefixes gives each leading part of a package's dotted name
-// (a and a.b of a.b.c) a module without a node when it has none, so that
-// qualified names walk through them; mark, when not nil, is called on each
-// module it adds.
-func (p *Program) AddPackagePrefixes(mark func(*Module)) {
+// (a and a.b of a.b.c) a module without a node (PackagePrefix) when it
+// has none, so that qualified names walk through them.
+func (p *Program) AddPackagePrefixes() {
 	for _, m := range p.SortedModules() {
 		if !m.IsPackage {
 			continue
@@ -44,9 +43,7 @@ func (p *Program) AddPackagePrefixes(mark func(*Module)) {
 			prefix := m.Key[:i]
 			if _, ok := p.Modules[prefix]; !ok {
 				pm := p.Module(prefix, prefix[strings.LastIndexByte(prefix, '.')+1:], "", false)
-				if mark != nil {
-					mark(pm)
-				}
+				pm.PackagePrefix = true
 			}
 		}
 	}

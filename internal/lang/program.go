@@ -120,6 +120,9 @@ type Module struct {
 	Files []*File
 	// IsPackage: the module gets a Package node.
 	IsPackage bool
+	// PackagePrefix: the module only stands for a leading part of dotted
+	// package names (a.b of a.b.c; AddPackagePrefixes), without a node.
+	PackagePrefix bool
 	// Scope holds every name declared at file level by the module's files.
 	Scope map[string][]SymID
 	// Sub are child modules reachable as attributes (Python packages).

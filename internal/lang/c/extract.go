@@ -1,7 +1,6 @@
 package c
 
 import (
-
 	ts "github.com/tree-sitter/go-tree-sitter"
 
 	"gitnexus.dev/gitnexus/internal/graph"

@@ -72,4 +72,3 @@ func (x *extraction) addCall(call, callee, args *ts.Node) {
 		Scope: scope, Callee: e, Args: n, Line: lang.Line(callee), Byte: pos,
 	})
 }
-

@@ -50,7 +50,7 @@ func (rules) Organize(p *lang.Program) {
 		m.Qualifier = ns
 		p.AddFile(m, f)
 	}
-	p.AddPackagePrefixes(nil)
+	p.AddPackagePrefixes()
 	c := &compilation{projects: readProjects(p.Config), fileProject: map[*lang.File]int{}, globals: map[int][]lang.Import{}}
 	for i, pr := range c.projects.list {
 		c.globals[i] = append(c.globals[i], pr.usings...)

@@ -134,7 +134,7 @@ func (r rules) lookupType(p *lang.Program, c *lang.Ctx, name string) (lang.Value
 			return lang.SymValue(ts[0]), graph.ReasonImportResolved
 		}
 	}
-	if m, ok := p.Modules[name]; ok && (m.IsPackage || dataOf(m).prefix) {
+	if m, ok := p.Modules[name]; ok && (m.IsPackage || m.PackagePrefix) {
 		return lang.ModuleValue(m), graph.ReasonImportResolved
 	}
 	return lang.External(), ""

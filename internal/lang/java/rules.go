@@ -44,9 +44,6 @@ func (rules) Link(p *lang.Program, g *graph.Graph) {
 
 // moduleData is the rules' bookkeeping on a module.
 type moduleData struct {
-	// prefix: the module only stands for a package-name prefix ("com" of
-	// com.example.app), so that qualified names can walk through it.
-	prefix bool
 	// imports are the resolved imports of each file of the module.
 	imports map[*lang.File]*fileImports
 	// members caches LookupMember for the types declared in the module,
@@ -82,7 +79,7 @@ func (rules) Organize(p *lang.Program) {
 	for _, m := range p.SortedModules() {
 		dataOf(m)
 	}
-	p.AddPackagePrefixes(func(m *lang.Module) { dataOf(m).prefix = true })
+	p.AddPackagePrefixes()
 }
 
 func nextDot(s string, i int) int {
@@ -98,7 +95,7 @@ func (rules) Export(p *lang.Program, m *lang.Module, name string) lang.Value {
 	if t := firstType(p, m.Scope[name], nil); t != lang.NoSym {
 		return lang.SymValue(t)
 	}
-	if m.IsPackage || dataOf(m).prefix {
+	if m.IsPackage || m.PackagePrefix {
 		if sub, ok := p.Modules[m.Key+"."+name]; ok {
 			return lang.ModuleValue(sub)
 		}

@@ -35,7 +35,7 @@ func (rules) Link(*lang.Program, *graph.Graph) {}
 // member of its receiver type when that is a class of the repository.
 func (rules) Organize(p *lang.Program) {
 	p.GroupByPackage()
-	p.AddPackagePrefixes(nil)
+	p.AddPackagePrefixes()
 	for _, f := range p.Files {
 		for i, s := range f.Facts.Symbols {
 			if s.Kind != graph.KindFunction || s.Receiver == "" || s.Parent >= 0 {
@@ -155,7 +155,7 @@ func (rules) Lookup(p *lang.Program, c *lang.Ctx, name string) (lang.Value, grap
 			return lang.SymsValue(ids), graph.ReasonImportResolved
 		}
 	}
-	if m, ok := p.Modules[name]; ok && (m.IsPackage || m.Data != nil) {
+	if m, ok := p.Modules[name]; ok && (m.IsPackage || m.PackagePrefix) {
 		return lang.ModuleValue(m), graph.ReasonImportResolved
 	}
 	return lang.External(), ""

@@ -40,11 +40,9 @@ func (rules) Link(*lang.Program, *graph.Graph) {}
 // globalNamespace is the key of the module of files without a namespace.
 const globalNamespace = "(global namespace)"
 
-// moduleData marks the modules that only stand for a namespace prefix
-// ("App" of App.Models), so that qualified names walk through them.
+// moduleData is the rules' bookkeeping on a module.
 type moduleData struct {
-	prefix bool
-	psr4   []psr4Root // on the global module: the autoload map
+	psr4 []psr4Root // on the global module: the autoload map
 }
 
 func dataOf(m *lang.Module) *moduleData {
@@ -72,7 +70,7 @@ func (rules) Organize(p *lang.Program) {
 		dataOf(m)
 		p.AddFile(m, f)
 	}
-	p.AddPackagePrefixes(func(m *lang.Module) { dataOf(m).prefix = true })
+	p.AddPackagePrefixes()
 }
 
 // Export returns the class, function or constant name of namespace m, or

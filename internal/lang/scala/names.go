@@ -104,7 +104,7 @@ func resolveDotted(p *lang.Program, f *lang.File, parts []string) lang.Value {
 func resolveAbsolute(p *lang.Program, parts []string) lang.Value {
 	for i := len(parts); i > 0; i-- {
 		m, ok := p.Modules[strings.Join(parts[:i], ".")]
-		if !ok || (!m.IsPackage && m.Data == nil) {
+		if !ok || (!m.IsPackage && !m.PackagePrefix) {
 			continue
 		}
 		if i == len(parts) {

@@ -48,7 +48,7 @@ func (rules) Organize(p *lang.Program) {
 		joinEarlyCompanions(p, f)
 	}
 	p.GroupByPackage()
-	p.AddPackagePrefixes(nil)
+	p.AddPackagePrefixes()
 	for _, f := range p.Files {
 		for i, s := range f.Facts.Symbols {
 			if s.Receiver == "" {
@@ -168,7 +168,7 @@ func (rules) Lookup(p *lang.Program, c *lang.Ctx, name string) (lang.Value, grap
 		}
 	}
 	if v := resolveDotted(p, f, []string{name}); v.Kind == lang.ValModule {
-		if v.Mod.IsPackage || v.Mod.Data != nil {
+		if v.Mod.IsPackage || v.Mod.PackagePrefix {
 			return v, graph.ReasonImportResolved
 		}
 	}

@@ -76,10 +76,10 @@ func dataOf(m *lang.Module) *moduleData {
 // for the leading parts of package names.
 func (rules) Organize(p *lang.Program) {
 	p.GroupByPackage()
-	for _, m := range p.SortedModules() {
-		dataOf(m)
-	}
 	p.AddPackagePrefixes()
+	for _, m := range p.SortedModules() {
+		dataOf(m) // before resolution, which reads modules from several goroutines
+	}
 }
 
 func nextDot(s string, i int) int {

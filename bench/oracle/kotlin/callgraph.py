@@ -107,7 +107,7 @@ class Repo:
     def is_transparent(self, c):
         """Lambdas and other classes kotlinc makes for code of a function:
         their calls belong to the enclosing declaration."""
-        if c.name in self.local_funs:
+        if c.name in self.local_funs or c.name.endswith("$DefaultImpls"):
             return False
         if c.kotlin_kind == 3:
             return True
@@ -593,10 +593,10 @@ class Oracle:
     def add(self, caller, callee_m, kind, line):
         callee = self.callee_endpoint(callee_m)
         if callee["file"] is None or not callee["line"]:
-            self.r.stats["callee_unmapped"] += 1
+            self.r.stats["callee_without_source_line"] += 1  # data class members kotlinc writes
             return
         self.edges.add(json.dumps({"caller": caller, "callee": callee, "kind": kind,
-                                   "site": {"file": caller["file"], "line": line}}, sort_keys=True))
+                                   "site": {"file": caller["file"], "line": line}}, separators=(",", ":")))
         self.r.stats["edges_" + kind] += 1
 
 
@@ -640,8 +640,16 @@ def main():
     repo = Repo(root, classes_dir, files)
     oracle = Oracle(repo)
     oracle.run()
+    static = set()
+    for e in oracle.edges:
+        d = json.loads(e)
+        if d["kind"] == "static":
+            static.add(json.dumps([d["caller"], d["callee"], d["site"]]))
     with open(out, "w") as f:
         for e in sorted(oracle.edges):
+            d = json.loads(e)
+            if d["kind"] == "dispatch" and json.dumps([d["caller"], d["callee"], d["site"]]) in static:
+                continue  # a receiver's own method is the static edge
             f.write(e + "\n")
     with open(out + ".files", "w") as f:
         f.write("".join(p + "\n" for p in files))

@@ -198,7 +198,10 @@ func score(dbPath, oraclePath, filesPath string, nSamples int) (*Report, error) 
 		var best *node
 		for _, n := range byFile[e.File] {
 			if n.start <= e.Line && e.Line <= n.end && n.name == e.Name && (e.Kind == "" || n.kind == e.Kind) {
-				if best == nil || n.end-n.start < best.end-best.start {
+				// A class without a body spans what its primary
+				// constructor spans (Kotlin): the constructor is meant.
+				if best == nil || n.end-n.start < best.end-best.start ||
+					(n.end-n.start == best.end-best.start && n.kind == "Constructor") {
 					best = n
 				}
 			}

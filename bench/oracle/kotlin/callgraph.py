@@ -233,10 +233,15 @@ class Repo:
             return self.resolve(owner, name, desc)  # class delegation `: I by x`
         if not m.lines and m.has_code and name == m.name and desc == m.desc:
             return self.resolve(owner, name, desc)  # no line: generated (class delegation)
-        if owner.endswith("$DefaultImpls") and not m.cls.name.endswith("$DefaultImpls"):
+        if owner.endswith("$DefaultImpls") and not m.cls.name.endswith("$DefaultImpls") \
+                and self.on_header(m):
+            # A class inheriting an interface's default method gets one
+            # that calls it, on the line of the class (an override calling
+            # super.m() has its own `fun m`).
             return self.method(owner, name, desc)
-        if self.is_companion(o) and m.flags & cfr.ACC_STATIC and owner != m.cls.name:
-            return self.method(owner, name, desc)
+        if self.is_companion(o) and m.flags & cfr.ACC_STATIC and self.outer_of(o) == m.cls.name \
+                and name == m.name and desc == m.desc:
+            return self.method(owner, name, desc)  # @JvmStatic
         if owner == m.cls.name and desc != m.desc and len(lines) <= 1:
             target = self.method(owner, name, desc)
             if target and lines and lines == self.real_lines(target)[:1]:
@@ -282,6 +287,21 @@ class Repo:
                                 break
             self._local_lines[rel] = out
         return self._local_lines[rel]
+
+    def on_header(self, m):
+        """Whether all code of m is on its class's header line, where kotlinc
+        puts the methods it generates (a `fun` written there excepted)."""
+        lines = self.real_lines(m)
+        rel = self.file_of(m.cls)
+        if not lines or not rel or len(set(lines)) != 1:
+            return False
+        text = self.source[rel][lines[0] - 1]
+        if re.search(r"\bfun\b", text):
+            return False
+        if re.search(r"\b(class|object)\s+`?" + re.escape(self.simple_name(m.cls)) + r"\b", text):
+            return True
+        return any(self.real_lines(i)[:1] == lines for i in m.cls.methods
+                   if i.name == "<init>" and not i.flags & cfr.ACC_SYNTHETIC)
 
     def declaration_line(self, m):
         """A line inside the declaration of m: its first line of code, else

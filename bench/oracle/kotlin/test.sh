@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the Kotlin oracle on selftest/repo and compares its edges with
 # selftest/want.txt, written by hand: an interface with a default method and
-# two implementations (dispatch), a class calling its supertype's
+# three implementations (dispatch, super calls), a class calling its supertype's
 # constructor in its header, a secondary constructor, a companion object, a
 # custom getter, an extension function, a data class with a default
 # argument, lambdas (inlined and not), a local function and an anonymous

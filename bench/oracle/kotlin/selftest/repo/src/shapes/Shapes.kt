@@ -41,3 +41,9 @@ class Derived() : Base(label()) {
 }
 
 fun label(): String = "base"
+
+class Loud : Shape {
+    override fun area(): Double = 1.0
+
+    override fun describe(): String = super.describe() + "!"
+}

@@ -41,6 +41,7 @@ oracle_dir() {
 	typescript | javascript | ts | js) echo ts ;;
 	rust) echo rust ;;
 	c) echo c ;;
+	kotlin) echo kotlin ;;
 	*) return 1 ;;
 	esac
 }

@@ -16,7 +16,8 @@ import os
 import re
 import sys
 
-import classfile as cfr
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "jvm"))
+import classfile as cfr  # noqa: E402
 
 DEFAULT_MARKER = "Lkotlin/jvm/internal/DefaultConstructorMarker;"
 

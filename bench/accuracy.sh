@@ -42,6 +42,7 @@ oracle_dir() {
 	rust) echo rust ;;
 	c) echo c ;;
 	kotlin) echo kotlin ;;
+	scala) echo scala ;;
 	*) return 1 ;;
 	esac
 }

@@ -175,8 +175,28 @@ class Repo:
         return self._defs[rel]
 
     def is_written_def(self, m):
+        """Whether m is a `def` of the source: for a method with code, a
+        `def <name>` comes before a `val <name>` and before the class's
+        header going up from its first line (a val's accessor has the val's
+        line); for an abstract one, some `def` of the file has its name."""
         rel = self.file_of(m.cls)
-        return bool(rel) and decode(m.name) in self.defs(rel)
+        name = decode(m.name)
+        if not rel or name not in self.defs(rel):
+            return False
+        lines = self.real_lines(m)
+        if not lines:
+            return True
+        src = self.source[rel]
+        own = re.compile(r"\bdef\s+`?" + re.escape(name) + r"(?![\w])")
+        val = re.compile(r"\b(val|var)\s+`?" + re.escape(name) + r"(?![\w])")
+        for i in range(lines[0] - 1, max(-1, lines[0] - 200), -1):
+            if val.search(src[i]):
+                return False
+            if own.search(src[i]):
+                return True
+            if re.search(r"\b(class|object|trait)\s", src[i]):
+                return False
+        return False
 
     def generated(self, m):
         """Methods scalac writes on the class's header line (a case class's
@@ -227,6 +247,10 @@ class Repo:
         rel = self.file_of(c)
         if not rel:
             return 0
+        if self.is_anonymous(c):
+            # `new T { ... }`: the line of `new`, where its constructor is.
+            lines = [ln for m in c.methods if m.name == "<init>" for ln in self.real_lines(m)]
+            return min(lines) if lines else 0
         pat = re.compile(r"\b(class|trait|object)\s+" + re.escape(self.simple_name(c)) + r"\b")
         for i, ln in enumerate(self.source[rel]):
             if pat.search(ln):

@@ -409,8 +409,6 @@ class Oracle:
             return self.endpoint(c, line, r.simple_name(c))
         if r.is_accessor(m):
             return self.class_owned(c, line)
-        if c.name in r.local_funs and m.name == "invoke":
-            return self.endpoint(m, line, r.source_name(m))
         return self.endpoint(m, line, r.source_name(m))
 
     def class_owned(self, c, line):
@@ -555,9 +553,6 @@ class Oracle:
                     line = m.line_at(inv[0])
                     if not 0 < line <= nlines:
                         continue  # code of an inline function kotlinc copied here
-                    if inv[3] == "<init>" and m.name == "<init>" and inv[2] == c.super and \
-                            r.is_anonymous(c) and r.is_transparent(c):
-                        continue
                     if m.name.endswith("$default") and inv[3] == m.name[: -len("$default")]:
                         continue  # the stub calls the function it fills the defaults of
                     if m.name == "<init>" and m.flags & cfr.ACC_SYNTHETIC and inv[3] == "<init>" and inv[2] == c.name:

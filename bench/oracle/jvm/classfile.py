@@ -34,6 +34,9 @@ class Method:
         self.cls, self.flags, self.name, self.desc = cls, flags, name, desc
         self.lines = []    # (start_pc, line), sorted by pc
         self.invokes = []  # (pc, opcode name, owner, name, desc)
+        self.code = []     # (pc, opcode, operand): a member ref tuple, a class name, a local slot or None
+        self.targets = set()  # pcs control can reach other than from the instruction before
+        self.locals = []   # (start_pc, length, slot, descriptor) of the LocalVariableTable
         self.has_code = False
 
     def line_at(self, pc):
@@ -107,6 +110,15 @@ def read(data):
     def cls_name(idx):
         return utf(cp[idx][1]) if idx else ""
 
+    def const(idx):
+        """A class name for a class constant, a member tuple for a member."""
+        kind = cp[idx][0] if cp[idx] else None
+        if kind == "class":
+            return cls_name(idx)
+        if kind in ("field", "method", "imethod"):
+            return member_ref(idx)
+        return None
+
     def member_ref(idx):
         kind, (ci, nt) = cp[idx]
         n, d = cp[nt][1]
@@ -155,9 +167,11 @@ def read(data):
             m.has_code = True
             code_len = struct.unpack_from(">I", data, apos + 4)[0]
             code_start = apos + 8
-            _scan_code(data, code_start, code_len, m, member_ref)
+            _scan_code(data, code_start, code_len, m, member_ref, const)
             p = code_start + code_len
             (exc,) = struct.unpack_from(">H", data, p)
+            for j in range(exc):
+                m.targets.add(struct.unpack_from(">H", data, p + 2 + 8 * j + 4)[0])
             p += 2 + 8 * exc
 
             def code_attr(cname, cpos, clen):
@@ -165,6 +179,11 @@ def read(data):
                     (k,) = struct.unpack_from(">H", data, cpos)
                     for j in range(k):
                         m.lines.append(struct.unpack_from(">HH", data, cpos + 2 + 4 * j))
+                elif cname == "LocalVariableTable":
+                    (k,) = struct.unpack_from(">H", data, cpos)
+                    for j in range(k):
+                        start, length, _, di, slot = struct.unpack_from(">HHHHH", data, cpos + 2 + 10 * j)
+                        m.locals.append((start, length, slot, utf(di)))
             attributes(p, code_attr)
             m.lines.sort()
         return attributes(pos, handle)
@@ -195,25 +214,52 @@ def read(data):
     return cf
 
 
-def _scan_code(data, start, length, m, member_ref):
+# Opcodes whose operand is a constant-pool index of a field, method or class.
+_CONST_OPS = {0xB2, 0xB3, 0xB4, 0xB5, 0xB6, 0xB7, 0xB8, 0xB9, 0xBB, 0xBD, 0xC0, 0xC1, 0xC5}
+# Loads and stores with a one-byte local slot.
+_SLOT_OPS = set(range(0x15, 0x1A)) | set(range(0x36, 0x3B))
+
+
+def _scan_code(data, start, length, m, member_ref, const):
     pc = 0
     while pc < length:
         op = data[start + pc]
-        if op in INVOKES:
+        operand = None
+        if op in _CONST_OPS:
             (idx,) = struct.unpack_from(">H", data, start + pc + 1)
-            _, owner, name, desc = member_ref(idx)
+            operand = const(idx)
+        elif op in _SLOT_OPS:
+            operand = data[start + pc + 1]
+        elif 0x1A <= op <= 0x2D:  # xload_n
+            operand = (op - 0x1A) % 4
+        elif 0x3B <= op <= 0x4E:  # xstore_n
+            operand = (op - 0x3B) % 4
+        elif 0x99 <= op <= 0xA8 or op in (0xC6, 0xC7):
+            m.targets.add(pc + struct.unpack_from(">h", data, start + pc + 1)[0])
+        elif op in (0xC8, 0xC9):
+            m.targets.add(pc + struct.unpack_from(">i", data, start + pc + 1)[0])
+        if op in INVOKES:
+            _, owner, name, desc = operand
             m.invokes.append((pc, INVOKES[op], owner, name, desc))
+        m.code.append((pc, op, operand))
         size = _LEN[op]
         if size == 0:
             if op == 0xC4:  # wide
                 size = 6 if data[start + pc + 1] == 0x84 else 4
+                m.code[-1] = (pc, data[start + pc + 1], struct.unpack_from(">H", data, start + pc + 2)[0])
             else:
                 p = pc + 1 + ((4 - (pc + 1) % 4) % 4)
+                (default,) = struct.unpack_from(">i", data, start + p)
+                m.targets.add(pc + default)
                 if op == 0xAA:  # tableswitch
                     low, high = struct.unpack_from(">ii", data, start + p + 4)
+                    for j in range(high - low + 1):
+                        m.targets.add(pc + struct.unpack_from(">i", data, start + p + 12 + 4 * j)[0])
                     size = p + 12 + 4 * (high - low + 1) - pc
                 else:  # lookupswitch
                     (npairs,) = struct.unpack_from(">i", data, start + p + 4)
+                    for j in range(npairs):
+                        m.targets.add(pc + struct.unpack_from(">i", data, start + p + 12 + 8 * j)[0])
                     size = p + 8 + 8 * npairs - pc
         pc += size
 

@@ -18,6 +18,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "jvm"))
 import classfile as cfr  # noqa: E402
+import receiver  # noqa: E402
 
 DEFAULT_MARKER = "Lkotlin/jvm/internal/DefaultConstructorMarker;"
 
@@ -379,6 +380,7 @@ class Oracle:
     def __init__(self, repo):
         self.r = repo
         self.edges = set()
+        self.receiver_class = None  # the receiver's class of the call at hand, when narrowed
 
     def endpoint(self, m_or_class, line, name=None, kind=None):
         c = m_or_class if isinstance(m_or_class, cfr.ClassFile) else m_or_class.cls
@@ -461,6 +463,16 @@ class Oracle:
             ps = cfr.params(desc)[:-2]
             for cand in (cfr.with_params(ps, desc), cfr.with_params(ps[1:], desc)):
                 m = r.resolve(owner, real, cand)
+                if m and not m.flags & cfr.ACC_STATIC:
+                    # The stub is static in the declaring class: the
+                    # receiver's own type is that of the value passed.
+                    t = receiver.receiver_type(caller_m, inv[0], len(ps) + 1)
+                    if t in r.classes and t != owner and owner in r.supertypes(t):
+                        narrowed = r.resolve(t, real, cand)
+                        if narrowed is not None:
+                            m = narrowed
+                            self.receiver_class = t
+                            r.stats["default_call_receiver_typed"] += 1
                 if m:
                     return self.checked(m)
             r.stats["unresolved_default"] += 1
@@ -501,6 +513,7 @@ class Oracle:
         instead of static_m."""
         r = self.r
         _, op, owner, name, desc = inv
+        owner = self.receiver_class or owner
         virtual = op in ("invokevirtual", "invokeinterface") or (op == "invokestatic" and name.endswith("$default"))
         if not virtual or static_m.name == "<init>" or owner in r.local_funs:
             return []
@@ -557,6 +570,7 @@ class Oracle:
                         continue  # the stub calls the function it fills the defaults of
                     if m.name == "<init>" and m.flags & cfr.ACC_SYNTHETIC and inv[3] == "<init>" and inv[2] == c.name:
                         continue  # a synthetic constructor (defaults, private access) calls the real one
+                    self.receiver_class = None
                     callee = self.callee(m, inv)
                     if callee is None:
                         continue

@@ -4,7 +4,8 @@
 # three implementations (dispatch, super calls), a class calling its supertype's
 # constructor in its header, a secondary constructor, a companion object, a
 # custom getter, an extension function, a data class with a default
-# argument, lambdas (inlined and not), a local function and an anonymous
+# argument and an open method called without its default argument, lambdas
+# (inlined and not), a local function and an anonymous
 # object. Needs Debian's kotlin package.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"

@@ -19,7 +19,7 @@ class Square(val side: Double) : Shape {
 }
 
 open class Base(val name: String) {
-    open fun hello(): String = greet(name)
+    open fun hello(excl: String = "!"): String = greet(name) + excl
 
     protected fun greet(who: String): String = "hi $who"
 }
@@ -27,7 +27,7 @@ open class Base(val name: String) {
 class Derived() : Base(label()) {
     val tags = listOf(label())
 
-    override fun hello(): String = super.hello() + "!"
+    override fun hello(excl: String): String = super.hello(excl) + "?"
 
     constructor(extra: Int) : this() {
         record(extra)

@@ -14,14 +14,14 @@ fun total(shapes: List<Shape>, scale: Int = origin()): Double {
     return sum + scale
 }
 
-fun run(shape: Shape) {
+fun run(shape: Shape, base: Base) {
     val c = Circle(1.0)
     total(listOf(c, Square(2.0)))
     c.describe()
     shape.describe()
     Derived.create().hello()
     Derived(3)
-    Square(1.0).size
+    Square(1.0).size; base.hello()
     helper()
 }
 

@@ -278,7 +278,10 @@ class Oracle:
 
     def caller(self, m, line):
         r, c = self.r, m.cls
-        if r.is_function(c) or (r.is_anonymous(c) and m.name == "<init>"):
+        lifted = r.is_function(c) and re.search(r"\$\d+$", m.name) is not None and r.is_written_def(m)
+        if (r.is_function(c) and not lifted) or (r.is_anonymous(c) and m.name == "<init>"):
+            # A local def written in a lambda is lifted into the lambda's
+            # class: it stays a caller of its own.
             if not c.enclosing or c.enclosing[0] not in r.classes:
                 r.stats["caller_no_enclosing"] += 1
                 return None

@@ -27,4 +27,9 @@ object Use {
     r.run()
     local(2)
   }
+
+  def nested(xs: List[Int]): List[Int] = xs.map { x =>
+    def inc(n: Int): Int = n + Util.origin()
+    inc(x)
+  }
 }

@@ -574,6 +574,9 @@ class Oracle:
                     callee = self.callee(m, inv)
                     if callee is None:
                         continue
+                    if self.referenced(callee, r.source[r.file_of(c)][line - 1]):
+                        r.stats["skipped_callable_reference"] += 1
+                        continue
                     caller = self.caller(m, line)
                     if caller is None or caller["file"] is None:
                         r.stats["caller_unmapped"] += 1
@@ -585,6 +588,16 @@ class Oracle:
                     for d in self.dispatch_targets(inv, callee):
                         self.add(caller, d, "dispatch", line)
             self.inlined(c, nlines)
+
+    def referenced(self, callee, text):
+        """Whether the line names the callee by a callable reference
+        (`xs.map(::f)`, which kotlinc compiles into a call when the function
+        taking it is inline) and never calls it by name."""
+        if callee.name == "<init>":
+            return False
+        name = re.escape(self.r.source_name(callee))
+        return re.search(r"::\s*" + name + r"\b", text) is not None and \
+            re.search(r"(?<!::)\b" + name + r"\s*[({]", text) is None
 
     def inlined(self, c, nlines):
         """Calls of the repository's inline functions: kotlinc copies their

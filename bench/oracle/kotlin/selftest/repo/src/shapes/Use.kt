@@ -35,3 +35,8 @@ private fun helper() {
     }
     runner.run()
 }
+
+fun refs(xs: List<Int>): List<Int> = xs.map(::double)
+    .map { double(it) }
+
+fun double(n: Int): Int = n * 2

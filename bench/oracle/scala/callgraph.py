@@ -124,8 +124,11 @@ class Repo:
     def simple_name(self, c):
         info = c.inner.get(c.name)
         if info and info[1]:
-            return info[1].rstrip("$")
-        return c.name.rsplit("/", 1)[-1].rstrip("$").rsplit("$", 1)[-1]
+            return decode(info[1].rstrip("$"))
+        name = c.name.rsplit("/", 1)[-1].rstrip("$")
+        for code in OPERATORS:  # `Parsers$$tilde` is the class `~` of Parsers
+            name = name.replace(code, "\0" + code[1:])
+        return decode(name.rsplit("$", 1)[-1].replace("\0", "$"))
 
     def type_kind(self, c):
         if c.flags & cfr.ACC_INTERFACE:
@@ -173,6 +176,22 @@ class Repo:
                     out[mm.group(1).strip("`")].append(i + 1)
             self._defs[rel] = out
         return self._defs[rel]
+
+    def def_line(self, m):
+        """The line of m's `def`: going up from its first line of code to
+        `def <name>`; 0 when there is none."""
+        rel = self.file_of(m.cls)
+        lines = self.real_lines(m)
+        if not rel or not lines:
+            return 0
+        src = self.source[rel]
+        own = re.compile(r"\bdef\s+`?" + re.escape(decode(m.name)) + r"(?![\w])")
+        for i in range(lines[0] - 1, max(-1, lines[0] - 200), -1):
+            if own.search(src[i]):
+                return i + 1
+            if re.search(r"\b(class|object|trait)\s", src[i]):
+                return 0
+        return 0
 
     def is_written_def(self, m):
         """Whether m is a `def` of the source: for a method with code, a
@@ -251,7 +270,10 @@ class Repo:
             # `new T { ... }`: the line of `new`, where its constructor is.
             lines = [ln for m in c.methods if m.name == "<init>" for ln in self.real_lines(m)]
             return min(lines) if lines else 0
-        pat = re.compile(r"\b(class|trait|object)\s+" + re.escape(self.simple_name(c)) + r"\b")
+        # A declaration, not a comment: modifiers, then the keyword.
+        pat = re.compile(r"^\s*(@\S+\s+)*((private|protected)(\[\w+\])?\s+|(final|sealed|abstract|case|implicit|"
+                         r"lazy)\s+)*" + ("object" if self.is_module(c) else "(class|trait)") + r"\s+`?" +
+                         re.escape(self.simple_name(c)) + r"(?![\w$])")
         for i, ln in enumerate(self.source[rel]):
             if pat.search(ln):
                 return i + 1
@@ -273,6 +295,10 @@ class Oracle:
             em = self.r.method(ec, en, ed) if en else None
             return self.caller(em, line) if em is not None else self.class_owned(self.r.classes[ec], line)
         owner = self.r.node_class(c)
+        if owner is not c and not self.r.is_impl_class(c):
+            # A companion object's code is its class's, but lies outside
+            # the class's lines: name the class by its header.
+            line = self.r.header_line(owner) or line
         return {"file": self.r.file_of(owner), "line": line, "name": self.r.simple_name(owner),
                 "kind": self.r.type_kind(owner)}
 
@@ -388,8 +414,15 @@ class Oracle:
                 m = im
         line = r.declaration_line(m)
         if m.name == "<init>":
+            # The primary constructor is on the class's header (scalac can
+            # give a class without code in its body another line); an
+            # auxiliary one has the lines of its body.
+            if not self.in_auxiliary(m.cls, line):
+                line = r.header_line(m.cls) or line
             return {"file": r.file_of(m.cls), "line": line, "name": r.simple_name(r.node_class(m.cls))}
-        return {"file": r.file_of(m.cls), "line": line, "name": decode(m.name)}
+        # A def by the line of its `def`: its node spans it even where the
+        # body on the next lines is read apart.
+        return {"file": r.file_of(m.cls), "line": r.def_line(m) or line, "name": decode(m.name)}
 
     def dispatch_targets(self, inv, static_m):
         r = self.r

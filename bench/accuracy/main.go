@@ -195,13 +195,24 @@ func score(dbPath, oraclePath, filesPath string, nSamples int) (*Report, error) 
 			_, ok := nodes[id]
 			return id, ok
 		}
+		// Among the nodes containing the line with that name, one that
+		// starts on it (the line of a declaration) wins over one that
+		// only ends there (a span running into the next declaration);
+		// then the innermost. A class without a body spans what its
+		// primary constructor spans (Kotlin): the constructor is meant.
+		better := func(n, best *node) bool {
+			if (n.start == e.Line) != (best.start == e.Line) {
+				return n.start == e.Line
+			}
+			if n.end-n.start != best.end-best.start {
+				return n.end-n.start < best.end-best.start
+			}
+			return n.kind == "Constructor" && best.kind != "Constructor"
+		}
 		var best *node
 		for _, n := range byFile[e.File] {
 			if n.start <= e.Line && e.Line <= n.end && n.name == e.Name && (e.Kind == "" || n.kind == e.Kind) {
-				// A class without a body spans what its primary
-				// constructor spans (Kotlin): the constructor is meant.
-				if best == nil || n.end-n.start < best.end-best.start ||
-					(n.end-n.start == best.end-best.start && n.kind == "Constructor") {
+				if best == nil || better(n, best) {
 					best = n
 				}
 			}

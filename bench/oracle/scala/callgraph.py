@@ -182,6 +182,9 @@ class Repo:
         `def <name>`; 0 when there is none."""
         rel = self.file_of(m.cls)
         lines = self.real_lines(m)
+        if not lines and m.cls.flags & cfr.ACC_INTERFACE:
+            impl = self.method(m.cls.name + "$class", m.name, "(L" + m.cls.name + ";" + m.desc[1:])
+            lines = self.real_lines(impl) if impl else []
         if not rel or not lines:
             return 0
         src = self.source[rel]
@@ -328,18 +331,20 @@ class Oracle:
         if not r.is_written_def(m):
             # A val's initializer compiled into its accessor (lazy vals),
             # `liftedTree` of a try: the code of the def above, or the class.
-            name = self.enclosing_def(rel, line)
-            if name is None:
+            found = self.enclosing_def(rel, line)
+            if found is None:
                 return self.class_owned(c, line)
-            return {"file": rel, "line": line, "name": name}
-        return {"file": rel, "line": line, "name": decode(m.name)}
+            return {"file": rel, "line": found[1], "name": found[0]}
+        # A def by the line of its `def`, which its node spans even where
+        # the body on the next lines is read apart.
+        return {"file": rel, "line": r.def_line(m) or line, "name": decode(m.name)}
 
     def enclosing_def(self, rel, line):
         src = self.r.source[rel]
         for i in range(line - 1, -1, -1):
             mm = re.search(r"\bdef\s+(\w+)", src[i])
             if mm:
-                return mm.group(1) if mm.group(1) != "this" else None
+                return (mm.group(1), i + 1) if mm.group(1) != "this" else None
             if re.search(r"\b(class|trait|object)\s+\w", src[i]):
                 return None
         return None
@@ -407,6 +412,7 @@ class Oracle:
 
     def callee_endpoint(self, m):
         r = self.r
+        def_line = r.def_line(m)  # a trait's method: from its code in T$class
         if r.is_impl_class(m.cls):
             t = r.trait_of(m.cls)
             im = r.method(t.name, m.name, "(" + m.desc[len("(L" + t.name + ";"):]) if t else None
@@ -422,7 +428,7 @@ class Oracle:
             return {"file": r.file_of(m.cls), "line": line, "name": r.simple_name(r.node_class(m.cls))}
         # A def by the line of its `def`: its node spans it even where the
         # body on the next lines is read apart.
-        return {"file": r.file_of(m.cls), "line": r.def_line(m) or line, "name": decode(m.name)}
+        return {"file": r.file_of(m.cls), "line": def_line or r.def_line(m) or line, "name": decode(m.name)}
 
     def dispatch_targets(self, inv, static_m):
         r = self.r

@@ -90,8 +90,10 @@ class Repo:
     # --- kinds of classes ----------------------------------------------------
 
     def is_module(self, c):
-        """An `object`'s class (`O$`, with its MODULE$)."""
-        return any(f[1] == "MODULE$" for f in c.fields)
+        """An `object`'s class (`O$`: a top-level one has its MODULE$, one
+        nested in a class or trait is reached through its `$outer`)."""
+        return any(f[1] == "MODULE$" for f in c.fields) or \
+            (c.name.endswith("$") and "$$anon" not in c.name)
 
     def is_function(self, c):
         """A lambda's class: its code belongs to the enclosing method."""
@@ -402,9 +404,12 @@ class Oracle:
         if m.name == "apply" and r.is_module(m.cls) and not r.is_written_def(m):
             # A case class's companion apply: the constructor.
             cls = r.classes.get(m.cls.name[:-1])
-            ctor = r.method(cls.name, "<init>", m.desc[: m.desc.index(")") + 1] + "V") if cls else None
-            if ctor is not None:
-                return ctor
+            ps = cfr.params(m.desc)
+            for ctor in (cls.methods if cls else []):
+                # A class nested in another takes its outer instance first.
+                cps = cfr.params(ctor.desc)
+                if ctor.name == "<init>" and (cps == ps or (len(cps) == len(ps) + 1 and cps[1:] == ps)):
+                    return ctor
         if not r.is_written_def(m):
             r.stats["skipped_not_a_def"] += 1  # val accessors, members scalac writes
             return None

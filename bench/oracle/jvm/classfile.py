@@ -34,7 +34,8 @@ class Method:
         self.cls, self.flags, self.name, self.desc = cls, flags, name, desc
         self.lines = []    # (start_pc, line), sorted by pc
         self.invokes = []  # (pc, opcode name, owner, name, desc)
-        self.code = []     # (pc, opcode, operand): a member ref tuple, a class name, a local slot or None
+        self.code = []     # (pc, opcode, operand): a member ref tuple, a class name, a local slot,
+        #                    a branch's target pc, or None
         self.targets = set()  # pcs control can reach other than from the instruction before
         self.locals = []   # (start_pc, length, slot, descriptor) of the LocalVariableTable
         self.has_code = False
@@ -235,9 +236,11 @@ def _scan_code(data, start, length, m, member_ref, const):
         elif 0x3B <= op <= 0x4E:  # xstore_n
             operand = (op - 0x3B) % 4
         elif 0x99 <= op <= 0xA8 or op in (0xC6, 0xC7):
-            m.targets.add(pc + struct.unpack_from(">h", data, start + pc + 1)[0])
+            operand = pc + struct.unpack_from(">h", data, start + pc + 1)[0]  # the target
+            m.targets.add(operand)
         elif op in (0xC8, 0xC9):
-            m.targets.add(pc + struct.unpack_from(">i", data, start + pc + 1)[0])
+            operand = pc + struct.unpack_from(">i", data, start + pc + 1)[0]
+            m.targets.add(operand)
         if op in INVOKES:
             _, owner, name, desc = operand
             m.invokes.append((pc, INVOKES[op], owner, name, desc))

@@ -289,6 +289,7 @@ class Oracle:
     def __init__(self, repo):
         self.r = repo
         self.edges = set()
+        self.super_call = False  # the call at hand goes through a trait's super accessor
 
     def class_owned(self, c, line):
         if self.r.is_anonymous(c) or self.r.is_function(c):
@@ -380,6 +381,18 @@ class Oracle:
                 r.stats["skipped_generated_class_creation"] += 1
                 return None
             return r.method(owner, name, desc)
+        if "$$super$" in name:
+            # `super.m()` in a trait calls the trait's super accessor,
+            # which the class mixing it in implements: the m of the
+            # trait's own supertypes.
+            real = name[name.index("$$super$") + len("$$super$"):]
+            self.super_call = True
+            for sup in oc.interfaces + [oc.super]:
+                m = r.resolve(sup, real, desc)
+                if m is not None:
+                    return self.checked(m)
+            r.stats["external_super"] += 1
+            return None
         if name == "$init$" or "$default$" in name:
             r.stats["skipped_initializer_or_default"] += 1
             return None
@@ -481,6 +494,7 @@ class Oracle:
                     line = m.line_at(inv[0])
                     if not 0 < line <= nlines:
                         continue
+                    self.super_call = False
                     callee = self.callee(m, inv)
                     if callee is None:
                         continue
@@ -492,8 +506,38 @@ class Oracle:
                         r.stats["caller_unmapped"] += 1
                         continue
                     self.add(caller, callee, "static", line)
+                    if self.super_call or inv[1] == "invokespecial":
+                        continue
                     for d in self.dispatch_targets(inv, callee):
                         self.add(caller, d, "dispatch", line)
+                self.tail_calls(m)
+
+    def tail_calls(self, m):
+        """Self-recursive calls in tail position, which scalac compiles to
+        a jump back to the method's start: taken from the source, on the
+        method's lines after its `def` that call its name, when the method
+        jumps backwards and its class has no other def of that name."""
+        r = self.r
+        if not any(op == 0xA7 and target is not None and target < pc for pc, op, target in m.code):
+            return
+        if not r.is_written_def(m) or m.name in ("<init>", "<clinit>"):
+            return
+        name = decode(m.name)
+        if sum(1 for o in m.cls.methods if decode(o.name) == name and not o.flags & cfr.ACC_BRIDGE) != 1:
+            return
+        rel = r.file_of(m.cls)
+        first = r.def_line(m)
+        lines = r.real_lines(m)
+        if not first or not lines:
+            return
+        called = {m.line_at(i[0]) for i in m.invokes if decode(i[3]) == name}
+        pat = re.compile(r"(?<![\w.])" + re.escape(name) + r"\s*[(\[]")
+        for line in range(first + 1, lines[-1] + 1):
+            if line not in called and pat.search(r.source[rel][line - 1]):
+                caller = self.caller(m, line)
+                if caller is not None and caller["file"] is not None:
+                    r.stats["tail_calls"] += 1
+                    self.add(caller, m, "static", line)
 
     def written(self, callee, text):
         """Whether the call is written on its line: its name (an operator's

@@ -4,7 +4,8 @@
 # three implementations (dispatch, a super call), an object, a class calling
 # its superclass's constructor in its header, an auxiliary constructor, a
 # companion object, a case class with a default argument (apply, copy), a
-# lambda, a local def and an anonymous class. Needs Debian's scala package.
+# lambda, a local def (also in a lambda), an anonymous class, a super call in
+# a trait and a tail-recursive def. Needs Debian's scala package.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 out="$(mktemp -d)"

@@ -46,3 +46,7 @@ object Derived {
   def record(n: Int): Int = n + 1
   def create(): Derived = new Derived()
 }
+
+trait Echo extends Shape {
+  override def describe(): String = super.describe() + "?"
+}

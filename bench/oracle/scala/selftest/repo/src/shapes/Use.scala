@@ -32,4 +32,8 @@ object Use {
     def inc(n: Int): Int = n + Util.origin()
     inc(x)
   }
+
+  @annotation.tailrec
+  def countdown(n: Int): Int =
+    if (n <= 0) Util.origin() else countdown(n - 1)
 }

@@ -513,10 +513,12 @@ class Oracle:
                 self.tail_calls(m)
 
     def tail_calls(self, m):
-        """Self-recursive calls in tail position, which scalac compiles to
-        a jump back to the method's start: taken from the source, on the
-        method's lines after its `def` that call its name, when the method
-        jumps backwards and its class has no other def of that name."""
+        """Self-recursive calls in tail position (on this, or on another
+        instance when the method cannot be overridden), which scalac
+        compiles to a jump back to the method's start: taken from the
+        source, on the method's lines after its `def` that call its name
+        with no invoke of it, when the method jumps backwards and its class
+        has no other def of that name."""
         r = self.r
         if not any(op == 0xA7 and target is not None and target < pc for pc, op, target in m.code):
             return
@@ -531,7 +533,7 @@ class Oracle:
         if not first or not lines:
             return
         called = {m.line_at(i[0]) for i in m.invokes if decode(i[3]) == name}
-        pat = re.compile(r"(?<![\w.])" + re.escape(name) + r"\s*[(\[]")
+        pat = re.compile(r"(?<![\w])" + re.escape(name) + r"\s*[(\[]")
         for line in range(first + 1, lines[-1] + 1):
             if line not in called and pat.search(r.source[rel][line - 1]):
                 caller = self.caller(m, line)

@@ -8,7 +8,8 @@
 // Oracle endpoints (file, line of the definition's name, name) are mapped to
 // nodes: the innermost code node of that file (historical symbols, commits,
 // communities and processes are left out) whose span contains the line and
-// whose name matches (line 0 is the File node). Definitions:
+// whose name matches (line 0 is the File node; an endpoint with a "kind"
+// matches only nodes of that kind). Definitions:
 //
 //   - static: the oracle's "static" edges (the declaration the compiler
 //     resolves a call to) against our CALLS edges whose reason is not
@@ -44,6 +45,10 @@ type endpoint struct {
 	File string `json:"file"`
 	Line int    `json:"line"`
 	Name string `json:"name"`
+	// Kind, when set, is the node kind the endpoint must have ("Class"):
+	// the Kotlin oracle names a class by a line of its body, which can
+	// also lie in its primary constructor (same name, same line).
+	Kind string `json:"kind,omitempty"`
 }
 
 type oracleEdge struct {
@@ -191,10 +196,24 @@ func score(dbPath, oraclePath, filesPath string, nSamples int) (*Report, error) 
 			_, ok := nodes[id]
 			return id, ok
 		}
+		// Among the nodes containing the line with that name, one that
+		// starts on it (the line of a declaration) wins over one that
+		// only ends there (a span running into the next declaration);
+		// then the innermost. A class without a body spans what its
+		// primary constructor spans (Kotlin): the constructor is meant.
+		better := func(n, best *node) bool {
+			if (n.start == e.Line) != (best.start == e.Line) {
+				return n.start == e.Line
+			}
+			if n.end-n.start != best.end-best.start {
+				return n.end-n.start < best.end-best.start
+			}
+			return n.kind == "Constructor" && best.kind != "Constructor"
+		}
 		var best *node
 		for _, n := range byFile[e.File] {
-			if n.start <= e.Line && e.Line <= n.end && n.name == e.Name {
-				if best == nil || n.end-n.start < best.end-best.start {
+			if n.start <= e.Line && e.Line <= n.end && n.name == e.Name && (e.Kind == "" || n.kind == e.Kind) {
+				if best == nil || better(n, best) {
 					best = n
 				}
 			}
@@ -350,6 +369,9 @@ func score(dbPath, oraclePath, filesPath string, nSamples int) (*Report, error) 
 }
 
 func loadNodes(db *sql.DB) (map[string]*node, map[string][]*node, error) {
+	// Nodes of the history (symbols of earlier versions, commits) and of
+	// the analyses carry old spans or none: an oracle endpoint is a
+	// declaration of the code as it is.
 	rows, err := db.Query(`SELECT id, kind, name, file_path, start_line, end_line FROM nodes
 		WHERE kind NOT IN ('Folder', 'Package', 'HistoricalSymbol', 'Commit', 'Community', 'Process')`)
 	if err != nil {

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Runs the Scala oracle on selftest/repo and compares its edges with
+# selftest/want.txt, written by hand: a trait with a concrete method and
+# three implementations (dispatch, a super call), an object, a class calling
+# its superclass's constructor in its header, an auxiliary constructor, a
+# companion object, a case class with a default argument (apply, copy), a
+# lambda, a local def (also in a lambda), an anonymous class, a super call in
+# a trait and a tail-recursive def. Needs Debian's scala package.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+"$here/run.sh" "$here/selftest/repo" "$out/got.jsonl" 2> >(grep -v -e '^OpenJDK' >&2)
+python3 - "$out/got.jsonl" >"$out/got.txt" <<'PY'
+import json, sys
+def end(e):
+    return f"{e['file'].rsplit('/', 1)[-1]}:{e['line']}"
+for l in open(sys.argv[1]):
+    e = json.loads(l)
+    c, d = e["caller"], e["callee"]
+    kind = f" {c['kind']}" if "kind" in c else ""
+    print(f"{e['kind']} {end(c)} {c['name']}{kind} -> {end(d)} {d['name']} @{e['site']['line']}")
+PY
+grep -v '^#' "$here/selftest/want.txt" | sort >"$out/want.sorted"
+sort "$out/got.txt" >"$out/got.sorted"
+diff -u "$out/want.sorted" "$out/got.sorted"
+echo "scala oracle: selftest passed ($(wc -l <"$out/want.sorted") edges)"

@@ -20,8 +20,13 @@ func (rules) LookupMember(p *lang.Program, t lang.SymID, name string) ([]lang.Sy
 }
 
 // SelectOverload keeps the candidates whose parameters accept the
-// arguments, by count and by the types known of them.
+// arguments, by count and by the types known of them. When more than one
+// remains, the call is ambiguous to the index and none is kept: linking
+// every overload was most of the wrong edges on kotlinpoet, and a wrong
+// edge is worse than a missing one. (The engine still types the call's
+// result when every candidate returns the same type.)
 func (rules) SelectOverload(p *lang.Program, c lang.Ctx, cands []lang.SymID, args []*lang.Expr) []lang.SymID {
+	cands = notSelfTyped(p, c, unique(cands))
 	var fit []lang.SymID
 	for _, id := range cands {
 		if lang.Accepts(p.Sym(id).Symbol, len(args)) {
@@ -47,7 +52,46 @@ func (rules) SelectOverload(p *lang.Program, c lang.Ctx, cands []lang.SymID, arg
 	// Kotlin prefers a candidate that needs no default value and no
 	// vararg over one that does.
 	if len(exact) > 0 {
-		return exact
+		out = exact
+	}
+	if len(out) > 1 {
+		return nil
+	}
+	return out
+}
+
+// unique drops repeated candidates (an extension function is both a
+// top-level function and a member of its receiver type).
+func unique(ids []lang.SymID) []lang.SymID {
+	var out []lang.SymID
+	seen := map[lang.SymID]bool{}
+	for _, id := range ids {
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// notSelfTyped drops the calling function from the candidates when its
+// result type comes from its own expression body (`fun f(x: A) =
+// f(x.g())`): Kotlin cannot type such a function's call to itself, so the
+// call is to another overload.
+func notSelfTyped(p *lang.Program, c lang.Ctx, cands []lang.SymID) []lang.SymID {
+	if c.File == nil || c.Scope < 0 || len(cands) < 2 {
+		return cands
+	}
+	self := c.File.SymOf(c.Scope)
+	s := p.Sym(self)
+	if !s.Kind.IsCallable() || len(s.Returns) > 0 || s.Value == nil {
+		return cands
+	}
+	var out []lang.SymID
+	for _, id := range cands {
+		if id != self {
+			out = append(out, id)
+		}
 	}
 	return out
 }

@@ -17,6 +17,9 @@ type extraction struct {
 	scopes lang.ScopeFinder
 	// symbolsOnly: record symbols only (ExtractSymbols).
 	symbolsOnly bool
+	// receiverTypes are the hidden types of extension receivers added
+	// so far (externalTypeMark + simple name).
+	receiverTypes map[string]bool
 }
 
 func (x *extraction) text(n *ts.Node) string { return lang.Text(n, x.src) }
@@ -260,6 +263,7 @@ func (x *extraction) addFunction(n *ts.Node, owner int, static bool) {
 	}
 	if s.Receiver != "" && owner < 0 {
 		s.Qual = lastPart(s.Receiver) + "." + name
+		x.addReceiverType(s.Receiver, n)
 	}
 	idx := x.add(s)
 	if body != nil {
@@ -269,6 +273,25 @@ func (x *extraction) addFunction(n *ts.Node, owner int, static bool) {
 		}
 		x.code(body, idx)
 	}
+}
+
+// addReceiverType adds, once per file and name, a hidden type standing
+// for an extension's receiver type in case that type is outside the
+// repository (rules.Organize decides): an empty span where the extension
+// starts, so that it encloses no code.
+func (x *extraction) addReceiverType(receiver string, fn *ts.Node) {
+	name := externalTypeMark + lastPart(receiver)
+	if len(lastPart(receiver)) < 2 || x.receiverTypes[name] {
+		// A one-letter receiver is a type parameter (`fun <T> T.f()`).
+		return
+	}
+	if x.receiverTypes == nil {
+		x.receiverTypes = map[string]bool{}
+	}
+	x.receiverTypes[name] = true
+	sp := lang.SpanOf(fn)
+	sp.EndLine, sp.EndByte = sp.StartLine, sp.StartByte
+	x.add(lang.Symbol{Kind: graph.KindClass, Name: name, Qual: name, Parent: -1, Span: sp, Hidden: true})
 }
 
 // lastPart is the simple name of a dotted type without type arguments.

@@ -129,7 +129,7 @@ func argType(p *lang.Program, c lang.Ctx, e *lang.Expr) string {
 	}
 	v, _ := p.Eval(c, e)
 	if v.Kind == lang.ValInstance && v.Elem == 0 {
-		return p.Sym(v.Sym).Name
+		return strings.TrimPrefix(p.Sym(v.Sym).Name, externalTypeMark)
 	}
 	return ""
 }

@@ -42,11 +42,15 @@ func (rules) Organize(p *lang.Program) {
 				continue
 			}
 			// A member of the class wins over an extension of the same name.
-			if t := typeNamed(p, f, s.Receiver); t != lang.NoSym && !declaresMember(p, t, s.Name) {
+			t := typeNamed(p, f, s.Receiver)
+			if t == lang.NoSym {
+				attachExternalExtension(p, f.SymOf(i))
+			} else if !declaresMember(p, t, s.Name) {
 				p.AddMember(t, f.SymOf(i))
 			}
 		}
 	}
+	inheritExternalExtensions(p)
 }
 
 // declaresMember reports whether type t declares a member named name in
@@ -145,6 +149,11 @@ func (rules) Lookup(p *lang.Program, c *lang.Ctx, name string) (lang.Value, grap
 		return lang.SymsValue(ids), graph.ReasonSameFile
 	}
 	if v, ok := f.Imported[name]; ok {
+		if v.Kind == lang.ValExternal && c.TypesOnly() {
+			if h := externalTypeFor(p, name); h != lang.NoSym {
+				return lang.SymValue(h), ""
+			}
+		}
 		return v, graph.ReasonImportResolved
 	}
 	if ids := f.Module.Scope[name]; len(ids) > 0 {
@@ -157,6 +166,11 @@ func (rules) Lookup(p *lang.Program, c *lang.Ctx, name string) (lang.Value, grap
 	}
 	if m, ok := p.Modules[name]; ok && (m.IsPackage || m.PackagePrefix) {
 		return lang.ModuleValue(m), graph.ReasonImportResolved
+	}
+	if c.TypesOnly() {
+		if h := externalTypeFor(p, name); h != lang.NoSym {
+			return lang.SymValue(h), ""
+		}
 	}
 	return lang.External(), ""
 }

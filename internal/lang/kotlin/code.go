@@ -33,16 +33,26 @@ func (x *extraction) addImport(n *ts.Node) {
 	x.facts.Imports = append(x.facts.Imports, imp)
 }
 
+// callScope is the symbol a call or binding at n belongs to: the
+// constructor while its parameters' default values are read, else the
+// innermost callable or type around n.
+func (x *extraction) callScope(n *ts.Node) int {
+	if x.inDefaults {
+		return x.defaultsScope
+	}
+	return x.scopes.CallScope(uint32(n.StartByte()))
+}
+
 // code records the calls and local bindings in a piece of code; local
 // functions and classes are read as declarations nested in the
 // enclosing symbol.
 func (x *extraction) code(n *ts.Node, owner int) {
 	switch n.Kind() {
 	case "function_declaration":
-		x.addFunction(n, x.scopes.CallScope(uint32(n.StartByte())), false)
+		x.addFunction(n, x.callScope(n), false)
 		return
 	case "class_declaration", "object_declaration":
-		x.addType(n, x.scopes.CallScope(uint32(n.StartByte())))
+		x.addType(n, x.callScope(n))
 		return
 	}
 	if x.symbolsOnly {
@@ -61,7 +71,7 @@ func (x *extraction) code(n *ts.Node, owner int) {
 			if va := firstNamed(n, "value_arguments"); va != nil {
 				args = x.arguments(va)
 			}
-			x.facts.Calls = append(x.facts.Calls, lang.Call{Scope: x.scopes.CallScope(uint32(n.StartByte())),
+			x.facts.Calls = append(x.facts.Calls, lang.Call{Scope: x.callScope(n),
 				Callee: &lang.Expr{Kind: lang.ExprIdent, Name: lastPart(x.text(t))},
 				Args:   len(args), ArgExprs: args, Line: lang.Line(n), Byte: uint32(n.StartByte())})
 		}
@@ -85,7 +95,7 @@ func (x *extraction) addBinding(n *ts.Node) {
 	if name == nil {
 		return
 	}
-	b := lang.Binding{Scope: x.scopes.CallScope(uint32(n.StartByte())), Name: x.text(name),
+	b := lang.Binding{Scope: x.callScope(n), Name: x.text(name),
 		Type: x.typeText(typeChild(vd)), Byte: uint32(n.EndByte()), End: uint32(n.Parent().EndByte())}
 	for i := uint(0); i < n.NamedChildCount(); i++ {
 		if c := n.NamedChild(i); c.Kind() != "modifiers" && c.Kind() != "variable_declaration" {
@@ -133,7 +143,7 @@ func (x *extraction) addCall(n *ts.Node) {
 			args = append(args, nil)
 		}
 	}
-	x.facts.Calls = append(x.facts.Calls, lang.Call{Scope: x.scopes.CallScope(uint32(n.StartByte())), Callee: callee,
+	x.facts.Calls = append(x.facts.Calls, lang.Call{Scope: x.callScope(n), Callee: callee,
 		Args: len(args), ArgExprs: args, Line: lang.Line(n), Byte: uint32(n.StartByte())})
 }
 

@@ -20,6 +20,12 @@ type extraction struct {
 	// receiverTypes are the hidden types of extension receivers added
 	// so far (externalTypeMark + simple name).
 	receiverTypes map[string]bool
+	// inDefaults: the default values of a primary constructor's
+	// parameters are being read; their calls belong to defaultsScope,
+	// the constructor (the properties its `val` parameters declare lie
+	// in the same span).
+	inDefaults    bool
+	defaultsScope int
 }
 
 func (x *extraction) text(n *ts.Node) string { return lang.Text(n, x.src) }
@@ -166,11 +172,16 @@ func (x *extraction) addType(n *ts.Node, owner int) {
 }
 
 // addPrimaryConstructor adds the constructor of a class header and the
-// properties its `val`/`var` parameters declare.
+// properties its `val`/`var` parameters declare. A parameter with a
+// default value may be left out; the calls in default values belong to
+// the constructor. A plain parameter is visible in the class body's
+// initializers: it becomes a binding of the class.
 func (x *extraction) addPrimaryConstructor(pc *ts.Node, owner int, class string) {
 	ctor := lang.Symbol{Kind: graph.KindConstructor, Name: class, Qual: x.qualOf(owner, class), Parent: owner,
 		Span: lang.SpanOf(pc), Signature: lang.OneLine(x.text(pc)), Exported: x.exported(pc)}
 	var props []lang.Symbol
+	var defaults []*ts.Node
+	var plain []lang.Binding
 	if ps := firstNamed(pc, "class_parameters"); ps != nil {
 		for i := uint(0); i < ps.NamedChildCount(); i++ {
 			p := ps.NamedChild(i)
@@ -181,18 +192,44 @@ func (x *extraction) addPrimaryConstructor(pc *ts.Node, owner int, class string)
 			if name == nil {
 				continue
 			}
-			typ := x.typeText(typeChild(p))
-			ctor.Params = append(ctor.Params, lang.Param{Name: x.text(name), Type: typ})
+			tn := typeChild(p)
+			typ := x.typeText(tn)
+			prm := lang.Param{Name: x.text(name), Type: typ}
+			if tn != nil {
+				for j := uint(0); j < p.NamedChildCount(); j++ {
+					if c := p.NamedChild(j); c.StartByte() > tn.StartByte() && !strings.HasSuffix(c.Kind(), "comment") {
+						prm.Optional = true
+						defaults = append(defaults, c)
+					}
+				}
+			}
+			ctor.Params = append(ctor.Params, prm)
 			if hasToken(p, "val") || hasToken(p, "var") {
 				props = append(props, lang.Symbol{Kind: graph.KindProperty, Name: x.text(name),
 					Qual: x.qualOf(owner, x.text(name)), Parent: owner, Span: lang.SpanOf(p),
 					Signature: lang.OneLine(x.text(p)), Exported: x.exported(p), Type: typ})
+			} else if typ != "" {
+				plain = append(plain, lang.Binding{Scope: owner, Name: x.text(name), Type: typ})
 			}
 		}
 	}
-	x.add(ctor)
+	idx := x.add(ctor)
 	for _, p := range props {
 		x.add(p)
+	}
+	if x.symbolsOnly {
+		return
+	}
+	x.inDefaults, x.defaultsScope = true, idx
+	for _, d := range defaults {
+		x.code(d, idx)
+	}
+	x.inDefaults = false
+	if class := pc.Parent(); class != nil {
+		for _, b := range plain {
+			b.Byte, b.End = uint32(pc.EndByte()), uint32(class.EndByte())
+			x.facts.Bindings = append(x.facts.Bindings, b)
+		}
 	}
 }
 

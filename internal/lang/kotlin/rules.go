@@ -75,9 +75,26 @@ func typeNamed(p *lang.Program, f *lang.File, written string) lang.SymID {
 		return lang.NoSym
 	}
 	if len(t.Path) > 1 {
-		return qualifiedType(p, strings.Join(t.Path, "."))
+		if id := qualifiedType(p, strings.Join(t.Path, ".")); id != lang.NoSym {
+			return id
+		}
+		// A nested type: Outer.Inner with Outer named as a simple name.
+		id := simpleTypeNamed(p, f, t.Path[0])
+		for _, part := range t.Path[1:] {
+			if id == lang.NoSym {
+				break
+			}
+			id = firstType(p, p.Members(id, part))
+		}
+		return id
 	}
-	name := t.Path[0]
+	return simpleTypeNamed(p, f, t.Path[0])
+}
+
+// simpleTypeNamed resolves a simple type name written in f: a type of
+// the file, of an explicit import, of the package or of a star-imported
+// package.
+func simpleTypeNamed(p *lang.Program, f *lang.File, name string) lang.SymID {
 	if id := firstType(p, f.Top[name]); id != lang.NoSym {
 		return id
 	}

@@ -143,10 +143,20 @@ func (x *extraction) addType(n *ts.Node, owner int) {
 	s := lang.Symbol{Kind: kind, Name: name, Qual: x.qualOf(owner, name), Parent: owner, Span: lang.SpanOf(n),
 		Signature: x.signature(n), Doc: x.doc(n), Exported: !words["private"] && !words["internal"],
 		Abstract: words["abstract"] || words["sealed"] || iface, Content: lang.Content(x.src, lang.SpanOf(n))}
+	body := firstNamed(n, "class_body", "enum_class_body")
+	var misread *ts.Node
 	if ds := firstNamed(n, "delegation_specifiers"); ds != nil {
 		for i := uint(0); i < ds.NamedChildCount(); i++ {
 			spec := ds.NamedChild(i)
-			if inv := firstNamed(spec, "constructor_invocation"); inv != nil {
+			if ed := firstNamed(spec, "explicit_delegation"); ed != nil {
+				// `I by delegate`: the class implements I.
+				if t := firstNamed(ed, "user_type"); t != nil {
+					s.Bases = append(s.Bases, lang.Base{Type: x.text(t), Kind: lang.BaseImplements})
+				}
+				if body == nil && i == ds.NamedChildCount()-1 {
+					misread = misreadBody(ed)
+				}
+			} else if inv := firstNamed(spec, "constructor_invocation"); inv != nil {
 				if t := firstNamed(inv, "user_type"); t != nil {
 					s.Bases = append(s.Bases, lang.Base{Type: x.text(t), Kind: lang.BaseExtends})
 				}
@@ -163,12 +173,30 @@ func (x *extraction) addType(n *ts.Node, owner int) {
 	if pc := firstNamed(n, "primary_constructor"); pc != nil {
 		x.addPrimaryConstructor(pc, idx, name)
 	}
-	if ds := firstNamed(n, "delegation_specifiers"); ds != nil {
+	if ds := firstNamed(n, "delegation_specifiers"); ds != nil && misread == nil {
 		x.code(ds, idx)
 	}
-	if body := firstNamed(n, "class_body", "enum_class_body"); body != nil {
+	switch {
+	case body != nil:
 		x.declarations(body, idx, n.Kind() == "object_declaration")
+	case misread != nil:
+		x.declarations(misread, idx, n.Kind() == "object_declaration")
 	}
+}
+
+// misreadBody is the class body the grammar reads as a trailing lambda
+// of the last delegate (`class C : I by d { ... }` is read as `I by
+// d { ... }`), or nil: the delegate is a plain name, so the braces can
+// only be the class body.
+func misreadBody(ed *ts.Node) *ts.Node {
+	ce := firstNamed(ed, "call_expression")
+	if ce == nil || ce.NamedChildCount() != 2 || ce.NamedChild(0).Kind() != "identifier" {
+		return nil
+	}
+	if al := ce.NamedChild(1); al.Kind() == "annotated_lambda" {
+		return firstNamed(al, "lambda_literal")
+	}
+	return nil
 }
 
 // addPrimaryConstructor adds the constructor of a class header and the
@@ -419,7 +447,11 @@ func (x *extraction) addProperty(n *ts.Node, owner int, static bool) {
 		s.Value = x.expr(init)
 	}
 	x.add(s)
-	x.code(n, owner)
+	// The property's own children: the property itself is no local
+	// binding (a class body the grammar misreads as a lambda included).
+	for i := uint(0); i < n.NamedChildCount(); i++ {
+		x.code(n.NamedChild(i), owner)
+	}
 }
 
 // signature is the declaration up to its body, on one line.

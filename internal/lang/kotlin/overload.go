@@ -15,8 +15,48 @@ import (
 
 // LookupMember finds the members named name on t or, breadth first, on
 // its supertypes; the nearest level that declares the name wins.
+// A member declared in a supertype wins over an extension of t (Kotlin
+// runs an extension only when no member applies).
 func (rules) LookupMember(p *lang.Program, t lang.SymID, name string) ([]lang.SymID, int) {
-	return p.NearestMembers(t, name)
+	ids, depth := p.NearestMembers(t, name)
+	if len(ids) == 0 || !allExtensions(p, ids) {
+		return ids, depth
+	}
+	seen := map[lang.SymID]bool{t: true}
+	level := []lang.SymID{t}
+	for d := 1; len(level) > 0 && d < 16; d++ {
+		var next []lang.SymID
+		var found []lang.SymID
+		for _, cur := range level {
+			for _, b := range p.Bases(cur) {
+				if seen[b] {
+					continue
+				}
+				seen[b] = true
+				next = append(next, b)
+				for _, m := range p.Members(b, name) {
+					if p.Sym(m).Receiver == "" {
+						found = append(found, m)
+					}
+				}
+			}
+		}
+		if len(found) > 0 {
+			return found, d
+		}
+		level = next
+	}
+	return ids, depth
+}
+
+// allExtensions reports whether every one of ids is an extension function.
+func allExtensions(p *lang.Program, ids []lang.SymID) bool {
+	for _, id := range ids {
+		if p.Sym(id).Receiver == "" {
+			return false
+		}
+	}
+	return true
 }
 
 // SelectOverload keeps the candidates whose parameters accept the
@@ -155,13 +195,24 @@ func acceptsTypes(p *lang.Program, params []lang.Param, types []string) bool {
 		case want == "" || want == "Any" || want == t || len(want) == 1:
 			// Undeclared, Any, the same class, or a type parameter.
 		case t == "Int" && intTypes[want]:
-		case literalSupers[t][want]:
+		case literalSupers[t][want], isExternalSupertype(t, want):
 		case isSubtypeNamed(p, t, want):
 		default:
 			return false
 		}
 	}
 	return true
+}
+
+// isExternalSupertype reports whether the standard type sub has the
+// standard supertype super (a List is an Iterable).
+func isExternalSupertype(sub, super string) bool {
+	for _, s := range externalSupertypes[sub] {
+		if s == super {
+			return true
+		}
+	}
+	return false
 }
 
 // paramType is the simple class name of a parameter type.
@@ -174,31 +225,34 @@ func paramType(written string) string {
 }
 
 // isSubtypeNamed reports whether a repository class named sub has a
-// supertype named super.
+// supertype named super: a repository supertype, a supertype outside the
+// repository written with that name, or a standard supertype of one
+// (externalSupertypes).
 func isSubtypeNamed(p *lang.Program, sub, super string) bool {
 	for _, id := range p.SymbolsNamed(sub) {
 		if !p.Sym(id).Kind.IsType() {
 			continue
 		}
-		seen := map[lang.SymID]bool{}
+		seen := map[lang.SymID]bool{id: true}
 		stack := []lang.SymID{id}
 		for len(stack) > 0 {
 			t := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			for _, b := range p.Bases(t) {
-				if seen[b] {
-					continue
-				}
-				seen[b] = true
-				if p.Sym(b).Name == super {
+			for _, b := range p.Sym(t).Bases {
+				name := lastPart(b.Type)
+				if name == super {
 					return true
 				}
-				stack = append(stack, b)
+				if isExternalSupertype(name, super) {
+					return true
+				}
 			}
-		}
-		// A supertype outside the repository may be the one wanted.
-		if len(p.Sym(id).Bases) > len(p.Bases(id)) {
-			return true
+			for _, b := range p.Bases(t) {
+				if !seen[b] {
+					seen[b] = true
+					stack = append(stack, b)
+				}
+			}
 		}
 	}
 	return false

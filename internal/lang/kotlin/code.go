@@ -64,6 +64,9 @@ func (x *extraction) code(n *ts.Node, owner int) {
 	switch n.Kind() {
 	case "call_expression":
 		x.addCall(n)
+		x.addScopeLambda(n)
+	case "when_expression", "if_expression":
+		x.addSmartCasts(n)
 	case "constructor_invocation":
 		if t := firstNamed(n, "user_type"); t != nil {
 			// A supertype's constructor run by the class header.
@@ -189,6 +192,11 @@ func (x *extraction) expr(n *ts.Node) *lang.Expr {
 		}
 		if f := x.expr(n.NamedChild(0)); f != nil {
 			return &lang.Expr{Kind: lang.ExprCall, X: f}
+		}
+	case "as_expression":
+		// `x as T` and `x as? T` are values of type T.
+		if t := x.typeText(n.ChildByFieldName("right")); t != "" {
+			return &lang.Expr{Kind: lang.ExprTypeAssert, Name: t, X: x.expr(n.ChildByFieldName("left"))}
 		}
 	case "parenthesized_expression":
 		if n.NamedChildCount() > 0 {

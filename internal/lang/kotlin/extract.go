@@ -26,6 +26,9 @@ type extraction struct {
 	// in the same span).
 	inDefaults    bool
 	defaultsScope int
+	// ctorParams are the plain parameters of the primary constructor
+	// just read, as bindings of the class still to be placed.
+	ctorParams []lang.Binding
 }
 
 func (x *extraction) text(n *ts.Node) string { return lang.Text(n, x.src) }
@@ -176,11 +179,12 @@ func (x *extraction) addType(n *ts.Node, owner int) {
 	if ds := firstNamed(n, "delegation_specifiers"); ds != nil && misread == nil {
 		x.code(ds, idx)
 	}
-	switch {
-	case body != nil:
+	if body == nil {
+		body = misread
+	}
+	x.bindCtorParams(body)
+	if body != nil {
 		x.declarations(body, idx, n.Kind() == "object_declaration")
-	case misread != nil:
-		x.declarations(misread, idx, n.Kind() == "object_declaration")
 	}
 }
 
@@ -253,12 +257,50 @@ func (x *extraction) addPrimaryConstructor(pc *ts.Node, owner int, class string)
 		x.code(d, idx)
 	}
 	x.inDefaults = false
-	if class := pc.Parent(); class != nil {
+	x.ctorParams = plain
+}
+
+// bindCtorParams makes the plain primary-constructor parameters visible
+// in the initializers of the class body (property initializers and
+// `init` blocks), where Kotlin sees them, and nowhere else: a member
+// function's `builder(...)` is not the parameter builder.
+func (x *extraction) bindCtorParams(body *ts.Node) {
+	plain := x.ctorParams
+	x.ctorParams = nil
+	if body == nil {
+		return
+	}
+	for i := uint(0); i < body.NamedChildCount(); i++ {
+		c := body.NamedChild(i)
+		var init *ts.Node
+		switch c.Kind() {
+		case "anonymous_initializer":
+			init = c
+		case "property_declaration":
+			init = propertyInitializer(c)
+		}
+		if init == nil {
+			continue
+		}
 		for _, b := range plain {
-			b.Byte, b.End = uint32(pc.EndByte()), uint32(class.EndByte())
+			b.Byte, b.End = uint32(init.StartByte()), uint32(init.EndByte())
 			x.facts.Bindings = append(x.facts.Bindings, b)
 		}
 	}
+}
+
+// propertyInitializer is the initializer expression of a property, or nil.
+func propertyInitializer(n *ts.Node) *ts.Node {
+	for i := uint(0); i < n.NamedChildCount(); i++ {
+		switch c := n.NamedChild(i); c.Kind() {
+		case "modifiers", "variable_declaration", "getter", "setter", "type_constraints", "type_parameters":
+		default:
+			if !strings.HasSuffix(c.Kind(), "comment") {
+				return c
+			}
+		}
+	}
+	return nil
 }
 
 // typeKinds are the node kinds of written types.

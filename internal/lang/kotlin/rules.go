@@ -15,9 +15,12 @@ import (
 type rules struct{}
 
 // Features: `C()` constructs a C; no call is linked by name only (an
-// untyped `x.save()` says nothing of which save runs).
+// untyped `x.save()` says nothing of which save runs); a local is visible
+// from its declaration on (so the bindings of smart casts and of
+// constructor parameters in initializers name nothing outside their
+// span).
 func (rules) Features() lang.Features {
-	return lang.Features{TypeCallConstructs: true, NoNameOnly: true}
+	return lang.Features{TypeCallConstructs: true, NoNameOnly: true, OrderedBindings: true}
 }
 
 func (rules) ConfigNames() []string { return nil }

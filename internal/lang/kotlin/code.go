@@ -171,15 +171,16 @@ func (x *extraction) expr(n *ts.Node) *lang.Expr {
 			return nil
 		}
 		if hasToken(n, "::") {
-			// `C::class` is a KClass; a reference to a member is no call.
+			// `C::class` is a KClass (a value of that type, the class
+			// left out); a reference to a member is no call.
 			if x.text(name) == "class" {
-				return &lang.Expr{Kind: lang.ExprLiteral, Name: "KClass"}
+				return &lang.Expr{Kind: lang.ExprTypeAssert, Name: "KClass"}
 			}
 			return nil
 		}
 		if x.text(name) == "java" && n.NamedChild(0).Kind() == "navigation_expression" && hasToken(n.NamedChild(0), "::") {
 			// `C::class.java` is a java.lang.Class.
-			return &lang.Expr{Kind: lang.ExprLiteral, Name: "Class"}
+			return &lang.Expr{Kind: lang.ExprTypeAssert, Name: "Class"}
 		}
 		recv := x.expr(n.NamedChild(0))
 		if recv == nil {

@@ -158,14 +158,13 @@ func argType(p *lang.Program, c lang.Ctx, e *lang.Expr) string {
 	if e == nil {
 		return ""
 	}
-	if e.Kind == lang.ExprLiteral {
-		if t, ok := literalTypes[e.Name]; ok {
-			return t
-		}
-		if e.Name == "KClass" || e.Name == "Class" {
-			return e.Name
-		}
-		return ""
+	switch e.Kind {
+	case lang.ExprLiteral:
+		return literalTypes[e.Name]
+	case lang.ExprTypeAssert:
+		// A cast or a class literal: the written type, known by name
+		// even when it is outside the repository.
+		return paramType(e.Name)
 	}
 	v, _ := p.Eval(c, e)
 	if v.Kind == lang.ValInstance && v.Elem == 0 {

@@ -128,15 +128,26 @@ func (x *extraction) arguments(va *ts.Node) []*lang.Expr {
 	return args
 }
 
-// addCall records `f()`, `C()`, `x.f()`, `x?.f()`, `this.f()`, `super.f()`.
-func (x *extraction) addCall(n *ts.Node) {
-	if n.NamedChildCount() == 0 {
-		return
+// scopeResult is the value of `apply { }` and `also { }` calls, which
+// return their receiver: `x.apply { }` is x and a bare `apply { }` this
+// (`fun add(...) = apply { ... }` returns the builder). Nil for other
+// calls.
+func scopeResult(callee *lang.Expr, call *ts.Node) *lang.Expr {
+	if call.NamedChildCount() != 2 || call.NamedChild(1).Kind() != "annotated_lambda" {
+		return nil
 	}
-	callee := x.expr(n.NamedChild(0))
-	if callee == nil || (callee.Kind != lang.ExprIdent && callee.Kind != lang.ExprMember) {
-		return
+	switch {
+	case callee.Kind == lang.ExprIdent && (callee.Name == "apply" || callee.Name == "also"):
+		return &lang.Expr{Kind: lang.ExprSelf}
+	case callee.Kind == lang.ExprMember && (callee.Name == "apply" || callee.Name == "also"):
+		return callee.X
 	}
+	return nil
+}
+
+// callArguments reads the arguments of a call: its value arguments and
+// a trailing lambda (nil: its type is not read).
+func (x *extraction) callArguments(n *ts.Node) []*lang.Expr {
 	var args []*lang.Expr
 	for i := uint(1); i < n.NamedChildCount(); i++ {
 		switch c := n.NamedChild(i); c.Kind() {
@@ -146,6 +157,19 @@ func (x *extraction) addCall(n *ts.Node) {
 			args = append(args, nil)
 		}
 	}
+	return args
+}
+
+// addCall records `f()`, `C()`, `x.f()`, `x?.f()`, `this.f()`, `super.f()`.
+func (x *extraction) addCall(n *ts.Node) {
+	if n.NamedChildCount() == 0 {
+		return
+	}
+	callee := x.expr(n.NamedChild(0))
+	if callee == nil || (callee.Kind != lang.ExprIdent && callee.Kind != lang.ExprMember) {
+		return
+	}
+	args := x.callArguments(n)
 	x.facts.Calls = append(x.facts.Calls, lang.Call{Scope: x.callScope(n), Callee: callee,
 		Args: len(args), ArgExprs: args, Line: lang.Line(n), Byte: uint32(n.StartByte())})
 }
@@ -191,9 +215,14 @@ func (x *extraction) expr(n *ts.Node) *lang.Expr {
 		if n.NamedChildCount() == 0 {
 			return nil
 		}
-		if f := x.expr(n.NamedChild(0)); f != nil {
-			return &lang.Expr{Kind: lang.ExprCall, X: f}
+		f := x.expr(n.NamedChild(0))
+		if f == nil {
+			return nil
 		}
+		if v := scopeResult(f, n); v != nil {
+			return v
+		}
+		return &lang.Expr{Kind: lang.ExprCall, X: f, Args: x.callArguments(n)}
 	case "as_expression":
 		// `x as T` and `x as? T` are values of type T.
 		if t := x.typeText(n.ChildByFieldName("right")); t != "" {

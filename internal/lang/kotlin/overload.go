@@ -170,6 +170,36 @@ func argType(p *lang.Program, c lang.Ctx, e *lang.Expr) string {
 	if v.Kind == lang.ValInstance && v.Elem == 0 {
 		return strings.TrimPrefix(p.Sym(v.Sym).Name, externalTypeMark)
 	}
+	if e.Kind == lang.ExprIdent && v.Kind == lang.ValExternal {
+		return writtenParamType(c, e.Name)
+	}
+	return ""
+}
+
+// writtenParamType is the simple name of the type written for parameter
+// name of the callables around c ("" when it is none of theirs): a
+// parameter of a type outside the repository (`format: String`) still
+// tells overloads apart by that name.
+func writtenParamType(c lang.Ctx, name string) string {
+	if c.File == nil {
+		return ""
+	}
+	syms := c.File.Facts.Symbols
+	for i := c.Scope; i >= 0 && i < len(syms); i = syms[i].Parent {
+		if !syms[i].Kind.IsCallable() {
+			continue
+		}
+		for _, prm := range syms[i].Params {
+			if prm.Name == name {
+				// A vararg is an array; a one-letter type a type
+				// parameter.
+				if t := paramType(prm.Type); !prm.Variadic && len(t) > 1 {
+					return t
+				}
+				return ""
+			}
+		}
+	}
 	return ""
 }
 

@@ -1,6 +1,7 @@
 package kotlin
 
 import (
+	"sort"
 	"strings"
 
 	"gitnexus.dev/gitnexus/internal/graph"
@@ -158,6 +159,11 @@ func (rules) Export(p *lang.Program, m *lang.Module, name string) lang.Value {
 // imports, then the first part of a qualified name.
 func (rules) Lookup(p *lang.Program, c *lang.Ctx, name string) (lang.Value, graph.Reason) {
 	f := c.File
+	if !c.TypesOnly() {
+		if ids := lambdaReceiverMember(p, c, name); len(ids) > 0 {
+			return lang.SymsValue(ids), graph.ReasonReceiverTyped
+		}
+	}
 	for t := p.EnclosingType(f, c.Scope); t != lang.NoSym; t = enclosingOf(p, t) {
 		// A constructor is a member named after its class, but the
 		// name stands for the class.
@@ -193,6 +199,31 @@ func (rules) Lookup(p *lang.Program, c *lang.Ctx, name string) (lang.Value, grap
 		}
 	}
 	return lang.External(), ""
+}
+
+// lambdaReceiverMember finds name on the receivers of the lambdas around
+// c (`x.apply { f() }`), innermost first; nil when none declares it.
+func lambdaReceiverMember(p *lang.Program, c *lang.Ctx, name string) []lang.SymID {
+	bs := c.File.Facts.Bindings
+	var around []int
+	for i := range bs {
+		if bs[i].Name == receiverBinding && bs[i].Byte <= c.Pos && c.Pos < bs[i].End {
+			around = append(around, i)
+		}
+	}
+	sort.Slice(around, func(a, b int) bool { return bs[around[a]].Byte > bs[around[b]].Byte })
+	for _, i := range around {
+		// The receiver is written before its lambda: evaluated there,
+		// outside the lambda, so that the lookup ends.
+		v, _ := p.Eval(lang.Ctx{File: c.File, Scope: bs[i].Scope, Pos: bs[i].Byte - 1}, bs[i].Value)
+		if v.Kind != lang.ValInstance || v.Elem > 0 {
+			continue
+		}
+		if ids, _ := p.FindMember(v.Sym, name); len(ids) > 0 {
+			return ids
+		}
+	}
+	return nil
 }
 
 // enclosingOf is the type that declares type t, or NoSym.

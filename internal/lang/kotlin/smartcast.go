@@ -12,7 +12,9 @@ import (
 // T over the branch; a negated check (`!is`), several conditions in one
 // entry and conjunctions are left alone. The scope functions `let` and
 // `also` pass their receiver to the lambda as `it` (or its one named
-// parameter): a binding over the lambda.
+// parameter): a binding over the lambda. `x.apply { }`, `x.run { }` and
+// `with(x) { }` make x the lambda's receiver: a name the lambda calls is
+// first looked up on x.
 
 // addSmartCasts records the bindings a `when` or an `if` at n proves.
 func (x *extraction) addSmartCasts(n *ts.Node) {
@@ -75,17 +77,37 @@ func (x *extraction) castOver(body *ts.Node, name string, t *ts.Node) {
 		Byte: uint32(body.StartByte()), End: uint32(body.EndByte())})
 }
 
+// receiverBinding names the binding of a lambda's receiver: `x.apply
+// { f() }`, `x.run { f() }` and `with(x) { f() }` run f on x when x has
+// it (rules.Lookup reads these bindings). No Kotlin name is spelled so.
+const receiverBinding = "this"
+
 // addScopeLambda records the `it` of `x.let { ... }` and `x.also { ... }`
-// (or the lambda's one named parameter) as bound to x.
+// (or the lambda's one named parameter) as bound to x, and the receiver
+// of `x.apply { }`, `x.run { }` and `with(x) { }`.
 func (x *extraction) addScopeLambda(call *ts.Node) {
 	if call.NamedChildCount() != 2 {
+		n := call.NamedChildCount()
+		if n == 3 && call.NamedChild(0).Kind() == "identifier" && x.text(call.NamedChild(0)) == "with" &&
+			call.NamedChild(1).Kind() == "value_arguments" && call.NamedChild(2).Kind() == "annotated_lambda" {
+			if args := x.arguments(call.NamedChild(1)); len(args) == 1 && args[0] != nil {
+				x.bindReceiver(call.NamedChild(2), args[0])
+			}
+		}
 		return
 	}
 	nav, al := call.NamedChild(0), call.NamedChild(1)
 	if nav.Kind() != "navigation_expression" || al.Kind() != "annotated_lambda" || nav.NamedChildCount() != 2 {
 		return
 	}
-	if fn := x.text(nav.NamedChild(1)); fn != "let" && fn != "also" {
+	fn := x.text(nav.NamedChild(1))
+	if fn == "apply" || fn == "run" {
+		if recv := x.expr(nav.NamedChild(0)); recv != nil {
+			x.bindReceiver(al, recv)
+		}
+		return
+	}
+	if fn != "let" && fn != "also" {
 		return
 	}
 	lambda := firstNamed(al, "lambda_literal")
@@ -106,6 +128,16 @@ func (x *extraction) addScopeLambda(call *ts.Node) {
 	}
 	x.facts.Bindings = append(x.facts.Bindings, lang.Binding{Scope: x.callScope(lambda), Name: name, Value: recv,
 		Byte: uint32(lambda.StartByte()), End: uint32(lambda.EndByte())})
+}
+
+// bindReceiver records recv as the receiver of the lambda of al.
+func (x *extraction) bindReceiver(al *ts.Node, recv *lang.Expr) {
+	lambda := firstNamed(al, "lambda_literal")
+	if lambda == nil {
+		return
+	}
+	x.facts.Bindings = append(x.facts.Bindings, lang.Binding{Scope: x.callScope(lambda), Name: receiverBinding,
+		Value: recv, Byte: uint32(lambda.StartByte()), End: uint32(lambda.EndByte())})
 }
 
 // childrenByField returns the children of n in field name.

@@ -128,6 +128,19 @@ func (x *extraction) arguments(va *ts.Node) []*lang.Expr {
 	return args
 }
 
+// collectionFactories are the standard library's functions that make
+// collections, and the type of what they make: the repository's
+// extensions of that type (or of a supertype) are found on the value
+// (`val names = mutableListOf<String>()` then `names.toImmutableList()`).
+var collectionFactories = map[string]string{
+	"listOf": "List", "emptyList": "List", "listOfNotNull": "List",
+	"mutableListOf": "MutableList", "arrayListOf": "MutableList",
+	"setOf": "Set", "emptySet": "Set",
+	"mutableSetOf": "MutableSet", "hashSetOf": "MutableSet", "linkedSetOf": "MutableSet", "sortedSetOf": "MutableSet",
+	"mapOf": "Map", "emptyMap": "Map",
+	"mutableMapOf": "MutableMap", "hashMapOf": "MutableMap", "linkedMapOf": "MutableMap",
+}
+
 // scopeResult is the value of `apply { }` and `also { }` calls, which
 // return their receiver: `x.apply { }` is x and a bare `apply { }` this
 // (`fun add(...) = apply { ... }` returns the builder). Nil for other
@@ -221,6 +234,9 @@ func (x *extraction) expr(n *ts.Node) *lang.Expr {
 		}
 		if v := scopeResult(f, n); v != nil {
 			return v
+		}
+		if t, ok := collectionFactories[f.Name]; ok && f.Kind == lang.ExprIdent {
+			return &lang.Expr{Kind: lang.ExprTypeAssert, Name: t}
 		}
 		return &lang.Expr{Kind: lang.ExprCall, X: f, Args: x.callArguments(n)}
 	case "as_expression":

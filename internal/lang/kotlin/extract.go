@@ -282,8 +282,10 @@ func (x *extraction) bindCtorParams(body *ts.Node) {
 		if init == nil {
 			continue
 		}
+		// From the start of the declaration: the property's type is
+		// read there.
 		for _, b := range plain {
-			b.Byte, b.End = uint32(init.StartByte()), uint32(init.EndByte())
+			b.Byte, b.End = uint32(c.StartByte()), uint32(init.EndByte())
 			x.facts.Bindings = append(x.facts.Bindings, b)
 		}
 	}

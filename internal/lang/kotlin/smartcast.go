@@ -101,6 +101,7 @@ func (x *extraction) addScopeLambda(call *ts.Node) {
 		return
 	}
 	fn := x.text(nav.NamedChild(1))
+	x.addElementLambda(nav, al)
 	if fn == "apply" || fn == "run" {
 		if recv := x.expr(nav.NamedChild(0)); recv != nil {
 			x.bindReceiver(al, recv)

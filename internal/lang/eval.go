@@ -202,6 +202,9 @@ func (p *Program) LookupIdent(c Ctx, name string) (Value, graph.Reason) {
 		if !c.types {
 			for _, prm := range s.Params {
 				if prm.Name == name {
+					if c.called && p.Rules.Features().CalledParamsTyped && len(p.Rules.ParseType(prm.Type).Path) > 0 {
+						continue
+					}
 					return p.paramValue(f, scope, prm), graph.ReasonSameFile
 				}
 			}

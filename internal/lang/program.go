@@ -226,6 +226,11 @@ type Features struct {
 	// written to the end of its block (Rust); a use before it names a
 	// parameter or an outer name, never the later binding.
 	OrderedBindings bool
+	// CalledParamsTyped: a called name skips the parameters declared with
+	// a named type (Kotlin: in `fun B.tag(tag: T?) = tag(T::class, tag)`
+	// the call runs the function tag, not the parameter); a parameter of
+	// a function type (whose written type names nothing) is still called.
+	CalledParamsTyped bool
 	// LooseArity: an override need not take the same parameters as the
 	// method it overrides (JavaScript and Python do not check), so
 	// dispatch matches overrides by name alone. (A method only subtypes

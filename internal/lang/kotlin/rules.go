@@ -19,9 +19,10 @@ type rules struct{}
 // untyped `x.save()` says nothing of which save runs); a local is visible
 // from its declaration on (so the bindings of smart casts and of
 // constructor parameters in initializers name nothing outside their
-// span).
+// span); a call of a name skips the parameters of a named (not a
+// function) type.
 func (rules) Features() lang.Features {
-	return lang.Features{TypeCallConstructs: true, NoNameOnly: true, OrderedBindings: true}
+	return lang.Features{TypeCallConstructs: true, NoNameOnly: true, OrderedBindings: true, CalledParamsTyped: true}
 }
 
 func (rules) ConfigNames() []string { return nil }

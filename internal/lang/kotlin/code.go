@@ -178,7 +178,14 @@ func (x *extraction) addCall(n *ts.Node) {
 	if n.NamedChildCount() == 0 {
 		return
 	}
-	callee := x.expr(n.NamedChild(0))
+	fn := n.NamedChild(0)
+	if fn.Kind() == "unary_expression" {
+		// The grammar reads `!f()` as (!f)(): the call is of f.
+		if a := fn.ChildByFieldName("argument"); a != nil {
+			fn = a
+		}
+	}
+	callee := x.expr(fn)
 	if callee == nil || (callee.Kind != lang.ExprIdent && callee.Kind != lang.ExprMember) {
 		return
 	}

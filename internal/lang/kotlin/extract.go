@@ -450,9 +450,29 @@ func (x *extraction) addSecondaryConstructor(n *ts.Node, owner int) {
 		s.Params = x.parameters(ps)
 	}
 	idx := x.add(s)
+	if d := firstNamed(n, "constructor_delegation_call"); d != nil && !x.symbolsOnly {
+		x.addDelegationCall(d)
+	}
 	if b := firstNamed(n, "block"); b != nil {
 		x.code(b, idx)
 	}
+}
+
+// addDelegationCall records `: this(...)` (another constructor of the
+// class) and `: super(...)` (a constructor of the superclass) of a
+// secondary constructor.
+func (x *extraction) addDelegationCall(d *ts.Node) {
+	callee := &lang.Expr{Kind: lang.ExprSelf}
+	if hasToken(d, "super") {
+		callee = &lang.Expr{Kind: lang.ExprSuper}
+	}
+	var args []*lang.Expr
+	if va := firstNamed(d, "value_arguments"); va != nil {
+		args = x.arguments(va)
+		x.code(va, -1)
+	}
+	x.facts.Calls = append(x.facts.Calls, lang.Call{Scope: x.callScope(d), Callee: callee,
+		Args: len(args), ArgExprs: args, Line: lang.Line(d), Byte: uint32(d.StartByte())})
 }
 
 // addProperty reads a property of a class or of the file.

@@ -3,6 +3,7 @@ package kotlin
 import (
 	"strings"
 
+	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/lang"
 )
 
@@ -90,8 +91,10 @@ func (rules) SelectOverload(p *lang.Program, c lang.Ctx, cands []lang.SymID, arg
 		}
 	}
 	// Kotlin prefers a candidate that needs no default value and no
-	// vararg over one that does.
-	if len(exact) > 0 {
+	// vararg over one that does, of those that apply. An argument of
+	// unknown type may apply to one and not the other, unless all
+	// candidates take the same type at its position.
+	if len(exact) > 0 && unknownsAgree(p, out, types) {
 		out = exact
 	}
 	if len(out) > 1 {
@@ -136,6 +139,41 @@ func notSelfTyped(p *lang.Program, c lang.Ctx, cands []lang.SymID) []lang.SymID 
 	return out
 }
 
+// unknownsAgree reports whether, at each position whose argument type is
+// unknown, every candidate takes the same parameter type.
+func unknownsAgree(p *lang.Program, cands []lang.SymID, types []string) bool {
+	for i, t := range types {
+		if t != "" {
+			continue
+		}
+		want := ""
+		for j, id := range cands {
+			pt := paramTypeAt(p.Sym(id).Params, i)
+			if pt == "" {
+				return false
+			}
+			if j == 0 {
+				want = pt
+			} else if pt != want {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// paramTypeAt is the simple type of the parameter that takes argument i
+// (a trailing vararg takes the rest), "" when unknown.
+func paramTypeAt(params []lang.Param, i int) string {
+	switch {
+	case i < len(params):
+		return paramType(params[i].Type)
+	case len(params) > 0 && params[len(params)-1].Variadic:
+		return paramType(params[len(params)-1].Type)
+	}
+	return ""
+}
+
 // takesExactly reports whether params take n arguments with neither
 // default values nor a vararg.
 func takesExactly(params []lang.Param, n int) bool {
@@ -167,6 +205,13 @@ func argType(p *lang.Program, c lang.Ctx, e *lang.Expr) string {
 		return paramType(e.Name)
 	}
 	v, _ := p.Eval(c, e)
+	if v.Kind == lang.ValSym {
+		// A property or variable named: the value it holds.
+		switch p.Sym(v.Sym).Kind {
+		case graph.KindProperty, graph.KindVariable, graph.KindConst:
+			v = p.ValueOf(v.Sym)
+		}
+	}
 	if v.Kind == lang.ValInstance && v.Elem == 0 {
 		return strings.TrimPrefix(p.Sym(v.Sym).Name, externalTypeMark)
 	}

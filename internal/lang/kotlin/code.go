@@ -255,6 +255,9 @@ func (x *extraction) expr(n *ts.Node) *lang.Expr {
 		if n.NamedChildCount() > 0 {
 			return x.expr(n.NamedChild(0))
 		}
+	case "spread_expression":
+		// `*xs` passes an array's elements to a vararg parameter.
+		return &lang.Expr{Kind: lang.ExprLiteral, Name: spreadArgument}
 	case "string_literal":
 		return &lang.Expr{Kind: lang.ExprLiteral, Name: "string"}
 	case "number_literal":

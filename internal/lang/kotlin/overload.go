@@ -83,7 +83,7 @@ func (rules) SelectOverload(p *lang.Program, c lang.Ctx, cands []lang.SymID, arg
 	}
 	var out, exact []lang.SymID
 	for _, id := range fit {
-		if acceptsTypes(p, p.Sym(id).Params, types) {
+		if acceptsTypes(p, p.Sym(id).Params, types) && spreadsFit(p.Sym(id).Params, args) {
 			out = append(out, id)
 			if takesExactly(p.Sym(id).Params, len(args)) {
 				exact = append(exact, id)
@@ -137,6 +137,26 @@ func notSelfTyped(p *lang.Program, c lang.Ctx, cands []lang.SymID) []lang.SymID 
 		}
 	}
 	return out
+}
+
+// spreadArgument names the literal the extractor records for `*xs`.
+const spreadArgument = "spread"
+
+// spreadsFit reports whether every spread argument (`*xs`) meets a vararg
+// parameter.
+func spreadsFit(params []lang.Param, args []*lang.Expr) bool {
+	for i, a := range args {
+		if a == nil || a.Kind != lang.ExprLiteral || a.Name != spreadArgument {
+			continue
+		}
+		switch {
+		case i < len(params) && params[i].Variadic:
+		case i >= len(params) && len(params) > 0 && params[len(params)-1].Variadic:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // unknownsAgree reports whether, at each position whose argument type is

@@ -128,6 +128,10 @@ func (x *extraction) arguments(va *ts.Node) []*lang.Expr {
 	return args
 }
 
+// classConversions are the standard library's properties that turn a
+// KClass into a Class and back, and the type they give.
+var classConversions = map[string]string{"java": "Class", "javaClass": "Class", "kotlin": "KClass"}
+
 // collectionFactories are the standard library's functions that make
 // collections, and the type of what they make: the repository's
 // extensions of that type (or of a supertype) are found on the value
@@ -222,9 +226,10 @@ func (x *extraction) expr(n *ts.Node) *lang.Expr {
 			}
 			return nil
 		}
-		if x.text(name) == "java" && n.NamedChild(0).Kind() == "navigation_expression" && hasToken(n.NamedChild(0), "::") {
-			// `C::class.java` is a java.lang.Class.
-			return &lang.Expr{Kind: lang.ExprTypeAssert, Name: "Class"}
+		if t, ok := classConversions[x.text(name)]; ok && n.NamedChild(0).Kind() != "this_expression" {
+			// `C::class.java` and `k.java` are java.lang.Classes,
+			// `c.kotlin` a KClass (properties of the standard library).
+			return &lang.Expr{Kind: lang.ExprTypeAssert, Name: t}
 		}
 		recv := x.expr(n.NamedChild(0))
 		if recv == nil {

@@ -145,6 +145,22 @@ var collectionFactories = map[string]string{
 	"mutableMapOf": "MutableMap", "hashMapOf": "MutableMap", "linkedMapOf": "MutableMap",
 }
 
+// trailingLambdaOf is the lambda the grammar reads as a call of the call
+// n (`f(x) { }` is read as (f(x)) { }), or nil.
+func trailingLambdaOf(n *ts.Node) *ts.Node {
+	parent := n.Parent()
+	if parent == nil || parent.Kind() != "call_expression" || parent.NamedChildCount() != 2 {
+		return nil
+	}
+	if first := parent.NamedChild(0); first == nil || first.StartByte() != n.StartByte() || first.EndByte() != n.EndByte() {
+		return nil
+	}
+	if al := parent.NamedChild(1); al.Kind() == "annotated_lambda" {
+		return al
+	}
+	return nil
+}
+
 // scopeResult is the value of `apply { }` and `also { }` calls, which
 // return their receiver: `x.apply { }` is x and a bare `apply { }` this
 // (`fun add(...) = apply { ... }` returns the builder). Nil for other
@@ -194,6 +210,9 @@ func (x *extraction) addCall(n *ts.Node) {
 		return
 	}
 	args := x.callArguments(n)
+	if trailingLambdaOf(n) != nil {
+		args = append(args, nil)
+	}
 	x.facts.Calls = append(x.facts.Calls, lang.Call{Scope: x.callScope(n), Callee: callee,
 		Args: len(args), ArgExprs: args, Line: lang.Line(n), Byte: uint32(n.StartByte())})
 }
@@ -239,6 +258,14 @@ func (x *extraction) expr(n *ts.Node) *lang.Expr {
 	case "call_expression":
 		if n.NamedChildCount() == 0 {
 			return nil
+		}
+		if inner := n.NamedChild(0); inner.Kind() == "call_expression" && trailingLambdaOf(inner) != nil {
+			// `f(x) { }`: the grammar nests f(x) in a call with the lambda.
+			v := x.expr(inner)
+			if v != nil && v.Kind == lang.ExprCall {
+				v.Args = append(v.Args, nil)
+			}
+			return v
 		}
 		f := x.expr(n.NamedChild(0))
 		if f == nil {

@@ -86,14 +86,17 @@ const receiverBinding = "this"
 // (or the lambda's one named parameter) as bound to x, and the receiver
 // of `x.apply { }`, `x.run { }` and `with(x) { }`.
 func (x *extraction) addScopeLambda(call *ts.Node) {
-	if call.NamedChildCount() != 2 {
-		n := call.NamedChildCount()
-		if n == 3 && call.NamedChild(0).Kind() == "identifier" && x.text(call.NamedChild(0)) == "with" &&
-			call.NamedChild(1).Kind() == "value_arguments" && call.NamedChild(2).Kind() == "annotated_lambda" {
+	if call.NamedChildCount() == 2 && call.NamedChild(0).Kind() == "identifier" &&
+		x.text(call.NamedChild(0)) == "with" && call.NamedChild(1).Kind() == "value_arguments" {
+		// `with(x) { }`, read by the grammar as (with(x)) { }.
+		if al := trailingLambdaOf(call); al != nil {
 			if args := x.arguments(call.NamedChild(1)); len(args) == 1 && args[0] != nil {
-				x.bindReceiver(call.NamedChild(2), args[0])
+				x.bindReceiver(al, args[0])
 			}
 		}
+		return
+	}
+	if call.NamedChildCount() != 2 {
 		return
 	}
 	nav, al := call.NamedChild(0), call.NamedChild(1)

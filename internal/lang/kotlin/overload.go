@@ -232,11 +232,16 @@ func argType(p *lang.Program, c lang.Ctx, e *lang.Expr) string {
 			v = p.ValueOf(v.Sym)
 		}
 	}
+	external := v.Kind == lang.ValExternal || v.Kind == lang.ValInstance && p.Sym(v.Sym).Hidden
+	if e.Kind == lang.ExprIdent && external {
+		// A hidden type may stand for a supertype (a MutableMap has the
+		// extensions of Map): the written name is the exact one.
+		if t := writtenParamType(c, e.Name); t != "" {
+			return t
+		}
+	}
 	if v.Kind == lang.ValInstance && v.Elem == 0 {
 		return strings.TrimPrefix(p.Sym(v.Sym).Name, externalTypeMark)
-	}
-	if e.Kind == lang.ExprIdent && v.Kind == lang.ValExternal {
-		return writtenParamType(c, e.Name)
 	}
 	return ""
 }

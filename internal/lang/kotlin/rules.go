@@ -48,10 +48,15 @@ func (rules) Organize(p *lang.Program) {
 			}
 			// A member of the class wins over an extension of the same name.
 			t := typeNamed(p, f, s.Receiver)
-			if t == lang.NoSym {
+			switch {
+			case t == lang.NoSym:
 				attachExternalExtension(p, f.SymOf(i))
-			} else if !declaresMember(p, t, s.Name) {
+			case !declaresMember(p, t, s.Name):
 				p.AddMember(t, f.SymOf(i))
+			default:
+				// Not found on T (its member wins), but inside the
+				// extension `this` is still a T.
+				p.SetOwner(f.SymOf(i), t)
 			}
 		}
 	}

@@ -39,9 +39,7 @@ func (x *extraction) code(n *ts.Node) {
 		}
 	}
 	if x.symbolsOnly {
-		for i := uint(0); i < n.NamedChildCount(); i++ {
-			x.code(n.NamedChild(i))
-		}
+		x.children(n)
 		return
 	}
 	switch n.Kind() {
@@ -100,8 +98,17 @@ func (x *extraction) code(n *ts.Node) {
 	if isTypeNode(n) {
 		return
 	}
+	x.children(n)
+}
+
+// children reads the code of n's children, a def's detached body as the
+// def's.
+func (x *extraction) children(n *ts.Node) {
+	skipped := x.detachBodies(n)
 	for i := uint(0); i < n.NamedChildCount(); i++ {
-		x.code(n.NamedChild(i))
+		if !skipped[i] {
+			x.code(n.NamedChild(i))
+		}
 	}
 }
 

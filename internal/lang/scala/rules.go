@@ -128,7 +128,9 @@ func (rules) Lookup(p *lang.Program, c *lang.Ctx, name string) (lang.Value, grap
 		// A constructor is a member named after its class, but the
 		// name stands for the class.
 		if ids, _ := p.FindMember(t, name); len(ids) > 0 && p.Sym(ids[0]).Kind != graph.KindConstructor {
-			return lang.SymsValue(ids), graph.ReasonSelfReceiver
+			if ids = memberNamespace(p, c, ids); len(ids) > 0 {
+				return lang.SymsValue(ids), graph.ReasonSelfReceiver
+			}
 		}
 	}
 	// A name used as a type means a type, a name called a term: `P` may
@@ -237,4 +239,26 @@ func isIdent(s string) bool {
 		return false
 	}
 	return s != ""
+}
+
+// memberNamespace keeps the members a name can mean where it is used:
+// types where a type is written (`new Parser` next to `def Parser`), else
+// the terms when there are any (`Parser { ... }` calls the def), else the
+// types (a class called through its companion).
+func memberNamespace(p *lang.Program, c *lang.Ctx, ids []lang.SymID) []lang.SymID {
+	var types, terms []lang.SymID
+	for _, id := range ids {
+		if p.Sym(id).Kind.IsType() {
+			types = append(types, id)
+		} else {
+			terms = append(terms, id)
+		}
+	}
+	if c.TypesOnly() {
+		return types
+	}
+	if len(terms) > 0 {
+		return terms
+	}
+	return types
 }

@@ -12,7 +12,8 @@ import (
 //	  = new Parser[T] { ... }
 //
 // is read by the grammar as an abstract declaration, an ERROR holding the
-// `=`, and the body as a statement of the enclosing body. Scala reads one
+// `=`, and the body as a statement of the enclosing body (or, after an
+// operator name, as an assignment to a missing name). Scala reads one
 // def: a line cannot start with `=`, so it continues the line before.
 // detachBodies finds that pattern among the children of a body and
 // records the body of each such declaration (by the declaration's start)
@@ -20,9 +21,29 @@ import (
 // then no children of their own (skipped).
 func (x *extraction) detachBodies(n *ts.Node) (skipped map[uint]bool) {
 	count := n.NamedChildCount()
-	for i := uint(0); i+2 < count; i++ {
-		d, eq, body := n.NamedChild(i), n.NamedChild(i+1), n.NamedChild(i+2)
-		if d.Kind() != "function_declaration" || eq.Kind() != "ERROR" || strings.TrimSpace(x.text(eq)) != "=" {
+	for i := uint(0); i < count; i++ {
+		d := n.NamedChild(i)
+		if d.Kind() != "function_declaration" {
+			continue
+		}
+		j := i + 1
+		for j < count && strings.HasSuffix(n.NamedChild(j).Kind(), "comment") {
+			j++ // `def f: T // note` then `= body`
+		}
+		if j >= count {
+			break
+		}
+		var body *ts.Node
+		var last uint
+		switch next := n.NamedChild(j); {
+		case next.Kind() == "ERROR" && strings.TrimSpace(x.text(next)) == "=" && j+1 < count:
+			body, last = n.NamedChild(j+1), j+1
+		case next.Kind() == "assignment_expression" && missingLeft(next):
+			// `def ~! [U](...): T` then `= body`: read as an assignment
+			// to a missing name.
+			body, last = next.ChildByFieldName("right"), j
+		}
+		if body == nil {
 			continue
 		}
 		if x.detached == nil {
@@ -32,10 +53,19 @@ func (x *extraction) detachBodies(n *ts.Node) (skipped map[uint]bool) {
 		if skipped == nil {
 			skipped = map[uint]bool{}
 		}
-		skipped[i+1], skipped[i+2] = true, true
-		i += 2
+		for k := j; k <= last; k++ {
+			skipped[k] = true
+		}
+		i = last
 	}
 	return skipped
+}
+
+// missingLeft reports whether an assignment's left side is a name the
+// parser made up (the assignment starts with `=`).
+func missingLeft(n *ts.Node) bool {
+	l := n.ChildByFieldName("left")
+	return l != nil && l.Kind() == "identifier" && l.StartByte() == l.EndByte()
 }
 
 // defBody is the body of a def: its own, or the one detachBodies found

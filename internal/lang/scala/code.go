@@ -183,7 +183,7 @@ func (x *extraction) infixExpression(n *ts.Node) {
 	if strings.HasSuffix(name, ":") {
 		recv, arg = r, l
 	}
-	if rx := x.expr(recv); rx != nil {
+	if rx := viewed(x.expr(recv), name); rx != nil {
 		x.addCall(n, &lang.Expr{Kind: lang.ExprMember, Name: name, X: rx}, []*lang.Expr{x.expr(arg)}, false)
 	}
 	x.code(l)

@@ -68,7 +68,7 @@ func (x *extraction) expr(n *ts.Node) *lang.Expr {
 		if strings.HasSuffix(x.text(op), ":") {
 			l, r = r, l
 		}
-		recv := x.expr(l)
+		recv := viewed(x.expr(l), x.text(op))
 		if recv == nil {
 			return nil
 		}

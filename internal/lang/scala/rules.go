@@ -112,6 +112,9 @@ func (rules) Export(p *lang.Program, m *lang.Module, name string) lang.Value {
 // the file's package first).
 func (rules) Lookup(p *lang.Program, c *lang.Ctx, name string) (lang.Value, graph.Reason) {
 	f := c.File
+	if typ, ok := strings.CutPrefix(name, viewPrefix); ok {
+		return lookupView(p, c, typ)
+	}
 	if !c.TypesOnly() {
 		// Code in a val's initializer outside the defs declared there
 		// (it belongs to the class) sees those defs.

@@ -5,6 +5,7 @@ import (
 
 	ts "github.com/tree-sitter/go-tree-sitter"
 
+	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/lang"
 )
 
@@ -136,7 +137,7 @@ func (x *extraction) callExpression(n *ts.Node) {
 	case "identifier":
 		switch name := x.text(fn); name {
 		case "this":
-			x.addCall(n, &lang.Expr{Kind: lang.ExprSelf}, args, false)
+			x.addCall(n, x.selfCallee(n), args, false)
 		case "super":
 		default:
 			x.addCall(n, &lang.Expr{Kind: lang.ExprIdent, Name: name}, args, false)
@@ -156,6 +157,16 @@ func (x *extraction) callExpression(n *ts.Node) {
 			}
 		}
 	}
+}
+
+// selfCallee is what `this(args)` at n calls: another constructor in an
+// auxiliary constructor, else the apply of the enclosing class.
+func (x *extraction) selfCallee(n *ts.Node) *lang.Expr {
+	self := &lang.Expr{Kind: lang.ExprSelf}
+	if i := x.callScope(n.StartByte()); i >= 0 && x.facts.Symbols[i].Kind == graph.KindConstructor {
+		return self
+	}
+	return &lang.Expr{Kind: lang.ExprMember, Name: "apply", X: self}
 }
 
 // fieldExpression walks `x.f`; when record, `x.f` itself is a call

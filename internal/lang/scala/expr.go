@@ -42,6 +42,9 @@ func (x *extraction) expr(n *ts.Node) *lang.Expr {
 		if f == nil {
 			return nil
 		}
+		if f.Kind == lang.ExprSelf {
+			f = x.selfCallee(n)
+		}
 		var args []*lang.Expr
 		if a := n.ChildByFieldName("arguments"); a != nil {
 			args = x.arguments(a)

@@ -145,6 +145,7 @@ func (x *extraction) callExpression(n *ts.Node) {
 	case "field_expression":
 		if callee := x.expr(fn); callee != nil {
 			x.addCall(n, callee, args, false)
+			x.elementArgument(callee.X, callee.Name, n.ChildByFieldName("arguments"))
 		}
 		x.fieldExpression(fn, false)
 	default:
@@ -196,6 +197,7 @@ func (x *extraction) infixExpression(n *ts.Node) {
 	}
 	if rx := viewed(x.expr(recv), name); rx != nil {
 		x.addCall(n, &lang.Expr{Kind: lang.ExprMember, Name: name, X: rx}, []*lang.Expr{x.expr(arg)}, false)
+		x.elementArgument(rx, name, arg)
 	}
 	x.code(l)
 	x.code(r)

@@ -23,6 +23,8 @@ func (x *extraction) expr(n *ts.Node) *lang.Expr {
 		default:
 			return &lang.Expr{Kind: lang.ExprIdent, Name: name}
 		}
+	case "wildcard":
+		return &lang.Expr{Kind: lang.ExprIdent, Name: placeholder}
 	case "field_expression":
 		v, f := n.ChildByFieldName("value"), n.ChildByFieldName("field")
 		if v == nil || f == nil {

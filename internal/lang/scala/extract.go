@@ -27,6 +27,9 @@ type extraction struct {
 	// detached are the bodies written after a def's line break (see
 	// detachBodies), by the start of the def.
 	detached map[uint]*ts.Node
+	// elementLambdas are the lambdas whose parameter is an element of
+	// a collection (see elementArgument), by their start.
+	elementLambdas map[uint]*lang.Expr
 }
 
 // callScope is the symbol that calls and bindings at pos belong to: the

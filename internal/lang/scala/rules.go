@@ -207,7 +207,7 @@ func (rules) ParseType(text string) lang.TypeExpr {
 	t = strings.Join(strings.Fields(t), "")
 	if i := strings.IndexByte(t, '['); i >= 0 {
 		if elementContainers[t[strings.LastIndexByte(t[:i], '.')+1:i]] && strings.HasSuffix(t, "]") {
-			if arg := t[i+1 : len(t)-1]; !strings.ContainsAny(arg, ",[=") {
+			if arg := t[i+1 : len(t)-1]; isOneType(arg) {
 				if inner := (rules{}).ParseType(arg); len(inner.Path) > 0 {
 					inner.Elem++
 					return inner
@@ -226,6 +226,28 @@ func (rules) ParseType(text string) lang.TypeExpr {
 		}
 	}
 	return lang.TypeExpr{Path: parts}
+}
+
+// isOneType reports whether a type argument list holds one type that is
+// no function type: no comma outside brackets (`Def[_, C]` is one), no
+// arrow.
+func isOneType(args string) bool {
+	depth := 0
+	for _, r := range args {
+		switch r {
+		case '[':
+			depth++
+		case ']':
+			depth--
+		case ',':
+			if depth == 0 {
+				return false
+			}
+		case '=':
+			return false
+		}
+	}
+	return depth == 0
 }
 
 // elementContainers are the standard types that hold values of their one

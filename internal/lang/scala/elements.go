@@ -1,0 +1,75 @@
+package scala
+
+import (
+	ts "github.com/tree-sitter/go-tree-sitter"
+
+	"gitnexus.dev/gitnexus/internal/lang"
+)
+
+// elementMethods are the methods of Scala's collections (and Option)
+// whose function argument takes one element: in `xs map { o => o.f }`
+// and `xs.filter(_.g)` the parameter is an element of xs. On a receiver
+// that is no collection of a known type the binding says nothing.
+var elementMethods = map[string]bool{
+	"map": true, "flatMap": true, "foreach": true, "filter": true, "filterNot": true, "withFilter": true,
+	"exists": true, "forall": true, "find": true, "partition": true, "sortBy": true, "groupBy": true,
+	"count": true, "takeWhile": true, "dropWhile": true, "span": true, "maxBy": true, "minBy": true,
+	"indexWhere": true, "distinctBy": true,
+}
+
+// elementArgument binds the parameter of the function passed as the one
+// argument of recv.method to an element of recv: a lambda with one
+// untyped parameter (read when lambda walks it) or a function written
+// with one placeholder (`_.usage`, the name "_").
+func (x *extraction) elementArgument(recv *lang.Expr, method string, arg *ts.Node) {
+	if x.symbolsOnly || recv == nil || arg == nil || !elementMethods[method] {
+		return
+	}
+	n := arg
+	for (n.Kind() == "arguments" || n.Kind() == "block" || n.Kind() == "parenthesized_expression") && n.NamedChildCount() == 1 {
+		n = n.NamedChild(0)
+	}
+	if n.Kind() == "lambda_expression" {
+		if ps := n.ChildByFieldName("parameters"); ps != nil && ps.Kind() == "identifier" {
+			if x.elementLambdas == nil {
+				x.elementLambdas = map[uint]*lang.Expr{}
+			}
+			x.elementLambdas[n.StartByte()] = recv
+		}
+		return
+	}
+	if placeholders(n) == 1 {
+		x.facts.Bindings = append(x.facts.Bindings, lang.Binding{Scope: x.callScope(n.StartByte()), Name: placeholder,
+			Value: recv, Elem: true, Byte: uint32(n.StartByte()), End: uint32(n.EndByte())})
+	}
+}
+
+// placeholder is the name a placeholder parameter `_` is read as.
+const placeholder = "_"
+
+// placeholders counts the `_` of an expression that stand for a
+// parameter of the function it writes (those of nested lambdas and
+// types apart); -1 when one is elsewhere than before a `.`.
+func placeholders(n *ts.Node) int {
+	switch n.Kind() {
+	case "wildcard":
+		if p := n.Parent(); p != nil && p.Kind() == "field_expression" {
+			return 1
+		}
+		return -1
+	case "lambda_expression", "case_block", "block":
+		return 0
+	}
+	if isTypeNode(n) {
+		return 0
+	}
+	count := 0
+	for i := uint(0); i < n.NamedChildCount(); i++ {
+		c := placeholders(n.NamedChild(i))
+		if c < 0 {
+			return -1
+		}
+		count += c
+	}
+	return count
+}

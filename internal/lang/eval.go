@@ -343,6 +343,9 @@ func (p *Program) paramValue(f *File, scope int, prm Param) Value {
 		return none
 	}
 	v := p.ResolveType(Ctx{File: f, Scope: scope, Pos: f.Facts.Symbols[scope].StartByte}, prm.Type)
+	if prm.Variadic && v.Kind == ValInstance && p.Rules.Features().RepeatedIsSequence {
+		v.Elem++
+	}
 	return v
 }
 
@@ -432,6 +435,9 @@ func (p *Program) Member(c Ctx, base Value, name string, viaSelf bool) (Value, g
 			return none, ""
 		}
 		ids, depth := p.FindMember(base.Sym, name)
+		if p.Rules.Features().InstanceNoStatic {
+			ids = p.withoutStatic(ids)
+		}
 		if len(ids) == 0 {
 			if p.hasExternalBase(base.Sym) {
 				return external, ""
@@ -472,6 +478,18 @@ func (p *Program) Member(c Ctx, base Value, name string, viaSelf bool) (Value, g
 		}
 	}
 	return none, ""
+}
+
+// withoutStatic drops the static members of ids, extension methods
+// (static, with a receiver) apart.
+func (p *Program) withoutStatic(ids []SymID) []SymID {
+	var out []SymID
+	for _, id := range ids {
+		if s := &p.Syms[id]; !s.Static || s.Receiver != "" {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // isAccessor reports whether reading the callable id as an attribute runs

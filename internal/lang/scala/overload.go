@@ -46,6 +46,15 @@ func (rules) SelectOverload(p *lang.Program, c lang.Ctx, cands []lang.SymID, arg
 		}
 		fit = explicit
 	}
+	if len(fit) == 0 && len(args) > 0 {
+		// `x.reads(arg)` with `def reads: String => A`: the def is
+		// called, then its result applied.
+		for _, id := range cands {
+			if s := p.Sym(id); s.Kind.IsCallable() && s.Getter && len(s.Params) == 0 {
+				fit = append(fit, id)
+			}
+		}
+	}
 	if len(fit) == 0 {
 		return nil
 	}

@@ -22,7 +22,7 @@ type rules struct{}
 // only (an untyped `x.save()` says nothing of which save runs).
 func (rules) Features() lang.Features {
 	return lang.Features{TypeCallConstructs: true, NoNameOnly: true, ApplyMember: "apply", LinearSuper: true,
-		NearestLocal: true}
+		NearestLocal: true, InstanceNoStatic: true, RepeatedIsSequence: true}
 }
 
 func (rules) ConfigNames() []string { return nil }

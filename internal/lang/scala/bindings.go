@@ -132,3 +132,23 @@ func (x *extraction) enumerator(n *ts.Node) {
 		x.code(c)
 	}
 }
+
+// selfAlias binds the name of a self type (`self =>`, `outer: T =>`) to
+// the instance of the type owner whose body it opens, in that body (the
+// defs of anonymous classes in it included): `self.f` is `this.f` of the
+// outer type.
+func (x *extraction) selfAlias(n *ts.Node, owner int) {
+	if x.symbolsOnly || owner < 0 || n.NamedChildCount() == 0 {
+		return
+	}
+	name := n.NamedChild(0)
+	if name.Kind() != "identifier" || x.text(name) == "this" || x.text(name) == "_" {
+		return
+	}
+	end := n.EndByte()
+	if p := n.Parent(); p != nil {
+		end = p.EndByte()
+	}
+	x.facts.Bindings = append(x.facts.Bindings, lang.Binding{Scope: owner, Name: x.text(name),
+		Value: &lang.Expr{Kind: lang.ExprSelf}, Byte: uint32(n.EndByte()), End: uint32(end)})
+}

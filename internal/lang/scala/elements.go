@@ -17,6 +17,17 @@ var elementMethods = map[string]bool{
 	"indexWhere": true, "distinctBy": true,
 }
 
+// sameElements are the collection methods whose result holds elements of
+// the receiver. Only the elements are taken from it: on a receiver that
+// is no collection (a class of the repository with a method so named)
+// the element is unknown.
+var sameElements = map[string]bool{
+	"filter": true, "filterNot": true, "withFilter": true, "sortBy": true, "sortWith": true, "sorted": true,
+	"reverse": true, "distinct": true, "toList": true, "toSeq": true, "toVector": true, "toIndexedSeq": true,
+	"toSet": true, "toArray": true, "take": true, "drop": true, "takeWhile": true, "dropWhile": true,
+	"tail": true, "init": true,
+}
+
 // elementArgument binds the parameter of the function passed as the one
 // argument of recv.method to an element of recv: a lambda with one
 // untyped parameter (read when lambda walks it) or a function written
@@ -24,6 +35,15 @@ var elementMethods = map[string]bool{
 func (x *extraction) elementArgument(recv *lang.Expr, method string, arg *ts.Node) {
 	if x.symbolsOnly || recv == nil || arg == nil || !elementMethods[method] {
 		return
+	}
+	for recv.Kind == lang.ExprCall && recv.X != nil && recv.X.Kind == lang.ExprMember && sameElements[recv.X.Name] ||
+		recv.Kind == lang.ExprMember && sameElements[recv.Name] {
+		// `xs.toList map {...}`, `xs.filter(p).foreach {...}`: elements
+		// of xs.
+		if recv.Kind == lang.ExprCall {
+			recv = recv.X
+		}
+		recv = recv.X
 	}
 	n := arg
 	for (n.Kind() == "arguments" || n.Kind() == "block" || n.Kind() == "parenthesized_expression") && n.NamedChildCount() == 1 {

@@ -217,7 +217,9 @@ func (x *extraction) declarations1(c *ts.Node, owner int, static bool, types com
 		x.addGiven(c, owner)
 	case "enum_case_definitions":
 		x.addEnumCases(c, owner)
-	case "block_comment", "comment", "modifiers", "annotation", "self_type":
+	case "self_type":
+		x.selfAlias(c, owner)
+	case "block_comment", "comment", "modifiers", "annotation":
 	default:
 		x.code(c)
 	}

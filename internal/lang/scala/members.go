@@ -54,9 +54,10 @@ func (x *extraction) addFunction(n *ts.Node, owner int, static bool, receiver st
 		}
 	}
 	explicit := false
+	var first *ts.Node
 	for _, ps := range lists {
 		if !hasToken(ps, "implicit") && !hasToken(ps, "using") {
-			s.Params, explicit = x.parameters(ps), true
+			s.Params, explicit, first = x.parameters(ps), true, ps
 			break
 		}
 	}
@@ -89,6 +90,19 @@ func (x *extraction) addFunction(n *ts.Node, owner int, static bool, receiver st
 		s.Value = x.expr(resultExpr(body))
 	}
 	idx := x.add(s)
+	if !x.symbolsOnly && s.Kind != graph.KindConstructor {
+		// The parameters of the other lists (`def f(p: P)(err: E => S)`,
+		// implicit ones) are names of the body too.
+		for _, ps := range lists {
+			if ps == first && explicit {
+				continue
+			}
+			for _, prm := range x.parameters(ps) {
+				x.facts.Bindings = append(x.facts.Bindings, lang.Binding{Scope: idx, Name: prm.Name, Type: prm.Type,
+					Byte: uint32(span.StartByte), End: span.EndByte})
+			}
+		}
+	}
 	if body != nil {
 		x.code(body)
 	}

@@ -73,9 +73,9 @@ func (x *extraction) bindPattern(pat *ts.Node, start, end uint32) {
 // lambda binds a lambda's parameters inside it and walks its body.
 func (x *extraction) lambda(n *ts.Node) {
 	if ps := n.ChildByFieldName("parameters"); ps != nil {
-		if recv, ok := x.elementLambdas[n.StartByte()]; ok && ps.Kind() == "identifier" {
+		if lp, ok := x.elementLambdas[n.StartByte()]; ok && ps.Kind() == "identifier" {
 			x.facts.Bindings = append(x.facts.Bindings, lang.Binding{Scope: x.callScope(ps.StartByte()), Name: x.text(ps),
-				Value: recv, Elem: true, Byte: uint32(n.StartByte()), End: uint32(n.EndByte())})
+				Value: lp.value, Elem: lp.elem, Byte: uint32(n.StartByte()), End: uint32(n.EndByte())})
 		} else {
 			x.bindPattern(ps, uint32(n.StartByte()), uint32(n.EndByte()))
 		}

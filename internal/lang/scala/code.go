@@ -141,6 +141,7 @@ func (x *extraction) callExpression(n *ts.Node) {
 		case "super":
 		default:
 			x.addCall(n, &lang.Expr{Kind: lang.ExprIdent, Name: name}, args, false)
+			x.expectedParameter(name, n.ChildByFieldName("arguments"))
 		}
 	case "field_expression":
 		if callee := x.expr(fn); callee != nil {

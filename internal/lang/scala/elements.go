@@ -51,10 +51,7 @@ func (x *extraction) elementArgument(recv *lang.Expr, method string, arg *ts.Nod
 	}
 	if n.Kind() == "lambda_expression" {
 		if ps := n.ChildByFieldName("parameters"); ps != nil && ps.Kind() == "identifier" {
-			if x.elementLambdas == nil {
-				x.elementLambdas = map[uint]*lang.Expr{}
-			}
-			x.elementLambdas[n.StartByte()] = recv
+			x.typeLambda(n, recv, true)
 		}
 		return
 	}
@@ -92,4 +89,39 @@ func placeholders(n *ts.Node) int {
 		count += c
 	}
 	return count
+}
+
+// typeLambda records what the parameter of lambda n is: an element of
+// value (elem), or value itself.
+func (x *extraction) typeLambda(n *ts.Node, value *lang.Expr, elem bool) {
+	if x.elementLambdas == nil {
+		x.elementLambdas = map[uint]lambdaParam{}
+	}
+	x.elementLambdas[n.StartByte()] = lambdaParam{value: value, elem: elem}
+}
+
+// lambdaParam is what a lambda's one parameter is bound to.
+type lambdaParam struct {
+	value *lang.Expr
+	elem  bool
+}
+
+// expectedParameter binds the one untyped parameter of a lambda passed as
+// the one argument of a def called by name (`Parser { in => ... }` with
+// `def Parser[T](f: Input => Result[T])`) to the parameter type of the
+// def's function type, which Lookup reads (parameterPrefix).
+func (x *extraction) expectedParameter(callee string, arg *ts.Node) {
+	if x.symbolsOnly || arg == nil {
+		return
+	}
+	n := arg
+	for (n.Kind() == "arguments" || n.Kind() == "block" || n.Kind() == "parenthesized_expression") && n.NamedChildCount() == 1 {
+		n = n.NamedChild(0)
+	}
+	if n.Kind() != "lambda_expression" {
+		return
+	}
+	if ps := n.ChildByFieldName("parameters"); ps != nil && ps.Kind() == "identifier" {
+		x.typeLambda(n, &lang.Expr{Kind: lang.ExprIdent, Name: parameterPrefix + callee}, false)
+	}
 }

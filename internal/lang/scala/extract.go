@@ -27,9 +27,10 @@ type extraction struct {
 	// detached are the bodies written after a def's line break (see
 	// detachBodies), by the start of the def.
 	detached map[uint]*ts.Node
-	// elementLambdas are the lambdas whose parameter is an element of
-	// a collection (see elementArgument), by their start.
-	elementLambdas map[uint]*lang.Expr
+	// elementLambdas are the lambdas whose parameter is known (an
+	// element of a collection, see elementArgument, or the parameter
+	// type a def expects, see expectedParameter), by their start.
+	elementLambdas map[uint]lambdaParam
 }
 
 // callScope is the symbol that calls and bindings at pos belong to: the

@@ -115,6 +115,9 @@ func (rules) Lookup(p *lang.Program, c *lang.Ctx, name string) (lang.Value, grap
 	if typ, ok := strings.CutPrefix(name, viewPrefix); ok {
 		return lookupView(p, c, typ)
 	}
+	if callee, ok := strings.CutPrefix(name, parameterPrefix); ok {
+		return lookupExpected(p, c, callee)
+	}
 	if !c.TypesOnly() {
 		// Code in a val's initializer outside the defs declared there
 		// (it belongs to the class) sees those defs.

@@ -219,7 +219,13 @@ func (p *Program) LookupIdent(c Ctx, name string) (Value, graph.Reason) {
 		if s.Kind.IsType() && s.Parent >= 0 && p.Rules.Features().NearestLocal {
 			// A local class's members (and its supertypes') hide the
 			// names of the code around the class.
-			if ids, _ := p.FindMember(f.SymOf(scope), name); len(ids) > 0 && p.Syms[ids[0]].Kind != graph.KindConstructor {
+			ids, _ := p.FindMember(f.SymOf(scope), name)
+			if c.types {
+				// A written type names a type (`new ~(a, b)` in a class
+				// with a method named ~).
+				ids = p.typesOf(ids)
+			}
+			if len(ids) > 0 && p.Syms[ids[0]].Kind != graph.KindConstructor {
 				return SymsValue(ids), graph.ReasonSelfReceiver
 			}
 		}
@@ -478,6 +484,17 @@ func (p *Program) Member(c Ctx, base Value, name string, viaSelf bool) (Value, g
 		}
 	}
 	return none, ""
+}
+
+// typesOf keeps the types of ids.
+func (p *Program) typesOf(ids []SymID) []SymID {
+	var out []SymID
+	for _, id := range ids {
+		if p.Syms[id].Kind.IsType() {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // withoutStatic drops the static members of ids, extension methods

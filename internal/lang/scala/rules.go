@@ -224,7 +224,8 @@ func (rules) ParseType(text string) lang.TypeExpr {
 	}
 	parts := strings.Split(t, ".")
 	for _, part := range parts {
-		if !isIdent(part) {
+		if !isIdent(part) && !symbolic.MatchString(part) {
+			// `~` is a class name too (`case class ~[+A, +B]`).
 			return lang.TypeExpr{}
 		}
 	}

@@ -208,6 +208,11 @@ func (rules) ParseType(text string) lang.TypeExpr {
 		}
 	}
 	t = strings.Join(strings.Fields(t), "")
+	for _, self := range []string{"super.", "this."} {
+		// `p: super.Parser[T]`: the type as the supertypes (or the type
+		// itself) declare it, found from the enclosing type.
+		t = strings.TrimPrefix(t, self)
+	}
 	if i := strings.IndexByte(t, '['); i >= 0 {
 		if elementContainers[t[strings.LastIndexByte(t[:i], '.')+1:i]] && strings.HasSuffix(t, "]") {
 			if arg := t[i+1 : len(t)-1]; isOneType(arg) {

@@ -222,7 +222,13 @@ func (p *Program) LookupIdent(c Ctx, name string) (Value, graph.Reason) {
 		if s.Kind.IsType() && s.Parent >= 0 && p.Rules.Features().NearestLocal {
 			// A local class's members (and its supertypes') hide the
 			// names of the code around the class.
-			if ids, _ := p.FindMember(f.SymOf(scope), name); len(ids) > 0 && p.Syms[ids[0]].Kind != graph.KindConstructor {
+			ids, _ := p.FindMember(f.SymOf(scope), name)
+			if c.types {
+				// A written type names a type (`new ~(a, b)` in a class
+				// with a method named ~).
+				ids = p.typesOf(ids)
+			}
+			if len(ids) > 0 && p.Syms[ids[0]].Kind != graph.KindConstructor {
 				return SymsValue(ids), graph.ReasonSelfReceiver
 			}
 		}
@@ -346,6 +352,9 @@ func (p *Program) paramValue(f *File, scope int, prm Param) Value {
 		return none
 	}
 	v := p.ResolveType(Ctx{File: f, Scope: scope, Pos: f.Facts.Symbols[scope].StartByte}, prm.Type)
+	if prm.Variadic && v.Kind == ValInstance && p.Rules.Features().RepeatedIsSequence {
+		v.Elem++
+	}
 	return v
 }
 
@@ -435,6 +444,9 @@ func (p *Program) Member(c Ctx, base Value, name string, viaSelf bool) (Value, g
 			return none, ""
 		}
 		ids, depth := p.FindMember(base.Sym, name)
+		if p.Rules.Features().InstanceNoStatic {
+			ids = p.withoutStatic(ids)
+		}
 		if len(ids) == 0 {
 			if p.hasExternalBase(base.Sym) {
 				return external, ""
@@ -475,6 +487,29 @@ func (p *Program) Member(c Ctx, base Value, name string, viaSelf bool) (Value, g
 		}
 	}
 	return none, ""
+}
+
+// typesOf keeps the types of ids.
+func (p *Program) typesOf(ids []SymID) []SymID {
+	var out []SymID
+	for _, id := range ids {
+		if p.Syms[id].Kind.IsType() {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// withoutStatic drops the static members of ids, extension methods
+// (static, with a receiver) apart.
+func (p *Program) withoutStatic(ids []SymID) []SymID {
+	var out []SymID
+	for _, id := range ids {
+		if s := &p.Syms[id]; !s.Static || s.Receiver != "" {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // isAccessor reports whether reading the callable id as an attribute runs

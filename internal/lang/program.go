@@ -256,6 +256,15 @@ type Features struct {
 	// the members of a class nested in a def or a val hide the names
 	// around that class.
 	NearestLocal bool
+	// InstanceNoStatic: a member reached through an instance is never a
+	// static one (Scala: the members of a companion object are the
+	// type's static members, which `x.f` on a value of the type does not
+	// reach).
+	InstanceNoStatic bool
+	// RepeatedIsSequence: inside a function, a repeated (variadic)
+	// parameter `xs: T*` is a sequence of T (Scala), so `xs.foreach` is no
+	// member of T and the elements are Ts.
+	RepeatedIsSequence bool
 }
 
 // Overloading is implemented by the Rules of languages where one name

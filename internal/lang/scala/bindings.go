@@ -73,7 +73,12 @@ func (x *extraction) bindPattern(pat *ts.Node, start, end uint32) {
 // lambda binds a lambda's parameters inside it and walks its body.
 func (x *extraction) lambda(n *ts.Node) {
 	if ps := n.ChildByFieldName("parameters"); ps != nil {
-		x.bindPattern(ps, uint32(n.StartByte()), uint32(n.EndByte()))
+		if lp, ok := x.elementLambdas[n.StartByte()]; ok && ps.Kind() == "identifier" {
+			x.facts.Bindings = append(x.facts.Bindings, lang.Binding{Scope: x.callScope(ps.StartByte()), Name: x.text(ps),
+				Value: lp.value, Elem: lp.elem, Byte: uint32(n.StartByte()), End: uint32(n.EndByte())})
+		} else {
+			x.bindPattern(ps, uint32(n.StartByte()), uint32(n.EndByte()))
+		}
 	}
 	for i := uint(0); i < n.ChildCount(); i++ {
 		if n.FieldNameForChild(uint32(i)) != "parameters" {
@@ -126,4 +131,24 @@ func (x *extraction) enumerator(n *ts.Node) {
 		first = false
 		x.code(c)
 	}
+}
+
+// selfAlias binds the name of a self type (`self =>`, `outer: T =>`) to
+// the instance of the type owner whose body it opens, in that body (the
+// defs of anonymous classes in it included): `self.f` is `this.f` of the
+// outer type.
+func (x *extraction) selfAlias(n *ts.Node, owner int) {
+	if x.symbolsOnly || owner < 0 || n.NamedChildCount() == 0 {
+		return
+	}
+	name := n.NamedChild(0)
+	if name.Kind() != "identifier" || x.text(name) == "this" || x.text(name) == "_" {
+		return
+	}
+	end := n.EndByte()
+	if p := n.Parent(); p != nil {
+		end = p.EndByte()
+	}
+	x.facts.Bindings = append(x.facts.Bindings, lang.Binding{Scope: owner, Name: x.text(name),
+		Value: &lang.Expr{Kind: lang.ExprSelf}, Byte: uint32(n.EndByte()), End: uint32(end)})
 }

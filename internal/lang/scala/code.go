@@ -5,6 +5,7 @@ import (
 
 	ts "github.com/tree-sitter/go-tree-sitter"
 
+	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/lang"
 )
 
@@ -39,9 +40,7 @@ func (x *extraction) code(n *ts.Node) {
 		}
 	}
 	if x.symbolsOnly {
-		for i := uint(0); i < n.NamedChildCount(); i++ {
-			x.code(n.NamedChild(i))
-		}
+		x.children(n)
 		return
 	}
 	switch n.Kind() {
@@ -100,8 +99,17 @@ func (x *extraction) code(n *ts.Node) {
 	if isTypeNode(n) {
 		return
 	}
+	x.children(n)
+}
+
+// children reads the code of n's children, a def's detached body as the
+// def's.
+func (x *extraction) children(n *ts.Node) {
+	skipped := x.detachBodies(n)
 	for i := uint(0); i < n.NamedChildCount(); i++ {
-		x.code(n.NamedChild(i))
+		if !skipped[i] {
+			x.code(n.NamedChild(i))
+		}
 	}
 }
 
@@ -129,14 +137,16 @@ func (x *extraction) callExpression(n *ts.Node) {
 	case "identifier":
 		switch name := x.text(fn); name {
 		case "this":
-			x.addCall(n, &lang.Expr{Kind: lang.ExprSelf}, args, false)
+			x.addCall(n, x.selfCallee(n), args, false)
 		case "super":
 		default:
 			x.addCall(n, &lang.Expr{Kind: lang.ExprIdent, Name: name}, args, false)
+			x.expectedParameter(name, n.ChildByFieldName("arguments"))
 		}
 	case "field_expression":
 		if callee := x.expr(fn); callee != nil {
 			x.addCall(n, callee, args, false)
+			x.elementArgument(callee.X, callee.Name, n.ChildByFieldName("arguments"))
 		}
 		x.fieldExpression(fn, false)
 	default:
@@ -149,6 +159,16 @@ func (x *extraction) callExpression(n *ts.Node) {
 			}
 		}
 	}
+}
+
+// selfCallee is what `this(args)` at n calls: another constructor in an
+// auxiliary constructor, else the apply of the enclosing class.
+func (x *extraction) selfCallee(n *ts.Node) *lang.Expr {
+	self := &lang.Expr{Kind: lang.ExprSelf}
+	if i := x.callScope(n.StartByte()); i >= 0 && x.facts.Symbols[i].Kind == graph.KindConstructor {
+		return self
+	}
+	return &lang.Expr{Kind: lang.ExprMember, Name: "apply", X: self}
 }
 
 // fieldExpression walks `x.f`; when record, `x.f` itself is a call
@@ -176,8 +196,9 @@ func (x *extraction) infixExpression(n *ts.Node) {
 	if strings.HasSuffix(name, ":") {
 		recv, arg = r, l
 	}
-	if rx := x.expr(recv); rx != nil {
+	if rx := viewed(x.expr(recv), name); rx != nil {
 		x.addCall(n, &lang.Expr{Kind: lang.ExprMember, Name: name, X: rx}, []*lang.Expr{x.expr(arg)}, false)
+		x.elementArgument(rx, name, arg)
 	}
 	x.code(l)
 	x.code(r)

@@ -23,6 +23,8 @@ func (x *extraction) expr(n *ts.Node) *lang.Expr {
 		default:
 			return &lang.Expr{Kind: lang.ExprIdent, Name: name}
 		}
+	case "wildcard":
+		return &lang.Expr{Kind: lang.ExprIdent, Name: placeholder}
 	case "field_expression":
 		v, f := n.ChildByFieldName("value"), n.ChildByFieldName("field")
 		if v == nil || f == nil {
@@ -42,6 +44,9 @@ func (x *extraction) expr(n *ts.Node) *lang.Expr {
 		if f == nil {
 			return nil
 		}
+		if f.Kind == lang.ExprSelf {
+			f = x.selfCallee(n)
+		}
 		var args []*lang.Expr
 		if a := n.ChildByFieldName("arguments"); a != nil {
 			args = x.arguments(a)
@@ -59,6 +64,8 @@ func (x *extraction) expr(n *ts.Node) *lang.Expr {
 		}
 	case "lambda_expression":
 		return &lang.Expr{Kind: lang.ExprLiteral, Name: functionLiteral}
+	case "for_expression":
+		return x.forValue(n)
 	case "infix_expression":
 		// `a op b` is a.op(b); an operator ending in ':' is b.op(a).
 		l, op, r := n.ChildByFieldName("left"), n.ChildByFieldName("operator"), n.ChildByFieldName("right")
@@ -68,7 +75,7 @@ func (x *extraction) expr(n *ts.Node) *lang.Expr {
 		if strings.HasSuffix(x.text(op), ":") {
 			l, r = r, l
 		}
-		recv := x.expr(l)
+		recv := viewed(x.expr(l), x.text(op))
 		if recv == nil {
 			return nil
 		}
@@ -88,4 +95,42 @@ func (x *extraction) expr(n *ts.Node) *lang.Expr {
 		return &lang.Expr{Kind: lang.ExprLiteral, Name: "null"}
 	}
 	return nil
+}
+
+// forValue is the value of `for (a <- xs; b <- ys) yield e`: Scala
+// rewrites it to `xs.flatMap(a => ys.map(b => e))` (`xs.map` with one
+// generator), so its type is the result of the first generator's
+// flatMap or map (a Parser's for a Parser, none for a library
+// collection). The rewritten calls are not written and are no calls.
+func (x *extraction) forValue(n *ts.Node) *lang.Expr {
+	if !hasToken(n, "yield") {
+		return nil
+	}
+	enums := firstNamed(n, "enumerators")
+	if enums == nil {
+		return nil
+	}
+	var first *ts.Node
+	generators := 0
+	for i := uint(0); i < enums.NamedChildCount(); i++ {
+		if e := enums.NamedChild(i); e.Kind() == "enumerator" && hasToken(e, "<-") && e.NamedChildCount() >= 2 {
+			if generators == 0 {
+				first = e.NamedChild(1)
+			}
+			generators++
+		}
+	}
+	if first == nil {
+		return nil
+	}
+	recv := x.expr(first)
+	if recv == nil {
+		return nil
+	}
+	method := "flatMap"
+	if generators == 1 {
+		method = "map"
+	}
+	return &lang.Expr{Kind: lang.ExprCall, X: &lang.Expr{Kind: lang.ExprMember, Name: method, X: recv},
+		Args: []*lang.Expr{{Kind: lang.ExprLiteral, Name: functionLiteral}}}
 }

@@ -24,6 +24,13 @@ type extraction struct {
 	// anonCount numbers the anonymous classes per enclosing type (-1:
 	// the file).
 	anonCount map[int]int
+	// detached are the bodies written after a def's line break (see
+	// detachBodies), by the start of the def.
+	detached map[uint]*ts.Node
+	// elementLambdas are the lambdas whose parameter is known (an
+	// element of a collection, see elementArgument, or the parameter
+	// type a def expects, see expectedParameter), by their start.
+	elementLambdas map[uint]lambdaParam
 }
 
 // callScope is the symbol that calls and bindings at pos belong to: the
@@ -88,8 +95,12 @@ func (x *extraction) compilationUnit(root *ts.Node) {
 	}
 	x.facts.Package = strings.Join(parts, ".")
 	types := companions{declared: map[string]int{}, later: x.declaredTypes(root)}
+	skipped := x.detachBodies(root)
 	for i := uint(0); i < root.NamedChildCount(); i++ {
 		c := root.NamedChild(i)
+		if skipped[i] {
+			continue
+		}
 		if c.Kind() == "package_clause" && c.ChildByFieldName("body") == nil {
 			continue
 		}
@@ -121,7 +132,11 @@ func (x *extraction) enterPackage(parts *[]string, c *ts.Node) {
 // the members of objects and companion objects.
 func (x *extraction) declarations(n *ts.Node, owner int, static bool) {
 	types := companions{declared: map[string]int{}, later: x.declaredTypes(n)}
+	skipped := x.detachBodies(n)
 	for i := uint(0); i < n.NamedChildCount(); i++ {
+		if skipped[i] {
+			continue
+		}
 		x.declarations1(n.NamedChild(i), owner, static, types)
 	}
 }
@@ -203,7 +218,9 @@ func (x *extraction) declarations1(c *ts.Node, owner int, static bool, types com
 		x.addGiven(c, owner)
 	case "enum_case_definitions":
 		x.addEnumCases(c, owner)
-	case "block_comment", "comment", "modifiers", "annotation", "self_type":
+	case "self_type":
+		x.selfAlias(c, owner)
+	case "block_comment", "comment", "modifiers", "annotation":
 	default:
 		x.code(c)
 	}

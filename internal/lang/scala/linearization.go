@@ -80,11 +80,21 @@ func sameParams(a, b []lang.Param) bool {
 		return false
 	}
 	for i := range a {
-		if paramType(a[i].Type) != paramType(b[i].Type) {
+		if paramKey(a[i].Type) != paramKey(b[i].Type) {
 			return false
 		}
 	}
 	return true
+}
+
+// paramKey is what tells parameter types apart: the simple class name,
+// the full name of a library class written so (`java.io.Reader` is not
+// the repository's Reader).
+func paramKey(written string) string {
+	if libraryQualified(written) {
+		return lastPartKeepingPath(written)
+	}
+	return paramType(written)
 }
 
 // Overrides reports whether o overrides m: the same parameter types.

@@ -19,10 +19,16 @@ func (x *extraction) addFunction(n *ts.Node, owner int, static bool, receiver st
 	name := x.text(nameNode)
 	words := x.modifierWords(n)
 	inType := owner >= 0 && x.facts.Symbols[owner].Kind.IsType()
+	body := x.defBody(n)
+	span := lang.SpanOf(n)
+	if body != nil && n.ChildByFieldName("body") == nil {
+		end := lang.SpanOf(body)
+		span.EndLine, span.EndByte = end.EndLine, end.EndByte
+	}
 	s := lang.Symbol{Kind: graph.KindFunction, Name: name, Qual: x.qualOf(owner, name), Parent: owner,
-		Span: lang.SpanOf(n), Signature: x.signature(n), Doc: x.doc(n),
+		Span: span, Signature: x.signature(n), Doc: x.doc(n),
 		Exported: !words["private"] && !words["protected"], Static: static,
-		Content: lang.Content(x.src, lang.SpanOf(n)), Receiver: receiver}
+		Content: lang.Content(x.src, span), Receiver: receiver}
 	if name == "this" {
 		if !inType {
 			return -1
@@ -31,7 +37,7 @@ func (x *extraction) addFunction(n *ts.Node, owner int, static bool, receiver st
 		s.Qual = x.qualOf(owner, s.Name)
 	} else if inType {
 		s.Kind = graph.KindMethod
-		s.Abstract = n.Kind() == "function_declaration"
+		s.Abstract = body == nil
 	}
 	var lists []*ts.Node // the grammar puts type parameters under the same field
 	var bounds []lang.Param
@@ -48,9 +54,10 @@ func (x *extraction) addFunction(n *ts.Node, owner int, static bool, receiver st
 		}
 	}
 	explicit := false
+	var first *ts.Node
 	for _, ps := range lists {
 		if !hasToken(ps, "implicit") && !hasToken(ps, "using") {
-			s.Params, explicit = x.parameters(ps), true
+			s.Params, explicit, first = x.parameters(ps), true, ps
 			break
 		}
 	}
@@ -78,12 +85,24 @@ func (x *extraction) addFunction(n *ts.Node, owner int, static bool, receiver st
 			s.Qual = lastPart(receiver) + "." + name
 		}
 	}
-	body := n.ChildByFieldName("body")
 	if body != nil && len(s.Returns) == 0 && s.Kind != graph.KindConstructor {
 		// `def f = C(1)`: the result type is the expression's.
 		s.Value = x.expr(resultExpr(body))
 	}
 	idx := x.add(s)
+	if !x.symbolsOnly && s.Kind != graph.KindConstructor {
+		// The parameters of the other lists (`def f(p: P)(err: E => S)`,
+		// implicit ones) are names of the body too.
+		for _, ps := range lists {
+			if ps == first && explicit {
+				continue
+			}
+			for _, prm := range x.parameters(ps) {
+				x.facts.Bindings = append(x.facts.Bindings, lang.Binding{Scope: idx, Name: prm.Name, Type: prm.Type,
+					Byte: uint32(span.StartByte), End: span.EndByte})
+			}
+		}
+	}
 	if body != nil {
 		x.code(body)
 	}

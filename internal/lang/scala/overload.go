@@ -46,6 +46,15 @@ func (rules) SelectOverload(p *lang.Program, c lang.Ctx, cands []lang.SymID, arg
 		}
 		fit = explicit
 	}
+	if len(fit) == 0 && len(args) > 0 {
+		// `x.reads(arg)` with `def reads: String => A`: the def is
+		// called, then its result applied.
+		for _, id := range cands {
+			if s := p.Sym(id); s.Kind.IsCallable() && s.Getter && len(s.Params) == 0 {
+				fit = append(fit, id)
+			}
+		}
+	}
 	if len(fit) == 0 {
 		return nil
 	}
@@ -157,6 +166,9 @@ func argType(p *lang.Program, c lang.Ctx, e *lang.Expr) string {
 		for scope := c.Scope; scope >= 0; scope = f.Facts.Symbols[scope].Parent {
 			for _, prm := range f.Facts.Symbols[scope].Params {
 				if prm.Name == e.Name {
+					if libraryQualified(prm.Type) {
+						return libraryType + lastPartKeepingPath(prm.Type)
+					}
 					return paramType(prm.Type)
 				}
 			}
@@ -192,6 +204,21 @@ func acceptsTypes(p *lang.Program, params []lang.Param, types []string) bool {
 			}
 			continue
 		}
+		if q, ok := strings.CutPrefix(t, libraryType); ok {
+			// A parameter declared `in: java.io.Reader`: a library class
+			// written by its full name, not the repository's Reader.
+			written := lastPartKeepingPath(params[i].Type)
+			switch {
+			case libraryQualified(written):
+				if written != q {
+					return false
+				}
+			case want == "" || want == "Any" || want == "AnyRef" || len(want) == 1:
+			case isRepositoryType(p, want) || want != lastPart(q):
+				return false
+			}
+			continue
+		}
 		if t == functionType {
 			// A lambda fits a function type (written with =>, which
 			// paramType leaves empty), a named one, or a type parameter.
@@ -199,6 +226,9 @@ func acceptsTypes(p *lang.Program, params []lang.Param, types []string) bool {
 				return false
 			}
 			continue
+		}
+		if libraryQualified(params[i].Type) && isRepositoryType(p, t) && !isSubtypeNamed(p, t, want) {
+			return false // `in: java.io.Reader` takes no class of ours
 		}
 		switch {
 		case want == "" || want == "Any" || want == "AnyRef" || want == t || len(want) == 1 || len(t) == 1:
@@ -228,6 +258,32 @@ var valueTypes = map[string]bool{"String": true, "Int": true, "Long": true, "Dou
 func isRepositoryType(p *lang.Program, name string) bool {
 	for _, id := range p.SymbolsNamed(name) {
 		if p.Sym(id).Kind.IsType() {
+			return true
+		}
+	}
+	return false
+}
+
+// libraryType prefixes the full name of a library class an argument is
+// declared with.
+const libraryType = "<library> "
+
+// lastPartKeepingPath is a written type without `=>` and type arguments.
+func lastPartKeepingPath(written string) string {
+	t := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(written), "=>"))
+	if i := strings.IndexByte(t, '['); i >= 0 {
+		t = t[:i]
+	}
+	return t
+}
+
+// libraryQualified reports whether a written type names a class of the
+// Java or Scala libraries by its full name (`java.io.Reader`), which no
+// class of the repository named like its last part is.
+func libraryQualified(written string) bool {
+	t := lastPartKeepingPath(written)
+	for _, prefix := range []string{"java.", "javax.", "scala."} {
+		if strings.HasPrefix(t, prefix) {
 			return true
 		}
 	}

@@ -22,7 +22,7 @@ type rules struct{}
 // only (an untyped `x.save()` says nothing of which save runs).
 func (rules) Features() lang.Features {
 	return lang.Features{TypeCallConstructs: true, NoNameOnly: true, ApplyMember: "apply", LinearSuper: true,
-		NearestLocal: true}
+		NearestLocal: true, InstanceNoStatic: true, RepeatedIsSequence: true}
 }
 
 func (rules) ConfigNames() []string { return nil }
@@ -112,6 +112,12 @@ func (rules) Export(p *lang.Program, m *lang.Module, name string) lang.Value {
 // the file's package first).
 func (rules) Lookup(p *lang.Program, c *lang.Ctx, name string) (lang.Value, graph.Reason) {
 	f := c.File
+	if typ, ok := strings.CutPrefix(name, viewPrefix); ok {
+		return lookupView(p, c, typ)
+	}
+	if callee, ok := strings.CutPrefix(name, parameterPrefix); ok {
+		return lookupExpected(p, c, callee)
+	}
 	if !c.TypesOnly() {
 		// Code in a val's initializer outside the defs declared there
 		// (it belongs to the class) sees those defs.
@@ -128,7 +134,9 @@ func (rules) Lookup(p *lang.Program, c *lang.Ctx, name string) (lang.Value, grap
 		// A constructor is a member named after its class, but the
 		// name stands for the class.
 		if ids, _ := p.FindMember(t, name); len(ids) > 0 && p.Sym(ids[0]).Kind != graph.KindConstructor {
-			return lang.SymsValue(ids), graph.ReasonSelfReceiver
+			if ids = memberNamespace(p, c, ids); len(ids) > 0 {
+				return lang.SymsValue(ids), graph.ReasonSelfReceiver
+			}
 		}
 	}
 	// A name used as a type means a type, a name called a term: `P` may
@@ -200,9 +208,14 @@ func (rules) ParseType(text string) lang.TypeExpr {
 		}
 	}
 	t = strings.Join(strings.Fields(t), "")
+	for _, self := range []string{"super.", "this."} {
+		// `p: super.Parser[T]`: the type as the supertypes (or the type
+		// itself) declare it, found from the enclosing type.
+		t = strings.TrimPrefix(t, self)
+	}
 	if i := strings.IndexByte(t, '['); i >= 0 {
 		if elementContainers[t[strings.LastIndexByte(t[:i], '.')+1:i]] && strings.HasSuffix(t, "]") {
-			if arg := t[i+1 : len(t)-1]; !strings.ContainsAny(arg, ",[=") {
+			if arg := t[i+1 : len(t)-1]; isOneType(arg) {
 				if inner := (rules{}).ParseType(arg); len(inner.Path) > 0 {
 					inner.Elem++
 					return inner
@@ -216,11 +229,34 @@ func (rules) ParseType(text string) lang.TypeExpr {
 	}
 	parts := strings.Split(t, ".")
 	for _, part := range parts {
-		if !isIdent(part) {
+		if !isIdent(part) && !symbolic.MatchString(part) {
+			// `~` is a class name too (`case class ~[+A, +B]`).
 			return lang.TypeExpr{}
 		}
 	}
 	return lang.TypeExpr{Path: parts}
+}
+
+// isOneType reports whether a type argument list holds one type that is
+// no function type: no comma outside brackets (`Def[_, C]` is one), no
+// arrow.
+func isOneType(args string) bool {
+	depth := 0
+	for _, r := range args {
+		switch r {
+		case '[':
+			depth++
+		case ']':
+			depth--
+		case ',':
+			if depth == 0 {
+				return false
+			}
+		case '=':
+			return false
+		}
+	}
+	return depth == 0
 }
 
 // elementContainers are the standard types that hold values of their one
@@ -237,4 +273,26 @@ func isIdent(s string) bool {
 		return false
 	}
 	return s != ""
+}
+
+// memberNamespace keeps the members a name can mean where it is used:
+// types where a type is written (`new Parser` next to `def Parser`), else
+// the terms when there are any (`Parser { ... }` calls the def), else the
+// types (a class called through its companion).
+func memberNamespace(p *lang.Program, c *lang.Ctx, ids []lang.SymID) []lang.SymID {
+	var types, terms []lang.SymID
+	for _, id := range ids {
+		if p.Sym(id).Kind.IsType() {
+			types = append(types, id)
+		} else {
+			terms = append(terms, id)
+		}
+	}
+	if c.TypesOnly() {
+		return types
+	}
+	if len(terms) > 0 {
+		return terms
+	}
+	return types
 }

@@ -65,9 +65,16 @@
 // `val size`. Members are looked up along a linearization: the type, then
 // its bases from the last written (the rightmost trait) to the first (the
 // superclass), each with its own supertypes. A call through a trait or an
-// overridden method gets dispatch edges to the overrides in subtypes. An
-// untyped receiver (the result of an unknown call, a lambda parameter
-// without a type) gets no edge, and no call is linked by name only.
+// overridden method gets dispatch edges to the overrides in subtypes.
+// `this(x)` outside an auxiliary constructor runs the class's apply; a
+// Char or String literal receiver of an operator it lacks is converted by
+// the one implicit def in scope that takes it; the parameter of a lambda
+// (or `_`) passed to a collection's map, filter, foreach... is an element,
+// that of a lambda passed to a def called by name has the type the def's
+// function parameter declares; a self alias (`self =>`) is the outer
+// instance. An untyped receiver (the result of an unknown call, a lambda
+// passed to an unknown function) gets no edge, and no call is linked by
+// name only.
 package scala
 
 import (

@@ -50,7 +50,7 @@ func (x *extraction) addType(n *ts.Node, owner int) int {
 	if n.Kind() == "class_definition" || (n.Kind() == "enum_definition" && params != nil) {
 		x.addPrimaryConstructor(n, params, idx, name, hasToken(n, "case"))
 	}
-	if ext != nil && !x.symbolsOnly {
+	if ext != nil && !x.symbolsOnly && !isTrait {
 		x.superConstructorCall(ext)
 		for _, a := range childrenByField(ext, "arguments") {
 			x.code(a)
@@ -63,14 +63,18 @@ func (x *extraction) addType(n *ts.Node, owner int) int {
 }
 
 // superConstructorCall records the call of the superclass's constructor
-// that `extends B(args)` makes.
+// that `extends B(args)` makes, also without arguments (`extends B`: the
+// rules drop it when B is a trait).
 func (x *extraction) superConstructorCall(ext *ts.Node) {
 	types := childrenByField(ext, "type")
 	argLists := childrenByField(ext, "arguments")
-	if len(types) == 0 || len(argLists) == 0 || argLists[0].StartByte() > endOf(types, 1, ext) {
+	if len(types) == 0 {
 		return
 	}
-	args := x.arguments(argLists[0])
+	args := []*lang.Expr{}
+	if len(argLists) > 0 && argLists[0].StartByte() < endOf(types, 1, ext) {
+		args = x.arguments(argLists[0])
+	}
 	x.facts.Calls = append(x.facts.Calls, lang.Call{Scope: x.callScope(ext.StartByte()),
 		Callee: &lang.Expr{Kind: lang.ExprNew, Name: typeText(x, types[0])},
 		Args:   len(args), ArgExprs: args, Line: lang.Line(ext), Byte: uint32(ext.StartByte())})

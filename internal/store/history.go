@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -97,6 +98,27 @@ func writeHistory(ctx context.Context, tx *sql.Tx, h *graph.History, rid map[str
 // History reads the git history of the index, nil when it has none. The
 // records come linked as the index linked them (FileID, NodeID).
 func (r *Reader) History(ctx context.Context) (*graph.History, error) {
+	var blob []byte
+	err := r.db.QueryRowContext(ctx, `SELECT data FROM snapshot WHERE id = ?`, historyBlobID).Scan(&blob)
+	if err == nil {
+		if h, derr := decodeHistory(blob); derr == nil {
+			if len(h.Commits) == 0 {
+				return nil, nil
+			}
+			if r.meta.History != nil {
+				h.Settings = *r.meta.History
+			}
+			return h, nil
+		}
+		// A damaged blob: the tables are what the blob was made from.
+	} else if !errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("read history: %w", err)
+	}
+	return r.historyFromTables(ctx)
+}
+
+// historyFromTables reads the history records from the git_* tables.
+func (r *Reader) historyFromTables(ctx context.Context) (*graph.History, error) {
 	h := &graph.History{}
 	if r.meta.History != nil {
 		h.Settings = *r.meta.History

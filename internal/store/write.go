@@ -333,6 +333,11 @@ func load(ctx context.Context, tx *sql.Tx, g *graph.Graph, vecs *Vectors, meta M
 	if err := writeHistory(ctx, tx, g.History(), rid); err != nil {
 		return err
 	}
+	if h := g.History(); h != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO snapshot(id, data) VALUES (?, ?)`, historyBlobID, encodeHistory(g, h, rid)); err != nil {
+			return fmt.Errorf("store history blob: %w", err)
+		}
+	}
 	if err := writeVectors(ctx, tx, vecs, rid); err != nil {
 		return err
 	}

@@ -1,0 +1,104 @@
+package store
+
+import (
+	"context"
+	"reflect"
+	"testing"
+
+	"gitnexus.dev/gitnexus/internal/graph"
+)
+
+// historyGraph is a graph with a history that has the corners the tables
+// read back in their own way: a root commit, a merge, changes linked to
+// nodes that are not stored, a symbol deleted in a commit outside the
+// history, removed symbols out of id order, changes listed out of commit
+// order, binary files and uncounted lines.
+func historyGraph() *graph.Graph {
+	g := sampleGraph()
+	commits := []graph.Commit{
+		{Hash: "c3c3c3", Parents: []string{"b2b2b2", "a1a1a1"}, AuthorName: "Ann", AuthorEmail: "ann@example.com",
+			AuthoredAt: 1700000300, AuthorZone: 60, CommittedAt: 1700000400, CommitZone: -300, Subject: "Merge fix",
+			Message: "Merge fix\n\nbody"},
+		{Hash: "b2b2b2", Parents: []string{"a1a1a1"}, AuthorName: "Bob", AuthorEmail: "bob@example.com",
+			AuthoredAt: 1700000200, CommittedAt: 1700000200, Subject: "Fix user loading", Message: "Fix user loading",
+			SymbolsSkip: graph.SkipTooManyFiles},
+		{Hash: "a1a1a1", AuthorName: "Ann", AuthorEmail: "ann@example.com", AuthoredAt: 1700000100,
+			CommittedAt: 1700000100, Subject: "Start", Message: "Start"},
+	}
+	for i, c := range commits {
+		g.AddNode(graph.Node{ID: graph.CommitID(c.Hash), Kind: graph.KindCommit, Name: c.Hash[:4+i%2],
+			QualifiedName: c.Hash, Doc: c.Message})
+	}
+	g.AddNode(graph.Node{ID: "HistoricalSymbol:svc/old.go:gone", Kind: graph.KindHistoricalSymbol, Name: "gone"})
+	g.AddNode(graph.Node{ID: "HistoricalSymbol:svc/old.go:also", Kind: graph.KindHistoricalSymbol, Name: "also"})
+	g.SetHistory(&graph.History{
+		Commits: commits,
+		Files: []graph.FileChange{
+			{Commit: "a1a1a1", Status: 'A', Path: "svc/user.go", Additions: 9, NewBlob: "n1", FileID: "File:svc/user.go"},
+			{Commit: "b2b2b2", Status: 'M', Path: "svc/user.go", Additions: 2, Deletions: 1, OldBlob: "n1", NewBlob: "n2",
+				FileID: "File:svc/user.go"},
+			{Commit: "b2b2b2", Status: 'R', Path: "svc/new.go", OldPath: "svc/old.go", Additions: -1, Deletions: -1,
+				Binary: true, OldBlob: "o", NewBlob: "p", FileID: "File:svc/new.go"}, // not stored
+			{Commit: "ffffff", Status: 'M', Path: "lost.go"}, // its commit has no row
+		},
+		Symbols: []graph.SymbolChange{
+			{Commit: "b2b2b2", Path: "svc/user.go", Kind: graph.KindFunction, Name: "getUserById", Qual: "getUserById",
+				Key: "getUserById", Change: graph.ChangeModified, Additions: 2, Deletions: 1, StartLine: 3, EndLine: 9,
+				NodeID: "Function:svc/user.go:getUserById"},
+			{Commit: "a1a1a1", Path: "svc/old.go", Kind: graph.KindFunction, Name: "gone", Qual: "gone", Key: "gone",
+				Change: graph.ChangeAdded, Additions: 4, StartLine: 1, EndLine: 4, NodeID: "HistoricalSymbol:svc/old.go:gone"},
+			{Commit: "a1a1a1", Path: "svc/x.go", Kind: graph.KindMethod, Name: "m", Qual: "T.m", Key: "T.m",
+				Change: graph.ChangeAdded, NodeID: "Method:svc/x.go:T.m"}, // not stored
+		},
+		Removed: []graph.RemovedSymbol{
+			{ID: "HistoricalSymbol:svc/old.go:gone", Kind: graph.KindFunction, DeletedIn: "b2b2b2"},
+			{ID: "HistoricalSymbol:svc/old.go:also", Kind: graph.KindMethod, DeletedIn: "0000000"}, // outside the history
+			{ID: "HistoricalSymbol:nowhere", Kind: graph.KindFunction},                             // not stored
+		},
+	})
+	return g
+}
+
+// TestHistoryBlobReadsAsTables: the history read from the blob is the
+// history read from the tables written with it, field for field.
+func TestHistoryBlobReadsAsTables(t *testing.T) {
+	repo := t.TempDir()
+	meta := Meta{ToolVersion: "test", History: &graph.HistorySettings{Format: 1, Head: "c3c3c3", MaxCommitFiles: 100}}
+	if _, err := Write(context.Background(), repo, historyGraph(), meta); err != nil {
+		t.Fatal(err)
+	}
+	r, err := OpenRepo(repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	ctx := context.Background()
+	fromBlob, err := r.History(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromTables, err := r.historyFromTables(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fromBlob == nil || len(fromBlob.Commits) != 3 || len(fromBlob.Files) != 3 || len(fromBlob.Symbols) != 3 || len(fromBlob.Removed) != 2 {
+		t.Fatalf("blob history: %+v", fromBlob)
+	}
+	if !reflect.DeepEqual(fromBlob, fromTables) {
+		t.Errorf("the blob reads\n%+v\nthe tables read\n%+v", fromBlob, fromTables)
+	}
+}
+
+// FuzzDecodeHistory: any bytes decode to a history or an error, never a
+// panic or an allocation out of proportion with the input.
+func FuzzDecodeHistory(f *testing.F) {
+	f.Add(encodeHistory(historyGraph(), historyGraph().History(), map[string]int64{"File:svc/user.go": 1,
+		"Function:svc/user.go:getUserById": 2, "HistoricalSymbol:svc/old.go:gone": 3}))
+	f.Add([]byte{2, 0, 0, 0, 0})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		h, err := decodeHistory(b)
+		if err == nil && h == nil {
+			t.Fatal("no history and no error")
+		}
+	})
+}

@@ -5,6 +5,7 @@ import (
 
 	ts "github.com/tree-sitter/go-tree-sitter"
 
+	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/lang"
 )
 
@@ -14,7 +15,7 @@ import (
 // so the extractor types `it` where the collection is a parameter of an
 // enclosing function declared with its element type: `vararg ts: T`, or
 // `ts: List<T>` (Collection, Iterable, Set, Array and their mutable
-// forms).
+// forms), or else a property of the enclosing class so declared.
 
 // elementLambdas are the functions whose lambda's one parameter is an
 // element of the receiver.
@@ -90,6 +91,35 @@ func (x *extraction) paramElementType(pos uint32, name string) string {
 				return namedType(prm.Type)
 			}
 			return elementOf(prm.Type)
+		}
+	}
+	return x.propertyElementType(pos, name)
+}
+
+// propertyElementType is the element type of the property name of the
+// class around pos, declared before pos (primary-constructor properties
+// are) with a written collection type; "" when a local of that name is in
+// scope at pos, which hides the property.
+func (x *extraction) propertyElementType(pos uint32, name string) string {
+	for _, b := range x.facts.Bindings {
+		if b.Name == name && !b.Field && b.Byte <= pos && pos < b.End {
+			return ""
+		}
+	}
+	syms := x.facts.Symbols
+	owner := -1
+	for i := x.scopes.CallScope(pos); i >= 0; i = syms[i].Parent {
+		if syms[i].Kind.IsType() {
+			owner = i
+			break
+		}
+	}
+	if owner < 0 {
+		return ""
+	}
+	for i := owner + 1; i < len(syms); i++ {
+		if s := &syms[i]; s.Parent == owner && s.Kind == graph.KindProperty && s.Name == name {
+			return elementOf(s.Type)
 		}
 	}
 	return ""

@@ -337,3 +337,22 @@ func (t *TreeParser) Close() {
 	t.Cursor.Close()
 	t.parser.Close()
 }
+
+// SplitQueries are a language's declarations query (defs.scm) and its
+// uses query compiled once per process and shared by every extractor:
+// All runs both as one query, so a tree is walked once, and its patterns
+// below DefsPatterns are the declarations'; Defs is the declarations'
+// query alone, for reading symbols without their uses.
+type SplitQueries struct {
+	Lang         *ts.Language
+	All          *Query
+	DefsPatterns int
+	Defs         *Query
+}
+
+// CompileSplit compiles a language's declarations and uses queries; name
+// labels them in errors ("go" gives go/defs.scm).
+func CompileSplit(l *ts.Language, name, defs, uses string) *SplitQueries {
+	all, bounds := NewQueryParts(l, name+"/*.scm", defs, uses)
+	return &SplitQueries{Lang: l, All: all, DefsPatterns: bounds[0], Defs: MustQuery(l, name+"/defs.scm", defs)}
+}

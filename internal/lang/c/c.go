@@ -40,25 +40,15 @@ func (cLanguage) Rules() lang.Rules    { return family }
 // whole when a commit touches it, so its declarations keep their lines.
 func (cLanguage) StandAloneDeclarations() bool { return true }
 
-// compiled holds the language and the queries, compiled once per process.
-// The two query files run as one query; patterns below defsPatterns come
-// from defs.scm.
-var compiled = sync.OnceValue(func() *queries {
-	l := ts.NewLanguage(tsc.Language())
-	all, bounds := lang.NewQueryParts(l, "c/*.scm", defsSource, usesSource)
-	return &queries{lang: l, all: all, defsPatterns: bounds[0], defs: lang.MustQuery(l, "c/defs.scm", defsSource)}
+// compiled holds the C queries (lang.SplitQueries), compiled once per
+// process and shared by every extractor.
+var compiled = sync.OnceValue(func() *lang.SplitQueries {
+	return lang.CompileSplit(ts.NewLanguage(tsc.Language()), "c", defsSource, usesSource)
 })
-
-type queries struct {
-	lang         *ts.Language
-	all          *lang.Query
-	defsPatterns int
-	defs         *lang.Query
-}
 
 func (cLanguage) NewExtractor() (lang.Extractor, error) {
 	q := compiled()
-	tp, err := lang.NewTreeParser(q.lang)
+	tp, err := lang.NewTreeParser(q.Lang)
 	if err != nil {
 		return nil, err
 	}
@@ -67,5 +57,5 @@ func (cLanguage) NewExtractor() (lang.Extractor, error) {
 
 type extractor struct {
 	*lang.TreeParser
-	q *queries
+	q *lang.SplitQueries
 }

@@ -38,7 +38,7 @@ func (e *extractor) Extract(path string, src []byte) (*lang.FileFacts, error) {
 }
 
 // Grammar is the tree-sitter language of C files.
-func (e *extractor) Grammar(string) *ts.Language { return e.q.lang }
+func (e *extractor) Grammar(string) *ts.Language { return e.q.Lang }
 
 func newExtraction(path string, src []byte, root *ts.Node) *extraction {
 	x := &extraction{
@@ -61,9 +61,9 @@ func (e *extractor) ExtractTree(path string, src []byte, tree *ts.Tree) (*lang.F
 		return x.facts, nil
 	}
 	x.uses = true
-	defs, uses := e.q.all.CollectSplit(e.Cursor, root, src, e.q.defsPatterns)
-	x.readDefs(e.q.all, defs)
-	x.readUses(e.q.all, uses)
+	defs, uses := e.q.All.CollectSplit(e.Cursor, root, src, e.q.DefsPatterns)
+	x.readDefs(e.q.All, defs)
+	x.readUses(e.q.All, uses)
 	return x.facts, nil
 }
 
@@ -74,7 +74,7 @@ func (e *extractor) ExtractSymbols(path string, src []byte, tree *ts.Tree) (*lan
 	if isCPlusPlusHeader(path, src) {
 		return x.facts, nil
 	}
-	x.readDefs(e.q.defs, e.q.defs.Collect(e.Cursor, root, src))
+	x.readDefs(e.q.Defs, e.q.Defs.Collect(e.Cursor, root, src))
 	return x.facts, nil
 }
 

@@ -36,27 +36,15 @@ func (goLanguage) Rules() lang.Rules    { return rules{} }
 // group) come from its own text.
 func (goLanguage) StandAloneDeclarations() bool { return true }
 
-// compiled holds the language and the query, compiled once per process and
-// shared by every extractor (queries are read-only once built). The two
-// query files run as one query, so the tree is walked once; patterns below
-// defsPatterns come from defs.scm.
-var compiled = sync.OnceValue(func() *queries {
-	l := ts.NewLanguage(tsgo.Language())
-	all, bounds := lang.NewQueryParts(l, "go/*.scm", defsSource, factsSource)
-	return &queries{lang: l, all: all, defsPatterns: bounds[0], defs: lang.MustQuery(l, "go/defs.scm", defsSource)}
+// compiled holds the Go queries (lang.SplitQueries), compiled once per
+// process and shared by every extractor.
+var compiled = sync.OnceValue(func() *lang.SplitQueries {
+	return lang.CompileSplit(ts.NewLanguage(tsgo.Language()), "go", defsSource, factsSource)
 })
-
-type queries struct {
-	lang         *ts.Language
-	all          *lang.Query
-	defsPatterns int
-	// defs is defs.scm alone, for reading symbols without their uses.
-	defs *lang.Query
-}
 
 func (goLanguage) NewExtractor() (lang.Extractor, error) {
 	q := compiled()
-	tp, err := lang.NewTreeParser(q.lang)
+	tp, err := lang.NewTreeParser(q.Lang)
 	if err != nil {
 		return nil, err
 	}
@@ -65,5 +53,5 @@ func (goLanguage) NewExtractor() (lang.Extractor, error) {
 
 type extractor struct {
 	*lang.TreeParser
-	q *queries
+	q *lang.SplitQueries
 }

@@ -20,7 +20,7 @@ func (e *extractor) Extract(path string, src []byte) (*lang.FileFacts, error) {
 }
 
 // Grammar is the tree-sitter language of Java files.
-func (e *extractor) Grammar(string) *ts.Language { return e.q.lang }
+func (e *extractor) Grammar(string) *ts.Language { return e.q.Lang }
 
 // newExtraction starts reading the file path (src, parsed into root).
 func newExtraction(path string, src []byte, root *ts.Node) *extraction {
@@ -41,9 +41,9 @@ func newExtraction(path string, src []byte, root *ts.Node) *extraction {
 func (e *extractor) ExtractTree(path string, src []byte, tree *ts.Tree) (*lang.FileFacts, error) {
 	root := tree.RootNode()
 	x := newExtraction(path, src, root)
-	defs, uses := e.q.all.CollectSplit(e.Cursor, root, src, e.q.defsPatterns)
-	x.readDefs(e.q.all, defs)
-	x.readUses(e.q.all, uses)
+	defs, uses := e.q.All.CollectSplit(e.Cursor, root, src, e.q.DefsPatterns)
+	x.readDefs(e.q.All, defs)
+	x.readUses(e.q.All, uses)
 	return x.facts, nil
 }
 
@@ -53,7 +53,7 @@ func (e *extractor) ExtractTree(path string, src []byte, tree *ts.Tree) (*lang.F
 func (e *extractor) ExtractSymbols(path string, src []byte, tree *ts.Tree) (*lang.FileFacts, error) {
 	root := tree.RootNode()
 	x := newExtraction(path, src, root)
-	x.readDefs(e.q.defs, e.q.defs.Collect(e.Cursor, root, src))
+	x.readDefs(e.q.Defs, e.q.Defs.Collect(e.Cursor, root, src))
 	return x.facts, nil
 }
 

@@ -74,27 +74,15 @@ func (javaLanguage) Rules() lang.Rules    { return rules{} }
 // anonymous classes numbered inside it included, come from its own text.
 func (javaLanguage) StandAloneDeclarations() bool { return true }
 
-// compiled holds the language and queries, compiled once per process and
-// shared by every extractor.
-var compiled = sync.OnceValue(func() *queries {
-	l := ts.NewLanguage(tsjava.Language())
-	all, bounds := lang.NewQueryParts(l, "java/*.scm", defsSource, usesSource)
-	return &queries{lang: l, all: all, defsPatterns: bounds[0], defs: lang.MustQuery(l, "java/defs.scm", defsSource)}
+// compiled holds the Java queries (lang.SplitQueries), compiled once per
+// process and shared by every extractor.
+var compiled = sync.OnceValue(func() *lang.SplitQueries {
+	return lang.CompileSplit(ts.NewLanguage(tsjava.Language()), "java", defsSource, usesSource)
 })
-
-// queries is defs.scm and uses.scm compiled as one query, so the tree is
-// walked once; patterns below defsPatterns come from defs.scm.
-type queries struct {
-	lang         *ts.Language
-	all          *lang.Query
-	defsPatterns int
-	// defs is defs.scm alone, for reading symbols without their uses.
-	defs *lang.Query
-}
 
 func (javaLanguage) NewExtractor() (lang.Extractor, error) {
 	q := compiled()
-	tp, err := lang.NewTreeParser(q.lang)
+	tp, err := lang.NewTreeParser(q.Lang)
 	if err != nil {
 		return nil, err
 	}
@@ -103,5 +91,5 @@ func (javaLanguage) NewExtractor() (lang.Extractor, error) {
 
 type extractor struct {
 	*lang.TreeParser
-	q *queries
+	q *lang.SplitQueries
 }

@@ -42,7 +42,7 @@ func (e *extractor) Extract(path string, src []byte) (*lang.FileFacts, error) {
 }
 
 // Grammar is the tree-sitter language of Rust files.
-func (e *extractor) Grammar(string) *ts.Language { return e.q.lang }
+func (e *extractor) Grammar(string) *ts.Language { return e.q.Lang }
 
 func newExtraction(path string, src []byte, root *ts.Node) *extraction {
 	x := &extraction{
@@ -59,9 +59,9 @@ func (e *extractor) ExtractTree(path string, src []byte, tree *ts.Tree) (*lang.F
 	root := tree.RootNode()
 	x := newExtraction(path, src, root)
 	// Items must all be known before uses are attributed to them.
-	defs, uses := e.q.all.CollectSplit(e.Cursor, root, src, e.q.defsPatterns)
-	x.readDefs(e.q.all, defs)
-	x.readUses(e.q.all, uses)
+	defs, uses := e.q.All.CollectSplit(e.Cursor, root, src, e.q.DefsPatterns)
+	x.readDefs(e.q.All, defs)
+	x.readUses(e.q.All, uses)
 	if err := e.readMacroArgs(x); err != nil {
 		return nil, err
 	}
@@ -74,7 +74,7 @@ func (e *extractor) ExtractTree(path string, src []byte, tree *ts.Tree) (*lang.F
 func (e *extractor) ExtractSymbols(path string, src []byte, tree *ts.Tree) (*lang.FileFacts, error) {
 	root := tree.RootNode()
 	x := newExtraction(path, src, root)
-	x.readDefs(e.q.defs, e.q.defs.Collect(e.Cursor, root, src))
+	x.readDefs(e.q.Defs, e.q.Defs.Collect(e.Cursor, root, src))
 	return x.facts, nil
 }
 

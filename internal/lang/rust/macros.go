@@ -98,11 +98,11 @@ func (e *extractor) readMacroArgs(x *extraction) error {
 		return err
 	}
 	defer tree.Close()
-	_, uses := e.q.all.CollectSplit(e.Cursor, tree.RootNode(), buf, e.q.defsPatterns)
+	_, uses := e.q.All.CollectSplit(e.Cursor, tree.RootNode(), buf, e.q.DefsPatterns)
 	var (
-		cCall   = e.q.all.Capture("call")
-		cCallee = e.q.all.Capture("callee")
-		cArgs   = e.q.all.Capture("args")
+		cCall   = e.q.All.Capture("call")
+		cCallee = e.q.All.Capture("callee")
+		cArgs   = e.q.All.Capture("args")
 	)
 	lines := lineStarts(x.src)
 	orig := x.src

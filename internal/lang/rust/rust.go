@@ -40,26 +40,15 @@ func (rustLanguage) Rules() lang.Rules    { return rules{} }
 // come from its own text.
 func (rustLanguage) StandAloneDeclarations() bool { return true }
 
-// compiled holds the language and the queries, compiled once per process
-// and shared by every extractor. The two query files run as one query, so
-// the tree is walked once; patterns below defsPatterns come from defs.scm.
-var compiled = sync.OnceValue(func() *queries {
-	l := ts.NewLanguage(tsrust.Language())
-	all, bounds := lang.NewQueryParts(l, "rust/*.scm", defsSource, usesSource)
-	return &queries{lang: l, all: all, defsPatterns: bounds[0], defs: lang.MustQuery(l, "rust/defs.scm", defsSource)}
+// compiled holds the Rust queries (lang.SplitQueries), compiled once per
+// process and shared by every extractor.
+var compiled = sync.OnceValue(func() *lang.SplitQueries {
+	return lang.CompileSplit(ts.NewLanguage(tsrust.Language()), "rust", defsSource, usesSource)
 })
-
-type queries struct {
-	lang         *ts.Language
-	all          *lang.Query
-	defsPatterns int
-	// defs is defs.scm alone, for reading symbols without their uses.
-	defs *lang.Query
-}
 
 func (rustLanguage) NewExtractor() (lang.Extractor, error) {
 	q := compiled()
-	tp, err := lang.NewTreeParser(q.lang)
+	tp, err := lang.NewTreeParser(q.Lang)
 	if err != nil {
 		return nil, err
 	}
@@ -68,5 +57,5 @@ func (rustLanguage) NewExtractor() (lang.Extractor, error) {
 
 type extractor struct {
 	*lang.TreeParser
-	q *queries
+	q *lang.SplitQueries
 }

@@ -100,21 +100,23 @@ func writeHistory(ctx context.Context, tx *sql.Tx, h *graph.History, rid map[str
 func (r *Reader) History(ctx context.Context) (*graph.History, error) {
 	var blob []byte
 	err := r.db.QueryRowContext(ctx, `SELECT data FROM snapshot WHERE id = ?`, historyBlobID).Scan(&blob)
-	if err == nil {
-		if h, derr := decodeHistory(blob); derr == nil {
-			if len(h.Commits) == 0 {
-				return nil, nil
-			}
-			if r.meta.History != nil {
-				h.Settings = *r.meta.History
-			}
-			return h, nil
-		}
-		// A damaged blob: the tables are what the blob was made from.
-	} else if !errors.Is(err, sql.ErrNoRows) {
+	switch {
+	case errors.Is(err, sql.ErrNoRows): // an index written before the blob
+		return r.historyFromTables(ctx)
+	case err != nil:
 		return nil, fmt.Errorf("read history: %w", err)
 	}
-	return r.historyFromTables(ctx)
+	h, err := decodeHistory(blob)
+	if err != nil {
+		return nil, fmt.Errorf("read history of %s: %w (run `gitnexus analyze --force`)", r.path, err)
+	}
+	if len(h.Commits) == 0 {
+		return nil, nil
+	}
+	if r.meta.History != nil {
+		h.Settings = *r.meta.History
+	}
+	return h, nil
 }
 
 // historyFromTables reads the history records from the git_* tables.

@@ -2,7 +2,10 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"gitnexus.dev/gitnexus/internal/graph"
@@ -101,4 +104,43 @@ func FuzzDecodeHistory(f *testing.F) {
 			t.Fatal("no history and no error")
 		}
 	})
+}
+
+// TestHistoryBlobMissingOrDamaged: an index without the blob (written
+// before it) is read from the tables; a damaged blob is an error that
+// says to rebuild, not a silent second answer.
+func TestHistoryBlobMissingOrDamaged(t *testing.T) {
+	repo := t.TempDir()
+	meta := Meta{ToolVersion: "test", History: &graph.HistorySettings{Format: 1, Head: "c3c3c3"}}
+	if _, err := Write(context.Background(), repo, historyGraph(), meta); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(Dir(repo), DBName)
+	edit := func(q string) {
+		db, err := sql.Open("sqlite3", path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		if _, err := db.Exec(q, historyBlobID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read := func() (*graph.History, error) {
+		r, err := Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		return r.History(context.Background())
+	}
+	edit(`UPDATE snapshot SET data = x'02ff' WHERE id = ?`)
+	if _, err := read(); err == nil || !strings.Contains(err.Error(), "analyze --force") {
+		t.Errorf("damaged blob: err %v, want one saying to rebuild", err)
+	}
+	edit(`DELETE FROM snapshot WHERE id = ?`)
+	h, err := read()
+	if err != nil || h == nil || len(h.Commits) != 3 || len(h.Files) != 3 {
+		t.Errorf("no blob: %+v, %v; want the tables' history", h, err)
+	}
 }

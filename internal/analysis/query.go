@@ -85,7 +85,7 @@ func Query(ctx context.Context, r *store.Reader, g *memgraph.Graph, text string,
 		qs := QuerySymbol{SymbolInfo: Info(g, h.Node), Score: math.Round(h.Score*precision) / precision}
 		flows.add(h.Node, qs)
 		if opt.IncludeContent && nd.Kind.IsSymbol() {
-			if c, d, err := r.NodeText(ctx, int64(h.Node)+1); err == nil {
+			if c, d, err := r.NodeText(ctx, g.Rid(h.Node)); err == nil {
 				qs.Content, qs.Doc = c, d
 			}
 		}

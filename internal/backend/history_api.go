@@ -160,7 +160,7 @@ func (h *HistoryView) FunctionSource(ctx context.Context, id, commitRef string) 
 		if nd.Kind == graph.KindHistoricalSymbol {
 			return nil, &NotFoundError{What: fmt.Sprintf("%s no longer exists; give commit_hash for its source as of a commit", id)}
 		}
-		content, _, err := h.s.Reader.NodeText(ctx, int64(n)+1)
+		content, _, err := h.s.Reader.NodeText(ctx, h.s.Graph.Rid(n))
 		if err != nil {
 			return nil, err
 		}

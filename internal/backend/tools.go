@@ -318,7 +318,7 @@ func runContext(ctx context.Context, b *Backend, a *Args) (*Result, error) {
 			return amb, err
 		}
 		res := analysis.Context(s.Graph, n, analysis.ContextOptions{})
-		content, doc, err := s.Reader.NodeText(ctx, int64(n)+1)
+		content, doc, err := s.Reader.NodeText(ctx, s.Graph.Rid(n))
 		if err == nil {
 			res.Symbol.Doc = doc
 			if a.Bool("include_content") {

@@ -267,8 +267,8 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 		return err
 	}
 	meta := store.Meta{ToolVersion: Version(), RepoPath: root, IndexedCommit: gs.Commit, Branch: gs.Branch,
-		Dirty: gs.Dirty, IndexedAt: start.UTC(), Stats: statsJSON}
-	wr, err := store.WriteWithVectors(ctx, root, res.Graph, res.Vectors, meta)
+		Dirty: gs.Dirty, IndexedAt: start.UTC(), Stats: statsJSON, Writer: extractorKey()}
+	wr, err := store.Save(ctx, root, res.Graph, res.Vectors, meta, store.WriteOptions{Fresh: o.force})
 	prog.done()
 	if err != nil {
 		return err
@@ -285,6 +285,7 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	sum.PhaseMillis["store"] = time.Since(storeStart).Milliseconds()
 	sum.TotalMillis = time.Since(start).Milliseconds()
 	sum.IndexBytes = wr.Bytes
+	sum.Update, sum.Rewritten = wr.Update, wr.Rewritten
 	entry, err := registry.Upsert(registry.Entry{
 		Name: filepath.Base(root), Path: root, StoragePath: store.Dir(root), IndexedAt: meta.IndexedAt,
 		LastCommit: gs.Commit,
@@ -447,6 +448,17 @@ func printSummary(w io.Writer, id, root string, s *ingest.Summary) {
 		printEmbedSummary(w, e)
 	}
 	fmt.Fprintf(w, "  index     %s, %.1f MiB\n", filepath.Join(store.Dir(root), store.DBName), float64(s.IndexBytes)/(1<<20))
+	switch u := s.Update; {
+	case u != nil:
+		hist := ""
+		if u.HistoryRewritten {
+			hist = "; history rewritten"
+		}
+		fmt.Fprintf(w, "  written   in place: nodes +%d ~%d -%d, edges +%d ~%d -%d%s\n", u.NodesAdded, u.NodesChanged,
+			u.NodesRemoved, u.EdgesAdded, u.EdgesChanged, u.EdgesRemoved, hist)
+	case s.Rewritten != "":
+		fmt.Fprintf(w, "  written   as a new file (%s)\n", s.Rewritten)
+	}
 }
 
 // orderedCounts renders counts in a fixed order; symbolsOnly drops File,

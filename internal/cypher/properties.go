@@ -16,7 +16,8 @@ import (
 // text for agents is generated from the same entries.
 
 // TextSource supplies the large text of nodes that the in-memory graph
-// leaves in the store. store.Reader implements it; rid is NodeID+1.
+// leaves in the store. store.Reader implements it; rid is the
+// node's (memgraph.Graph.Rid).
 type TextSource interface {
 	NodeText(ctx context.Context, rid int64) (content, doc string, err error)
 }
@@ -160,7 +161,7 @@ func (pr *propReader) text(n memgraph.NodeID) (nodeText, error) {
 	if t, ok := pr.cache[n]; ok {
 		return t, nil
 	}
-	content, doc, err := pr.src.NodeText(pr.ctx, int64(n)+1)
+	content, doc, err := pr.src.NodeText(pr.ctx, pr.g.Rid(n))
 	if err != nil {
 		return nodeText{}, fmt.Errorf("read the text of %s: %w", pr.g.Nodes[n].ID, err)
 	}

@@ -109,6 +109,13 @@ func (g *Graph) Node(id string) (Node, bool) {
 	return g.nodes[i], true
 }
 
+// Position returns where the node with this id is in the slice the last
+// call of Nodes returned.
+func (g *Graph) Position(id string) (int, bool) {
+	i, ok := g.nodeIdx[id]
+	return i, ok
+}
+
 // AddEdge adds e. When an edge with the same (src, dst, type) exists, the
 // two merge: the higher confidence (and its reason) wins, and the site lines
 // of both are kept, the first in Line and the others in More.

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"gitnexus.dev/gitnexus/internal/graph"
+	"gitnexus.dev/gitnexus/internal/store"
 )
 
 // Summary is what an analysis reports and what meta.json keeps as stats.
@@ -16,6 +17,10 @@ type Summary struct {
 	EdgesByReason map[string]map[string]int `json:"edgesByReason"` // type → reason → count
 	TotalMillis   int64                     `json:"totalMillis"`
 	IndexBytes    int64                     `json:"indexBytes"`
+	// Update describes an index changed in place; Rewritten says why a new
+	// file was written instead (store.Save). Neither is kept in meta.json.
+	Update    *store.UpdateStats `json:"update,omitempty"`
+	Rewritten string             `json:"rewritten,omitempty"`
 }
 
 // Summarize counts the graph of a result.

@@ -1,8 +1,10 @@
 package memgraph
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 
 	"gitnexus.dev/gitnexus/internal/graph"
@@ -43,23 +45,33 @@ func (g *Graph) loadFlows(ctx context.Context, r *store.Reader) error {
 		return err
 	}
 	g.flows = flowIndex{community: map[NodeID]int{}, process: map[NodeID]int{}}
-	n := int64(len(g.Nodes))
-	in := func(rid int64) bool { return rid >= 1 && rid <= n }
+	// The tables are in rid order, which after incremental writes is not
+	// the nodes' order; the lists are kept in node order.
 	for _, c := range cs {
-		if !in(c.Rid) {
+		n, ok := g.NodeOfRid(c.Rid)
+		if !ok {
 			return fmt.Errorf("load graph: community %d points outside the nodes", c.Rid)
 		}
-		g.flows.community[NodeID(c.Rid-1)] = len(g.flows.communities)
-		g.flows.communities = append(g.flows.communities, Community{Node: NodeID(c.Rid - 1), Label: c.Label,
+		g.flows.communities = append(g.flows.communities, Community{Node: n, Label: c.Label,
 			Cohesion: c.Cohesion, SymbolCount: c.SymbolCount, Keywords: c.Keywords})
 	}
 	for _, p := range ps {
-		if !in(p.Rid) || !in(p.Entry) || !in(p.Terminal) {
+		n, ok1 := g.NodeOfRid(p.Rid)
+		entry, ok2 := g.NodeOfRid(p.Entry)
+		terminal, ok3 := g.NodeOfRid(p.Terminal)
+		if !ok1 || !ok2 || !ok3 {
 			return fmt.Errorf("load graph: process %d points outside the nodes", p.Rid)
 		}
-		g.flows.process[NodeID(p.Rid-1)] = len(g.flows.processes)
-		g.flows.processes = append(g.flows.processes, Process{Node: NodeID(p.Rid - 1), Label: p.Label, Type: p.Type,
-			StepCount: p.StepCount, Entry: NodeID(p.Entry - 1), Terminal: NodeID(p.Terminal - 1), Rank: p.Rank})
+		g.flows.processes = append(g.flows.processes, Process{Node: n, Label: p.Label, Type: p.Type,
+			StepCount: p.StepCount, Entry: entry, Terminal: terminal, Rank: p.Rank})
+	}
+	slices.SortFunc(g.flows.communities, func(a, b Community) int { return cmp.Compare(a.Node, b.Node) })
+	slices.SortFunc(g.flows.processes, func(a, b Process) int { return cmp.Compare(a.Node, b.Node) })
+	for i, c := range g.flows.communities {
+		g.flows.community[c.Node] = i
+	}
+	for i, p := range g.flows.processes {
+		g.flows.process[p.Node] = i
 	}
 	return nil
 }

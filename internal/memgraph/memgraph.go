@@ -19,7 +19,10 @@ import (
 	"gitnexus.dev/gitnexus/internal/store"
 )
 
-// NodeID indexes the nodes of a Graph (rid - 1 in the store).
+// NodeID indexes the nodes of a Graph, in the order of their ids (the
+// store's snapshot order). The store's tables key a node by its rid, which
+// an incremental write keeps stable and which is therefore not in that
+// order: Graph.Rid and Graph.NodeOfRid translate.
 type NodeID uint32
 
 // Node is one node's attributes.
@@ -63,6 +66,8 @@ type Graph struct {
 	// at an edge's index, the count, then the lines. Index 0 is unused.
 	more   []int32
 	byID   map[string]NodeID
+	rids   []int64  // by NodeID
+	byRid  []NodeID // by rid; noNode where no node has the rid
 	byName map[string][]NodeID
 	byKind map[graph.NodeKind][]NodeID
 	byFile map[string][]NodeID // sorted by start line
@@ -73,6 +78,45 @@ type Graph struct {
 	memo   map[any]any
 
 	flows flowIndex // communities and processes (flows.go)
+}
+
+// noNode marks a rid without a node in Graph.byRid.
+const noNode = ^NodeID(0)
+
+// Rid returns the store's rid of node n: the key of its rows in the
+// node, search and embedding tables.
+func (g *Graph) Rid(n NodeID) int64 { return g.rids[n] }
+
+// NodeOfRid returns the node the store keys by rid. A rid the graph does
+// not have (a row written by a later incremental run, read by a call that
+// began before it) is reported as missing.
+func (g *Graph) NodeOfRid(rid int64) (NodeID, bool) {
+	if rid < 1 || rid >= int64(len(g.byRid)) || g.byRid[rid] == noNode {
+		return 0, false
+	}
+	return g.byRid[rid], true
+}
+
+// indexRids fills byRid from rids; two nodes with one rid are an error.
+func (g *Graph) indexRids() error {
+	var top int64
+	for _, r := range g.rids {
+		if r < 1 {
+			return fmt.Errorf("load graph: node rid %d", r)
+		}
+		top = max(top, r)
+	}
+	g.byRid = make([]NodeID, top+1)
+	for i := range g.byRid {
+		g.byRid[i] = noNode
+	}
+	for i, r := range g.rids {
+		if g.byRid[r] != noNode {
+			return fmt.Errorf("load graph: two nodes have rid %d", r)
+		}
+		g.byRid[r] = NodeID(i)
+	}
+	return nil
 }
 
 // Memo returns the value stored under key, building it with build the first
@@ -130,6 +174,9 @@ func Load(ctx context.Context, r *store.Reader) (*Graph, error) {
 		b.addEdge(NodeID(e.Src), NodeID(e.Dst), e.Type, e.Reason, e.Confidence, e.Line, e.More)
 	}
 	g := b.finish()
+	if err := g.indexRids(); err != nil {
+		return nil, err
+	}
 	if err := g.loadRecords(ctx, r); err != nil {
 		return nil, err
 	}
@@ -169,6 +216,9 @@ func loadTables(ctx context.Context, r *store.Reader) (*Graph, error) {
 		return nil, err
 	}
 	g := b.finish()
+	if err := g.indexRids(); err != nil {
+		return nil, err
+	}
 	if err := g.loadRecords(ctx, r); err != nil {
 		return nil, err
 	}
@@ -211,6 +261,7 @@ func (b *builder) addNode(n *store.NodeRow) {
 		Signature: n.Signature, Exported: n.Exported, Language: b.strs.get(n.Language),
 	})
 	b.g.byID[n.ID] = id
+	b.g.rids = append(b.g.rids, n.Rid)
 }
 
 func (b *builder) addEdge(src, dst NodeID, typ, reason string, conf float32, line int32, more []int32) {

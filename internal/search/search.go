@@ -6,7 +6,9 @@
 package search
 
 import (
+	"cmp"
 	"context"
+	"slices"
 
 	"gitnexus.dev/gitnexus/internal/memgraph"
 	"gitnexus.dev/gitnexus/internal/store"
@@ -18,19 +20,36 @@ type Hit struct {
 	Score float64
 }
 
-// BM25 returns up to limit nodes of g matching query, best first.
+// BM25 returns up to limit nodes of g matching query, best first; nodes
+// of equal score come in node order (by id), so that the answer does not
+// depend on the rids the store gave them (an index changed in place and
+// one written anew number nodes differently). Rows that tie with the last
+// one kept are all read before the cut.
 func BM25(ctx context.Context, r *store.Reader, g *memgraph.Graph, query string, limit int) ([]Hit, error) {
-	rows, err := r.Search(ctx, query, limit)
-	if err != nil {
-		return nil, err
+	if limit <= 0 {
+		return nil, nil
+	}
+	fetch := limit + 1
+	var rows []store.SearchHit
+	for {
+		var err error
+		rows, err = r.Search(ctx, query, fetch)
+		if err != nil {
+			return nil, err
+		}
+		if len(rows) < fetch || rows[fetch-1].Score != rows[limit-1].Score {
+			break
+		}
+		fetch *= 2
 	}
 	out := make([]Hit, 0, len(rows))
 	for _, row := range rows {
-		n := memgraph.NodeID(row.Rid - 1)
-		if row.Rid < 1 || int(n) >= g.Len() {
+		n, ok := g.NodeOfRid(row.Rid)
+		if !ok {
 			continue
 		}
 		out = append(out, Hit{Node: n, Score: row.Score})
 	}
-	return out, nil
+	slices.SortStableFunc(out, func(a, b Hit) int { return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Node, b.Node)) })
+	return out[:min(limit, len(out))], nil
 }

@@ -30,9 +30,9 @@ func LoadVectors(ctx context.Context, r *store.Reader, g *memgraph.Graph) (*Vect
 	}
 	v := &Vectors{Meta: *em, symbols: vector.NewSet(em.Dimensions), commits: vector.NewSet(em.Dimensions)}
 	err := r.ScanVectors(ctx, func(sv *store.StoredVector) error {
-		n := memgraph.NodeID(sv.Rid - 1)
-		if sv.Rid < 1 || int(n) >= g.Len() {
-			return fmt.Errorf("read embeddings: a vector for node %d of %d", sv.Rid, g.Len())
+		n, ok := g.NodeOfRid(sv.Rid)
+		if !ok {
+			return fmt.Errorf("read embeddings: a vector for node %d, which the graph does not have", sv.Rid)
 		}
 		if sv.Commit {
 			v.commitNodes = append(v.commitNodes, n)

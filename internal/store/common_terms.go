@@ -61,25 +61,40 @@ func listedAbove(docs int) int {
 
 const createCommonTerms = `CREATE TABLE search_common (term TEXT PRIMARY KEY, doc INTEGER NOT NULL)`
 
-// writeCommonTerms fills search_common from the finished full-text index.
+// writeCommonTerms creates and fills search_common from the finished
+// full-text index.
 func writeCommonTerms(ctx context.Context, db *sql.DB) error {
 	conn, err := db.Conn(ctx) // the temporary vocabulary table lives on one connection
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, createCommonTerms); err != nil {
+		return fmt.Errorf("count search terms: %w", err)
+	}
+	return countCommonTerms(ctx, conn)
+}
+
+// execQuerier is a connection or a transaction: one connection, which the
+// temporary vocabulary table needs.
+type execQuerier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// countCommonTerms fills the empty search_common.
+func countCommonTerms(ctx context.Context, db execQuerier) error {
 	var docs int
-	if err := conn.QueryRowContext(ctx, `SELECT count(*) FROM search`).Scan(&docs); err != nil {
+	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM search`).Scan(&docs); err != nil {
 		return fmt.Errorf("count search documents: %w", err)
 	}
 	for _, q := range []string{
-		createCommonTerms,
 		`CREATE VIRTUAL TABLE temp.search_vocab USING fts5vocab(main, search, 'row')`,
 		fmt.Sprintf(`INSERT INTO search_common VALUES ('', %d)`, docs),
 		fmt.Sprintf(`INSERT INTO search_common SELECT term, doc FROM temp.search_vocab WHERE doc > %d`, listedAbove(docs)),
 		`DROP TABLE temp.search_vocab`,
 	} {
-		if _, err := conn.ExecContext(ctx, q); err != nil {
+		if _, err := db.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("count search terms: %w", err)
 		}
 	}

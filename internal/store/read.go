@@ -39,6 +39,7 @@ func Open(path string) (*Reader, error) {
 		}
 		return nil, fmt.Errorf("open index: %w", err)
 	}
+	rollBackKilledWrite(path)
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?mode=ro&_busy_timeout=10000"
 	db, err := sql.Open("sqlite3", dsn)
 	if err != nil {
@@ -62,6 +63,25 @@ func Open(path string) (*Reader, error) {
 	}
 	r.common = loadCommonTerms(db)
 	return r, nil
+}
+
+// rollBackKilledWrite undoes what a writer killed in the middle of an
+// in-place write (update.go) left: its rollback journal. A read-only
+// connection cannot roll a journal back and fails instead, so when one
+// exists the index is first opened for writing and read, which rolls it
+// back; a journal of a writer still running is not touched (the read
+// waits for its commit). Errors are left to the read-only open to report.
+func rollBackKilledWrite(path string) {
+	if _, err := os.Stat(path + "-journal"); err != nil {
+		return
+	}
+	db, err := sql.Open("sqlite3", "file:"+(&url.URL{Path: path}).EscapedPath()+"?mode=rw&_busy_timeout=10000")
+	if err != nil {
+		return
+	}
+	defer db.Close()
+	var n int
+	_ = db.QueryRow(`SELECT count(*) FROM meta`).Scan(&n)
 }
 
 // Meta returns the index's metadata.

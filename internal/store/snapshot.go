@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"encoding/binary"
@@ -20,27 +19,40 @@ import (
 // library index, mostly allocation; the snapshot loads the same graph in a
 // small fraction of that (see BenchmarkLoad in internal/memgraph).
 //
-// Layout (little endian): magic "GNXS", version u32; the string table as a
-// count u32, then each string's length u32, then all string bytes; node
-// count u32, then per node: id, kind, name, qualified name, file, signature,
-// language (string indexes u32), start and end line (i32), exported (u8);
-// edge count u32, then per edge: src, dst (node index u32), type (string
+// Layout (little endian): magic "GNXS", version u32; the next rid to give
+// a new node (u32); the string table as a count u32, then each string's
+// length u32, then all string bytes; node count u32, then per node in the
+// graph's order (by id): id, kind, name, qualified name, file, signature,
+// language (string indexes u32), start and end line (i32), exported (u8),
+// its rid (u32) and the hash of its doc and content (u64); edge count u32,
+// then per edge: src, dst (node index in this list, u32), type (string
 // index u32), reason (string index u32), confidence (f32), line (i32), the
 // count of further site lines (u32) and those lines (i32 each).
+//
+// A node keeps its rid across incremental writes (update.go) and a removed
+// node's rid is not given again, so rids have holes and their order is not
+// the nodes' order; the snapshot's order is, and readers number nodes by it.
+// Version 2 had neither the next rid nor the per-node rid and hash: its
+// nodes were rids 1..n in order.
 
 const (
 	snapshotMagic   = "GNXS"
-	snapshotVersion = 2
+	snapshotVersion = 3
 )
 
-// Snapshot is the decoded snapshot: nodes in rid order (index = rid-1) and
-// edges by node index. Strings share one backing allocation.
+// Snapshot is the decoded snapshot: nodes in the graph's order (each with
+// its rid) and edges by node index. Strings share one backing allocation.
 type Snapshot struct {
 	Nodes []NodeRow
 	Edges []SnapshotEdge
+	// TextHashes are the hashes of the nodes' doc and content (textHash),
+	// by node index; nil in a version 2 snapshot.
+	TextHashes []uint64
+	// NextRid is the rid the next new node gets.
+	NextRid int64
 }
 
-// SnapshotEdge is one edge by node index (rid-1).
+// SnapshotEdge is one edge by node index.
 type SnapshotEdge struct {
 	Src, Dst   uint32
 	Type       string
@@ -53,7 +65,25 @@ type SnapshotEdge struct {
 // ErrNoSnapshot means the index has no snapshot (callers scan the tables).
 var ErrNoSnapshot = errors.New("no snapshot")
 
-func encodeSnapshot(nodes []graph.Node, edges []graph.Edge, rid map[string]int64) []byte {
+// textHash is the FNV-1a hash of a node's doc and content, the two columns
+// the snapshot does not hold: an incremental write compares it to find the
+// nodes whose row changed.
+func textHash(doc, content string) uint64 {
+	const offset, prime = 14695981039346656037, 1099511628211
+	h := uint64(offset)
+	for i := 0; i < len(doc); i++ {
+		h = (h ^ uint64(doc[i])) * prime
+	}
+	h = (h ^ 0xff) * prime // no byte of UTF-8 text: doc "ab" + "" differs from "a" + "b"
+	for i := 0; i < len(content); i++ {
+		h = (h ^ uint64(content[i])) * prime
+	}
+	return h
+}
+
+// encodeSnapshot encodes nodes (in order) with their rids and text hashes,
+// and edges by node position; pos gives a node id's position in nodes.
+func encodeSnapshot(nodes []graph.Node, edges []graph.Edge, pos func(string) int, rid map[string]int64, hashes []uint64, nextRid int64) []byte {
 	strIdx := map[string]uint32{}
 	var strs []string
 	intern := func(s string) uint32 {
@@ -87,26 +117,33 @@ func encodeSnapshot(nodes []graph.Node, edges []graph.Edge, rid map[string]int64
 	}
 	erecs := make([]edgeRec, len(edges))
 	for i, e := range edges {
-		erecs[i] = edgeRec{uint32(rid[e.Src] - 1), uint32(rid[e.Dst] - 1), intern(e.Type.String()),
+		erecs[i] = edgeRec{uint32(pos(e.Src)), uint32(pos(e.Dst)), intern(e.Type.String()),
 			intern(string(e.Reason)), float32(e.Confidence), int32(e.Line), e.More}
 	}
-	var buf bytes.Buffer
-	u32 := func(v uint32) { buf.Write(binary.LittleEndian.AppendUint32(nil, v)) }
-	buf.WriteString(snapshotMagic)
+	size := 20 + len(strs)*4 + len(nrecs)*snapshotNodeBytes + len(erecs)*28
+	for _, s := range strs {
+		size += len(s)
+	}
+	buf := make([]byte, 0, size)
+	u32 := func(v uint32) { buf = binary.LittleEndian.AppendUint32(buf, v) }
+	buf = append(buf, snapshotMagic...)
 	u32(snapshotVersion)
+	u32(uint32(nextRid))
 	u32(uint32(len(strs)))
 	for _, s := range strs {
 		u32(uint32(len(s)))
 	}
 	for _, s := range strs {
-		buf.WriteString(s)
+		buf = append(buf, s...)
 	}
 	u32(uint32(len(nrecs)))
-	for _, n := range nrecs {
+	for i, n := range nrecs {
 		for _, v := range []uint32{n.id, n.kind, n.name, n.qn, n.file, n.sig, n.lang, uint32(n.start), uint32(n.end)} {
 			u32(v)
 		}
-		buf.WriteByte(n.exported)
+		buf = append(buf, n.exported)
+		u32(uint32(rid[nodes[i].ID]))
+		buf = binary.LittleEndian.AppendUint64(buf, hashes[i])
 	}
 	u32(uint32(len(erecs)))
 	for _, e := range erecs {
@@ -117,8 +154,11 @@ func encodeSnapshot(nodes []graph.Node, edges []graph.Edge, rid map[string]int64
 			u32(uint32(int32(l)))
 		}
 	}
-	return buf.Bytes()
+	return buf
 }
+
+// snapshotNodeBytes is the size of one node record (version 3).
+const snapshotNodeBytes = 9*4 + 1 + 4 + 8
 
 // snapshotReader decodes with bounds checks: a damaged blob is an error,
 // never a panic.
@@ -154,13 +194,23 @@ func (r *snapshotReader) u8() uint8 {
 	return v
 }
 
+func (r *snapshotReader) u64() uint64 {
+	lo := r.u32()
+	return uint64(lo) | uint64(r.u32())<<32
+}
+
 func decodeSnapshot(b []byte) (*Snapshot, error) {
 	if len(b) < 8 || string(b[:4]) != snapshotMagic {
 		return nil, errors.New("not a snapshot")
 	}
 	r := &snapshotReader{b: b, off: 4}
-	if v := r.u32(); v != snapshotVersion {
-		return nil, fmt.Errorf("snapshot version %d, want %d", v, snapshotVersion)
+	version := r.u32()
+	if version != snapshotVersion && version != 2 {
+		return nil, fmt.Errorf("snapshot version %d, want %d", version, snapshotVersion)
+	}
+	var nextRid int64
+	if version >= 3 {
+		nextRid = int64(r.u32())
 	}
 	nStr := int(r.u32())
 	if r.err != nil || nStr > len(b)/4 {
@@ -197,13 +247,26 @@ func decodeSnapshot(b []byte) (*Snapshot, error) {
 	if r.err != nil || nNodes > len(b)/37 {
 		return nil, errors.New("snapshot node table is damaged")
 	}
-	s := &Snapshot{Nodes: make([]NodeRow, nNodes)}
+	s := &Snapshot{Nodes: make([]NodeRow, nNodes), NextRid: nextRid}
+	if version >= 3 {
+		s.TextHashes = make([]uint64, nNodes)
+	}
 	for i := range s.Nodes {
 		n := &s.Nodes[i]
 		n.Rid = int64(i + 1)
 		n.ID, n.Kind, n.Name, n.QualifiedName, n.FilePath, n.Signature, n.Language = str(), str(), str(), str(), str(), str(), str()
 		n.StartLine, n.EndLine = int(int32(r.u32())), int(int32(r.u32()))
 		n.Exported = r.u8() == 1
+		if version >= 3 {
+			n.Rid = int64(r.u32())
+			s.TextHashes[i] = r.u64()
+			if r.err == nil && (n.Rid < 1 || n.Rid >= nextRid) {
+				r.err = errors.New("snapshot node rid is out of range")
+			}
+		}
+	}
+	if version < 3 {
+		s.NextRid = int64(nNodes) + 1
 	}
 	nEdges := int(r.u32())
 	if r.err != nil || nEdges > len(b)/28 {

@@ -45,6 +45,10 @@ type Meta struct {
 	History *graph.HistorySettings `json:"history,omitempty"`
 	// Embeddings describes the index's vectors; nil when it has none.
 	Embeddings *EmbeddingMeta `json:"embeddings,omitempty"`
+	// Writer identifies the build of gitnexus that wrote the index (a hash
+	// of its executable); only the same build changes an index in place
+	// (update.go). Empty for writers that do not say.
+	Writer string `json:"writer,omitempty"`
 	// Stats is the pipeline's summary, kept as written.
 	Stats json.RawMessage `json:"stats,omitempty"`
 }
@@ -60,6 +64,11 @@ type WriteResult struct {
 	Path  string
 	Bytes int64
 	Meta  Meta
+	// Update describes an in-place write (Save); nil when a new file was
+	// written.
+	Update *UpdateStats
+	// Rewritten says why Save wrote a new file; "" otherwise.
+	Rewritten string
 }
 
 // Write replaces the index of the repository at repo with graph g. The new
@@ -273,39 +282,67 @@ func (b *batchInsert) flush() error {
 	return err
 }
 
+// nodeColumns are the node table's columns in the order nodeValues gives
+// them; searchColumns the full-text table's, in the order of searchValues.
+var (
+	nodeColumns = []string{"rid", "id", "kind", "name", "qualified_name", "file_path", "start_line", "end_line",
+		"signature", "doc", "is_exported", "language", "content"}
+	searchColumns = []string{"rowid", "name", "qualified_name", "words", "signature", "doc", "content", "path"}
+)
+
+func nodeValues(r int64, n *graph.Node) []any {
+	exported := 0
+	if n.Exported {
+		exported = 1
+	}
+	return []any{r, n.ID, n.Kind.String(), n.Name, n.QualifiedName, n.FilePath,
+		n.StartLine, n.EndLine, n.Signature, n.Doc, exported, n.Language, n.Content}
+}
+
+// searchValues are the full-text row of a node (rowid first), nil for a
+// node that is not searched. A row is deleted from the contentless index
+// with exactly the values it was inserted with, so both go through here.
+func searchValues(r int64, kind graph.NodeKind, name, qualified, filePath, signature, doc, content string) []any {
+	switch {
+	case kind.IsSymbol():
+		return []any{r, name, qualified, identifierWords(name, qualified), signature, doc, content, ""}
+	case kind == graph.KindFile:
+		return []any{r, name, "", identifierWords(filePath), "", "", "", filePath}
+	}
+	return nil
+}
+
+// textHashes hashes every node's doc and content (textHash).
+func textHashes(nodes []graph.Node) []uint64 {
+	out := make([]uint64, len(nodes))
+	for i := range nodes {
+		out[i] = textHash(nodes[i].Doc, nodes[i].Content)
+	}
+	return out
+}
+
 func load(ctx context.Context, tx *sql.Tx, g *graph.Graph, vecs *Vectors, meta Meta) error {
-	nodesIns, err := newBatchInsert(ctx, tx, "node", []string{"rid", "id", "kind", "name", "qualified_name",
-		"file_path", "start_line", "end_line", "signature", "doc", "is_exported", "language", "content"})
+	nodesIns, err := newBatchInsert(ctx, tx, "node", nodeColumns)
 	if err != nil {
 		return err
 	}
-	searchIns, err := newBatchInsert(ctx, tx, "search", []string{"rowid", "name", "qualified_name", "words",
-		"signature", "doc", "content", "path"})
+	searchIns, err := newBatchInsert(ctx, tx, "search", searchColumns)
 	if err != nil {
 		return err
 	}
 	nodes := g.Nodes()
 	rid := make(map[string]int64, len(nodes))
-	for i, n := range nodes {
+	for i := range nodes {
+		n := &nodes[i]
 		r := int64(i + 1)
 		rid[n.ID] = r
-		exported := 0
-		if n.Exported {
-			exported = 1
-		}
-		if err := nodesIns.add(r, n.ID, n.Kind.String(), n.Name, n.QualifiedName, n.FilePath,
-			n.StartLine, n.EndLine, n.Signature, n.Doc, exported, n.Language, n.Content); err != nil {
+		if err := nodesIns.add(nodeValues(r, n)...); err != nil {
 			return fmt.Errorf("store nodes: %w", err)
 		}
-		switch {
-		case n.Kind.IsSymbol():
-			err = searchIns.add(r, n.Name, n.QualifiedName, identifierWords(n.Name, n.QualifiedName),
-				n.Signature, n.Doc, n.Content, "")
-		case n.Kind == graph.KindFile:
-			err = searchIns.add(r, n.Name, "", identifierWords(n.FilePath), "", "", "", n.FilePath)
-		}
-		if err != nil {
-			return fmt.Errorf("index nodes for search: %w", err)
+		if sv := searchValues(r, n.Kind, n.Name, n.QualifiedName, n.FilePath, n.Signature, n.Doc, n.Content); sv != nil {
+			if err := searchIns.add(sv...); err != nil {
+				return fmt.Errorf("index nodes for search: %w", err)
+			}
 		}
 	}
 	if err := nodesIns.flush(); err != nil {
@@ -314,13 +351,13 @@ func load(ctx context.Context, tx *sql.Tx, g *graph.Graph, vecs *Vectors, meta M
 	if err := searchIns.flush(); err != nil {
 		return fmt.Errorf("index nodes for search: %w", err)
 	}
-	edgesIns, err := newBatchInsert(ctx, tx, "edge", []string{"src", "dst", "type", "confidence", "reason", "line", "more_lines"})
+	edgesIns, err := newBatchInsert(ctx, tx, "edge", edgeColumns)
 	if err != nil {
 		return err
 	}
 	edges := g.Edges()
-	for _, e := range edges {
-		if err := edgesIns.add(rid[e.Src], rid[e.Dst], e.Type.String(), e.Confidence, string(e.Reason), e.Line, joinLines(e.More)); err != nil {
+	for i := range edges {
+		if err := edgesIns.add(edgeValues(rid, &edges[i])...); err != nil {
 			return fmt.Errorf("store edges: %w", err)
 		}
 	}
@@ -341,7 +378,8 @@ func load(ctx context.Context, tx *sql.Tx, g *graph.Graph, vecs *Vectors, meta M
 	if err := writeVectors(ctx, tx, vecs, rid); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO snapshot(id, data) VALUES (1, ?)`, encodeSnapshot(nodes, edges, rid)); err != nil {
+	snap := encodeSnapshot(nodes, edges, position(g), rid, textHashes(nodes), int64(len(nodes))+1)
+	if _, err := tx.ExecContext(ctx, `INSERT INTO snapshot(id, data) VALUES (1, ?)`, snap); err != nil {
 		return fmt.Errorf("store snapshot: %w", err)
 	}
 	mj, err := json.Marshal(meta)
@@ -350,6 +388,20 @@ func load(ctx context.Context, tx *sql.Tx, g *graph.Graph, vecs *Vectors, meta M
 	}
 	_, err = tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES (?, ?)`, metaKey, string(mj))
 	return err
+}
+
+var edgeColumns = []string{"src", "dst", "type", "confidence", "reason", "line", "more_lines"}
+
+func edgeValues(rid map[string]int64, e *graph.Edge) []any {
+	return []any{rid[e.Src], rid[e.Dst], e.Type.String(), e.Confidence, string(e.Reason), e.Line, joinLines(e.More)}
+}
+
+// position gives a node's place in g.Nodes() (which must have been called).
+func position(g *graph.Graph) func(string) int {
+	return func(id string) int {
+		i, _ := g.Position(id)
+		return i
+	}
 }
 
 func syncFile(path string) error {

@@ -18,7 +18,11 @@ import (
 // properties created by `this.x = ...`) are appended after the uses pass,
 // so that scope lookups during extraction only see properly nested spans.
 func (e *extractor) Extract(path string, src []byte) (*lang.FileFacts, error) {
-	tree, err := e.parsers[e.grammarFor(path)].Parse(path, src)
+	p, err := e.parser(e.grammarFor(path))
+	if err != nil {
+		return nil, err
+	}
+	tree, err := p.Parse(path, src)
 	if err != nil {
 		return nil, err
 	}
@@ -34,7 +38,10 @@ func (e *extractor) Grammar(path string) *ts.Language { return e.grammarFor(path
 // Grammar(path).
 func (e *extractor) ExtractTree(path string, src []byte, tree *ts.Tree) (*lang.FileFacts, error) {
 	g := e.grammarFor(path)
-	tp := e.parsers[g]
+	tp, err := e.parser(g)
+	if err != nil {
+		return nil, err
+	}
 	root := tree.RootNode()
 	x := &extraction{
 		g:     g,

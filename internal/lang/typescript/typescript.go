@@ -121,30 +121,30 @@ var (
 	jsGrammar  = sync.OnceValue(func() *grammar { return compile(ts.NewLanguage(tsjs.Language()), "javascript", false) })
 )
 
-// NewExtractor returns an extractor with one parser per grammar the
-// language needs (TypeScript and TSX, or JavaScript).
+// NewExtractor returns an extractor that makes a parser for each grammar
+// (TypeScript, TSX or JavaScript) when its first file comes: compiling a
+// grammar's queries takes about 50 ms, which a re-index of one .ts file
+// should not also pay for TSX.
 func (l language) NewExtractor() (lang.Extractor, error) {
-	e := &extractor{language: l.name, parsers: map[*grammar]*lang.TreeParser{}}
-	var gs []*grammar
-	if l.name == "typescript" {
-		gs = []*grammar{tsGrammar(), tsxGrammar()}
-	} else {
-		gs = []*grammar{jsGrammar()}
-	}
-	for _, g := range gs {
-		p, err := lang.NewTreeParser(g.lang)
-		if err != nil {
-			e.Close()
-			return nil, fmt.Errorf("%s parser: %w", l.name, err)
-		}
-		e.parsers[g] = p
-	}
-	return e, nil
+	return &extractor{language: l.name, parsers: map[*grammar]*lang.TreeParser{}}, nil
 }
 
 type extractor struct {
 	language string
 	parsers  map[*grammar]*lang.TreeParser
+}
+
+// parser returns the extractor's parser for g, made on first use.
+func (e *extractor) parser(g *grammar) (*lang.TreeParser, error) {
+	if p, ok := e.parsers[g]; ok {
+		return p, nil
+	}
+	p, err := lang.NewTreeParser(g.lang)
+	if err != nil {
+		return nil, fmt.Errorf("%s parser: %w", e.language, err)
+	}
+	e.parsers[g] = p
+	return p, nil
 }
 
 // grammarFor picks the grammar of a file by its extension.

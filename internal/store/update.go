@@ -1,0 +1,514 @@
+package store
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"gitnexus.dev/gitnexus/internal/graph"
+)
+
+// An incremental write changes the index in place, in one transaction,
+// instead of building a new file: a one-file edit changes a few dozen rows,
+// and rebuilding the whole file (above all its full-text index) was most of
+// an incremental analyze (0.75–0.9 s of 1.4 s on a 92k-line repository).
+//
+// What makes it possible is that a node keeps its rid: the rows of a node
+// that did not change stay as they are, a new node gets the next unused rid
+// (the snapshot keeps the counter, so a removed node's rid is never given
+// to another node), and readers number nodes by the snapshot's order, not
+// by rid. The snapshot also keeps a hash of every node's doc and content,
+// the two columns it does not hold, so the changed nodes are found without
+// reading the node table.
+//
+// The write compares the new graph with the snapshot and changes only what
+// differs: node rows and their full-text rows (a row of the contentless
+// full-text index is deleted with the values it was inserted with, read
+// back from the node table), edges, the communities and processes (a few
+// hundred rows, replaced), the history tables (replaced only when the
+// history records differ), the snapshot, the common-term counts and meta.
+// The result is the index a full write makes, up to rid numbering; the
+// incremental tests in internal/cli compare the two after every step.
+//
+// Readers see the old index or the new one: the rollback journal makes the
+// transaction atomic, and a writer killed in the middle leaves a journal
+// that the next connection rolls back. A reader that loaded the graph
+// before the write and queries the tables after it finds every rid it
+// knows either with the same node or gone (memgraph.Graph.NodeOfRid).
+
+// WriteOptions tune Save.
+type WriteOptions struct {
+	// Fresh writes a new file even when the index could be changed in
+	// place (analyze --force).
+	Fresh bool
+}
+
+// UpdateStats describe an in-place write.
+type UpdateStats struct {
+	NodesAdded   int `json:"nodesAdded"`
+	NodesChanged int `json:"nodesChanged"`
+	NodesRemoved int `json:"nodesRemoved"`
+	EdgesAdded   int `json:"edgesAdded"`
+	EdgesChanged int `json:"edgesChanged"`
+	EdgesRemoved int `json:"edgesRemoved"`
+	// HistoryRewritten is true when the history records differed and the
+	// history tables were written again.
+	HistoryRewritten bool `json:"historyRewritten"`
+}
+
+// errNoUpdate is why an index cannot be changed in place; Save writes a new
+// file instead.
+type errNoUpdate struct{ why string }
+
+func (e errNoUpdate) Error() string { return "cannot update the index in place: " + e.why }
+
+// Save writes g as the repository's index: in place when the current index
+// allows it (same schema and writer, no embeddings on either side), else as
+// a new file (WriteWithVectors). WriteResult.Update says which, and
+// WriteResult.Rewritten why a new file was written.
+func Save(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, meta Meta, opts WriteOptions) (*WriteResult, error) {
+	why := "--force"
+	if !opts.Fresh {
+		res, err := update(ctx, repo, g, vecs, meta)
+		if err == nil {
+			return res, nil
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		// Anything else (no index, an older format, a damaged file) is
+		// mended by writing the index anew.
+		why = err.Error()
+		var nu errNoUpdate
+		if errors.As(err, &nu) {
+			why = nu.why
+		}
+	}
+	res, err := WriteWithVectors(ctx, repo, g, vecs, meta)
+	if err != nil {
+		return nil, err
+	}
+	res.Rewritten = why
+	return res, nil
+}
+
+func update(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, meta Meta) (*WriteResult, error) {
+	if vecs != nil {
+		return nil, errNoUpdate{"the index gets embeddings"}
+	}
+	if meta.Writer == "" {
+		return nil, errNoUpdate{"the writer is not identified"}
+	}
+	dir := Dir(repo)
+	path := filepath.Join(dir, DBName)
+	if _, err := os.Stat(path); err != nil {
+		return nil, errNoUpdate{"there is no index"}
+	}
+	removeLeftovers(dir)
+	// BEGIN IMMEDIATE takes the write lock at once; readers go on until
+	// the commit, which waits for them (busy timeout).
+	db, err := sql.Open("sqlite3", "file:"+path+"?_busy_timeout=10000&_txlock=immediate")
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("open the index for writing: %w", err)
+	}
+	defer tx.Rollback() //nolint:errcheck // after Commit this is a no-op
+	var mj string
+	if err := tx.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = ?`, metaKey).Scan(&mj); err != nil {
+		return nil, fmt.Errorf("read meta: %w", err)
+	}
+	var old Meta
+	if err := json.Unmarshal([]byte(mj), &old); err != nil {
+		return nil, fmt.Errorf("read meta: %w", err)
+	}
+	switch {
+	case old.Format != MetaFormat || old.SchemaVersion != SchemaVersion:
+		return nil, errNoUpdate{fmt.Sprintf("the index has format %d, this program writes %d", old.SchemaVersion, SchemaVersion)}
+	case old.Writer != meta.Writer:
+		return nil, errNoUpdate{"another build of gitnexus wrote the index"}
+	case old.Embeddings != nil:
+		return nil, errNoUpdate{"the index has embeddings"}
+	}
+	var snapBytes []byte
+	if err := tx.QueryRowContext(ctx, `SELECT data FROM snapshot WHERE id = 1`).Scan(&snapBytes); err != nil {
+		return nil, fmt.Errorf("read snapshot: %w", err)
+	}
+	snap, err := decodeSnapshot(snapBytes)
+	if err != nil {
+		return nil, fmt.Errorf("read snapshot: %w", err)
+	}
+	if snap.TextHashes == nil {
+		return nil, errNoUpdate{"the index's snapshot has no rids"}
+	}
+
+	u := &updater{ctx: ctx, tx: tx, g: g, snap: snap}
+	if err := u.nodes(); err != nil {
+		return nil, err
+	}
+	if err := u.edges(); err != nil {
+		return nil, err
+	}
+	for _, q := range []string{`DELETE FROM community`, `DELETE FROM process`} {
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			return nil, fmt.Errorf("replace communities and processes: %w", err)
+		}
+	}
+	if err := loadFlows(ctx, tx, g, u.rid); err != nil {
+		return nil, err
+	}
+	if err := u.history(); err != nil {
+		return nil, err
+	}
+	snapNew := encodeSnapshot(u.newNodes, u.newEdges, position(g), u.rid, u.hashes, u.nextRid)
+	if _, err := tx.ExecContext(ctx, `UPDATE snapshot SET data = ? WHERE id = 1`, snapNew); err != nil {
+		return nil, fmt.Errorf("store snapshot: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM search_common`); err != nil {
+		return nil, fmt.Errorf("count search terms: %w", err)
+	}
+	if err := countCommonTerms(ctx, tx); err != nil {
+		return nil, err
+	}
+
+	meta.Format = MetaFormat
+	meta.SchemaVersion = SchemaVersion
+	meta.Generation = old.Generation + 1
+	meta.History = nil
+	if h := g.History(); h != nil {
+		settings := h.Settings
+		meta.History = &settings
+	}
+	meta.Embeddings = nil
+	mb, err := json.Marshal(meta)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE meta SET value = ? WHERE key = ?`, string(mb), metaKey); err != nil {
+		return nil, fmt.Errorf("store meta: %w", err)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, fmt.Errorf("commit index: %w", err)
+	}
+	if err := db.Close(); err != nil {
+		return nil, err
+	}
+	if err := writeMetaJSON(dir, meta); err != nil {
+		return nil, err
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	st := u.stats
+	return &WriteResult{Path: path, Bytes: fi.Size(), Meta: meta, Update: &st}, nil
+}
+
+// updater carries one in-place write.
+type updater struct {
+	ctx  context.Context
+	tx   *sql.Tx
+	g    *graph.Graph
+	snap *Snapshot
+
+	newNodes []graph.Node
+	newEdges []graph.Edge
+	hashes   []uint64         // by position in newNodes
+	rid      map[string]int64 // every new node's rid
+	nextRid  int64
+	stats    UpdateStats
+}
+
+// nodes assigns rids and writes the node and full-text rows that differ.
+// The snapshot's nodes and the graph's are both sorted by id, so one merge
+// pairs them.
+func (u *updater) nodes() error {
+	old := u.snap.Nodes
+	for i := 1; i < len(old); i++ {
+		if old[i-1].ID >= old[i].ID {
+			return fmt.Errorf("the snapshot's nodes are out of order at %s", old[i].ID)
+		}
+	}
+	u.newNodes = u.g.Nodes()
+	u.hashes = textHashes(u.newNodes)
+	u.rid = make(map[string]int64, len(u.newNodes))
+	u.nextRid = u.snap.NextRid
+	var gone, write []int64 // rids whose old rows go; positions in newNodes whose rows are written
+	i := 0
+	for j := range u.newNodes {
+		n := &u.newNodes[j]
+		for i < len(old) && old[i].ID < n.ID {
+			gone = append(gone, old[i].Rid)
+			u.stats.NodesRemoved++
+			i++
+		}
+		if i < len(old) && old[i].ID == n.ID {
+			o := &old[i]
+			u.rid[n.ID] = o.Rid
+			if !sameNode(o, n) || u.snap.TextHashes[i] != u.hashes[j] {
+				gone = append(gone, o.Rid)
+				write = append(write, int64(j))
+				u.stats.NodesChanged++
+			}
+			i++
+			continue
+		}
+		u.rid[n.ID] = u.nextRid
+		u.nextRid++
+		write = append(write, int64(j))
+		u.stats.NodesAdded++
+	}
+	for ; i < len(old); i++ {
+		gone = append(gone, old[i].Rid)
+		u.stats.NodesRemoved++
+	}
+	if err := u.unsearch(gone); err != nil {
+		return err
+	}
+	del, err := u.tx.PrepareContext(u.ctx, `DELETE FROM node WHERE rid = ?`)
+	if err != nil {
+		return err
+	}
+	defer del.Close()
+	for _, r := range gone {
+		if _, err := del.ExecContext(u.ctx, r); err != nil {
+			return fmt.Errorf("remove nodes: %w", err)
+		}
+	}
+	nodesIns, err := newBatchInsert(u.ctx, u.tx, "node", nodeColumns)
+	if err != nil {
+		return err
+	}
+	searchIns, err := newBatchInsert(u.ctx, u.tx, "search", searchColumns)
+	if err != nil {
+		return err
+	}
+	for _, j := range write {
+		n := &u.newNodes[j]
+		r := u.rid[n.ID]
+		if err := nodesIns.add(nodeValues(r, n)...); err != nil {
+			return fmt.Errorf("store nodes: %w", err)
+		}
+		if sv := searchValues(r, n.Kind, n.Name, n.QualifiedName, n.FilePath, n.Signature, n.Doc, n.Content); sv != nil {
+			if err := searchIns.add(sv...); err != nil {
+				return fmt.Errorf("index nodes for search: %w", err)
+			}
+		}
+	}
+	if err := nodesIns.flush(); err != nil {
+		return fmt.Errorf("store nodes: %w", err)
+	}
+	if err := searchIns.flush(); err != nil {
+		return fmt.Errorf("index nodes for search: %w", err)
+	}
+	return nil
+}
+
+// sameNode compares the columns the snapshot holds.
+func sameNode(o *NodeRow, n *graph.Node) bool {
+	return o.Kind == n.Kind.String() && o.Name == n.Name && o.QualifiedName == n.QualifiedName &&
+		o.FilePath == n.FilePath && o.StartLine == n.StartLine && o.EndLine == n.EndLine &&
+		o.Signature == n.Signature && o.Exported == n.Exported && o.Language == n.Language
+}
+
+// unsearch deletes the full-text rows of the nodes with these rids, with
+// the values their node rows hold (what the rows were inserted with).
+func (u *updater) unsearch(rids []int64) error {
+	const chunk = 500
+	del, err := u.tx.PrepareContext(u.ctx, `INSERT INTO search(search, rowid, name, qualified_name, words,
+		signature, doc, content, path) VALUES ('delete', ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer del.Close()
+	for start := 0; start < len(rids); start += chunk {
+		part := rids[start:min(start+chunk, len(rids))]
+		args := make([]any, len(part))
+		for k, r := range part {
+			args[k] = r
+		}
+		rows, err := u.tx.QueryContext(u.ctx, `SELECT rid, kind, name, qualified_name, file_path, signature, doc, content
+			FROM node WHERE rid IN (`+strings.TrimSuffix(strings.Repeat("?,", len(part)), ",")+`)`, args...)
+		if err != nil {
+			return fmt.Errorf("read replaced nodes: %w", err)
+		}
+		var rowsVals [][]any
+		for rows.Next() {
+			var r int64
+			var kind, name, qn, file, sig, doc, content string
+			if err := rows.Scan(&r, &kind, &name, &qn, &file, &sig, &doc, &content); err != nil {
+				rows.Close()
+				return fmt.Errorf("read replaced nodes: %w", err)
+			}
+			if sv := searchValues(r, graph.ParseKind(kind), name, qn, file, sig, doc, content); sv != nil {
+				rowsVals = append(rowsVals, sv)
+			}
+		}
+		if err := closeRows(rows); err != nil {
+			return fmt.Errorf("read replaced nodes: %w", err)
+		}
+		for _, sv := range rowsVals {
+			if _, err := del.ExecContext(u.ctx, sv...); err != nil {
+				return fmt.Errorf("unindex nodes: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+// edges writes the edges that differ. The snapshot's edges and the
+// graph's are both sorted by (source id, type, destination id).
+func (u *updater) edges() error {
+	old := u.snap.Edges
+	oldNodes := u.snap.Nodes
+	u.newEdges = u.g.Edges()
+	oldKey := func(e *SnapshotEdge) (string, graph.EdgeType, string) {
+		return oldNodes[e.Src].ID, graph.ParseEdgeType(e.Type), oldNodes[e.Dst].ID
+	}
+	compare := func(s1 string, t1 graph.EdgeType, d1 string, s2 string, t2 graph.EdgeType, d2 string) int {
+		return cmp.Or(strings.Compare(s1, s2), cmp.Compare(t1, t2), strings.Compare(d1, d2))
+	}
+	for i := 1; i < len(old); i++ {
+		s1, t1, d1 := oldKey(&old[i-1])
+		s2, t2, d2 := oldKey(&old[i])
+		if compare(s1, t1, d1, s2, t2, d2) >= 0 {
+			return fmt.Errorf("the snapshot's edges are out of order at %s -> %s", s2, d2)
+		}
+	}
+	del, err := u.tx.PrepareContext(u.ctx, `DELETE FROM edge WHERE src = ? AND dst = ? AND type = ?`)
+	if err != nil {
+		return err
+	}
+	defer del.Close()
+	upd, err := u.tx.PrepareContext(u.ctx, `UPDATE edge SET confidence = ?, reason = ?, line = ?, more_lines = ?
+		WHERE src = ? AND dst = ? AND type = ?`)
+	if err != nil {
+		return err
+	}
+	defer upd.Close()
+	ins, err := newBatchInsert(u.ctx, u.tx, "edge", edgeColumns)
+	if err != nil {
+		return err
+	}
+	remove := func(e *SnapshotEdge) error {
+		u.stats.EdgesRemoved++
+		_, err := del.ExecContext(u.ctx, oldNodes[e.Src].Rid, oldNodes[e.Dst].Rid, e.Type)
+		return err
+	}
+	i := 0
+	for j := range u.newEdges {
+		n := &u.newEdges[j]
+		c := 1 // old[i] compared with n; 1 when old is used up
+		for i < len(old) {
+			s, t, d := oldKey(&old[i])
+			if c = compare(s, t, d, n.Src, n.Type, n.Dst); c >= 0 {
+				break
+			}
+			if err := remove(&old[i]); err != nil {
+				return fmt.Errorf("remove edges: %w", err)
+			}
+			i++
+			c = 1
+		}
+		if c > 0 {
+			u.stats.EdgesAdded++
+			if err := ins.add(edgeValues(u.rid, n)...); err != nil {
+				return fmt.Errorf("store edges: %w", err)
+			}
+			continue
+		}
+		// The same relationship: rewrite it when an attribute differs.
+		// Confidence is compared at the snapshot's precision (float32);
+		// confidences are a handful of constants far apart.
+		if o := &old[i]; o.Confidence != float32(n.Confidence) || o.Reason != string(n.Reason) ||
+			int(o.Line) != n.Line || !sameLines(o.More, n.More) {
+			u.stats.EdgesChanged++
+			if _, err := upd.ExecContext(u.ctx, n.Confidence, string(n.Reason), n.Line, joinLines(n.More),
+				u.rid[n.Src], u.rid[n.Dst], n.Type.String()); err != nil {
+				return fmt.Errorf("update edges: %w", err)
+			}
+		}
+		i++
+	}
+	for ; i < len(old); i++ {
+		if err := remove(&old[i]); err != nil {
+			return fmt.Errorf("remove edges: %w", err)
+		}
+	}
+	if err := ins.flush(); err != nil {
+		return fmt.Errorf("store edges: %w", err)
+	}
+	return nil
+}
+
+func sameLines(a []int32, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if int(a[k]) != b[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// history replaces the history tables and blob when the records differ
+// from the stored ones. The blob holds node ids, not rids, and a node
+// keeps its rid, so equal blobs mean equal tables.
+func (u *updater) history() error {
+	h := u.g.History()
+	var oldBlob []byte
+	err := u.tx.QueryRowContext(u.ctx, `SELECT data FROM snapshot WHERE id = ?`, historyBlobID).Scan(&oldBlob)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("read history blob: %w", err)
+	}
+	var newBlob []byte
+	if h != nil {
+		newBlob = encodeHistory(u.g, h, u.rid)
+		if oldBlob != nil && bytes.Equal(oldBlob, newBlob) {
+			return nil
+		}
+	} else if oldBlob == nil {
+		var n int
+		if err := u.tx.QueryRowContext(u.ctx, `SELECT count(*) FROM git_commit`).Scan(&n); err != nil {
+			return fmt.Errorf("read history: %w", err)
+		}
+		if n == 0 {
+			return nil
+		}
+	}
+	u.stats.HistoryRewritten = true
+	for _, t := range []string{"git_commit", "git_file_change", "git_symbol_change", "git_removed_symbol"} {
+		if _, err := u.tx.ExecContext(u.ctx, `DELETE FROM `+t); err != nil {
+			return fmt.Errorf("replace history: %w", err)
+		}
+	}
+	if _, err := u.tx.ExecContext(u.ctx, `DELETE FROM snapshot WHERE id = ?`, historyBlobID); err != nil {
+		return fmt.Errorf("replace history: %w", err)
+	}
+	if h == nil {
+		return nil
+	}
+	if err := writeHistory(u.ctx, u.tx, h, u.rid); err != nil {
+		return err
+	}
+	if _, err := u.tx.ExecContext(u.ctx, `INSERT INTO snapshot(id, data) VALUES (?, ?)`, historyBlobID, newBlob); err != nil {
+		return fmt.Errorf("store history blob: %w", err)
+	}
+	return nil
+}

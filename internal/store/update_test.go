@@ -1,0 +1,145 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"gitnexus.dev/gitnexus/internal/graph"
+)
+
+// TestSaveInPlace writes an index, then saves a changed graph over it: the
+// second write changes it in place, keeps the rids of the nodes that stay,
+// gives the new node an unused rid, and reports what it changed.
+func TestSaveInPlace(t *testing.T) {
+	ctx := context.Background()
+	repo := t.TempDir()
+	meta := Meta{Writer: "w"}
+	g := sampleGraph()
+	res, err := Save(ctx, repo, g, nil, meta, WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Update != nil || res.Rewritten != "there is no index" {
+		t.Fatalf("first save: update %+v, rewritten %q", res.Update, res.Rewritten)
+	}
+	before := rids(t, repo)
+	g2 := sampleGraph()
+	g2.AddNode(graph.Node{ID: "Function:a/a.go:aaa", Kind: graph.KindFunction, Name: "aaa", FilePath: "a/a.go", Content: "func aaa() {}"})
+	res, err = Save(ctx, repo, g2, nil, meta, WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Update == nil || res.Update.NodesAdded != 1 || res.Update.NodesRemoved != 0 || res.Update.NodesChanged != 0 {
+		t.Fatalf("second save: update %+v, rewritten %q", res.Update, res.Rewritten)
+	}
+	if res.Meta.Generation != 2 {
+		t.Errorf("generation %d, want 2", res.Meta.Generation)
+	}
+	after := rids(t, repo)
+	top := int64(0)
+	for id, r := range before {
+		if after[id] != r {
+			t.Errorf("%s moved from rid %d to %d", id, r, after[id])
+		}
+		top = max(top, r)
+	}
+	if after["Function:a/a.go:aaa"] != top+1 {
+		t.Errorf("the new node has rid %d, want %d", after["Function:a/a.go:aaa"], top+1)
+	}
+	// Another writer, --force, or embeddings write a new file.
+	for _, c := range []struct {
+		meta Meta
+		opts WriteOptions
+		why  string
+	}{
+		{Meta{Writer: "other"}, WriteOptions{}, "another build"},
+		{meta, WriteOptions{Fresh: true}, "--force"},
+	} {
+		res, err := Save(ctx, repo, sampleGraph(), nil, c.meta, c.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Update != nil || !strings.Contains(res.Rewritten, c.why) {
+			t.Errorf("save with %+v: update %+v, rewritten %q", c, res.Update, res.Rewritten)
+		}
+	}
+}
+
+func rids(t *testing.T, repo string) map[string]int64 {
+	t.Helper()
+	r, err := OpenRepo(repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	rows, err := r.DB().Query(`SELECT id, rid FROM node`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	out := map[string]int64{}
+	for rows.Next() {
+		var id string
+		var rid int64
+		if err := rows.Scan(&id, &rid); err != nil {
+			t.Fatal(err)
+		}
+		out[id] = rid
+	}
+	return out
+}
+
+// TestOpenRollsBackKilledWrite leaves a hot journal the way a writer
+// killed in the middle of an in-place write does (a child process changes
+// the index in a transaction and exits without committing); a read-only
+// open must roll it back and read the index as it was.
+func TestOpenRollsBackKilledWrite(t *testing.T) {
+	if path := os.Getenv("GITNEXUS_TEST_KILLED_WRITE"); path != "" {
+		db, err := sql.Open("sqlite3", "file:"+path+"?_txlock=immediate")
+		if err != nil {
+			os.Exit(3)
+		}
+		db.SetMaxOpenConns(1)
+		tx, err := db.Begin()
+		if err != nil {
+			os.Exit(4)
+		}
+		// A small cache makes SQLite write changed pages to the file
+		// before the commit, as a large in-place write does.
+		for _, q := range []string{`PRAGMA cache_size=1`, `DELETE FROM node`, `DELETE FROM search_common`} {
+			if _, err := tx.Exec(q); err != nil {
+				os.Exit(5)
+			}
+		}
+		os.Exit(0) // no commit, no close: the journal stays hot
+	}
+	repo := t.TempDir()
+	g := sampleGraph()
+	for i := 0; i < 3000; i++ { // enough pages to spill
+		g.AddNode(graph.Node{ID: "Function:big.go:f" + strconv.Itoa(i),
+			Kind: graph.KindFunction, Name: "f", FilePath: "big.go", Content: strings.Repeat("body ", 40)})
+	}
+	if _, err := Write(context.Background(), repo, g, Meta{}); err != nil {
+		t.Fatal(err)
+	}
+	want := len(rids(t, repo))
+	path := filepath.Join(Dir(repo), DBName)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestOpenRollsBackKilledWrite$")
+	cmd.Env = append(os.Environ(), "GITNEXUS_TEST_KILLED_WRITE="+path)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(path + "-journal"); err != nil {
+		t.Fatalf("the child left no journal: %v", err)
+	}
+	if got := len(rids(t, repo)); got != want {
+		t.Errorf("read %d nodes after the killed write, want %d", got, want)
+	}
+}
+

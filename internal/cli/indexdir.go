@@ -2,8 +2,8 @@ package cli
 
 import (
 	"crypto/rand"
-	"debug/elf"
 	"crypto/sha256"
+	"debug/elf"
 	"encoding/hex"
 	"io"
 	"os"

@@ -142,4 +142,3 @@ func TestOpenRollsBackKilledWrite(t *testing.T) {
 		t.Errorf("read %d nodes after the killed write, want %d", got, want)
 	}
 }
-

@@ -192,7 +192,7 @@ func readBack(t *testing.T, repo string) map[string]any {
 		}
 		out["search "+q] = s
 	}
-	for _, view := range []string{"nodes", "edges", "communities", "processes", "process_steps"} {
+	for _, view := range []string{"nodes", "edges", "communities", "processes", "process_steps", "search_common"} {
 		out["view "+view] = viewRows(t, r.DB(), view)
 	}
 	return out

@@ -84,8 +84,8 @@ func textHash(doc, content string) uint64 {
 // encodeSnapshot encodes nodes (in order) with their rids and text hashes,
 // and edges by node position; pos gives a node id's position in nodes.
 func encodeSnapshot(nodes []graph.Node, edges []graph.Edge, pos func(string) int, rid map[string]int64, hashes []uint64, nextRid int64) []byte {
-	strIdx := map[string]uint32{}
-	var strs []string
+	strIdx := make(map[string]uint32, len(nodes))
+	strs := make([]string, 0, 2*len(nodes))
 	intern := func(s string) uint32 {
 		if i, ok := strIdx[s]; ok {
 			return i
@@ -106,7 +106,10 @@ func encodeSnapshot(nodes []graph.Node, edges []graph.Edge, pos func(string) int
 		if n.Exported {
 			exp = 1
 		}
-		nrecs[i] = nodeRec{intern(n.ID), intern(n.Kind.String()), intern(n.Name), intern(n.QualifiedName),
+		// Ids are unique: they go into the table without the lookup.
+		id := uint32(len(strs))
+		strs = append(strs, n.ID)
+		nrecs[i] = nodeRec{id, intern(n.Kind.String()), intern(n.Name), intern(n.QualifiedName),
 			intern(n.FilePath), intern(n.Signature), intern(n.Language), int32(n.StartLine), int32(n.EndLine), exp}
 	}
 	type edgeRec struct {
@@ -116,9 +119,18 @@ func encodeSnapshot(nodes []graph.Node, edges []graph.Edge, pos func(string) int
 		more                  []int
 	}
 	erecs := make([]edgeRec, len(edges))
+	typeIdx := map[graph.EdgeType]uint32{}
+	lastSrc, lastPos := "", uint32(0)
 	for i, e := range edges {
-		erecs[i] = edgeRec{uint32(pos(e.Src)), uint32(pos(e.Dst)), intern(e.Type.String()),
-			intern(string(e.Reason)), float32(e.Confidence), int32(e.Line), e.More}
+		if i == 0 || e.Src != lastSrc { // edges come sorted by source
+			lastSrc, lastPos = e.Src, uint32(pos(e.Src))
+		}
+		ti, ok := typeIdx[e.Type]
+		if !ok {
+			ti = intern(e.Type.String())
+			typeIdx[e.Type] = ti
+		}
+		erecs[i] = edgeRec{lastPos, uint32(pos(e.Dst)), ti, intern(string(e.Reason)), float32(e.Confidence), int32(e.Line), e.More}
 	}
 	size := 20 + len(strs)*4 + len(nrecs)*snapshotNodeBytes + len(erecs)*28
 	for _, s := range strs {

@@ -100,6 +100,27 @@ func (g *Graph) AddNode(n Node) bool {
 	return true
 }
 
+// Grow makes room for this many more nodes and edges, so that adding them
+// does not grow the indexes step by step.
+func (g *Graph) Grow(nodes, edges int) {
+	if len(g.nodes)+nodes > cap(g.nodes) {
+		g.nodes = slices.Grow(g.nodes, nodes)
+		idx := make(map[string]int, len(g.nodes)+nodes)
+		for k, v := range g.nodeIdx {
+			idx[k] = v
+		}
+		g.nodeIdx = idx
+	}
+	if len(g.edges)+edges > cap(g.edges) {
+		g.edges = slices.Grow(g.edges, edges)
+		idx := make(map[edgeKey]int, len(g.edges)+edges)
+		for k, v := range g.edgeIdx {
+			idx[k] = v
+		}
+		g.edgeIdx = idx
+	}
+}
+
 // HasNode reports whether a node with this id exists.
 func (g *Graph) HasNode(id string) bool {
 	_, ok := g.nodeIdx[id]

@@ -23,6 +23,31 @@ type History struct {
 	// Removed are the HistoricalSymbol nodes linking made: symbols that
 	// commits changed and that no longer exist at HEAD.
 	Removed []RemovedSymbol
+	// Encoded, when set, is the stored form of exactly these records, as
+	// the index they were read from holds it: the store sets it on read,
+	// and a re-index keeps it only when its records came out the same
+	// (SameRecords), so that writing the index can tell the stored history
+	// is current without encoding the records again.
+	Encoded []byte
+}
+
+// SameRecords reports whether h and o hold the same records, links
+// included (Settings and Encoded aside).
+func (h *History) SameRecords(o *History) bool {
+	if len(h.Commits) != len(o.Commits) || len(h.Files) != len(o.Files) || len(h.Symbols) != len(o.Symbols) ||
+		len(h.Removed) != len(o.Removed) {
+		return false
+	}
+	for i := range h.Commits {
+		a, b := &h.Commits[i], &o.Commits[i]
+		if a.Hash != b.Hash || !slices.Equal(a.Parents, b.Parents) || a.AuthorName != b.AuthorName ||
+			a.AuthorEmail != b.AuthorEmail || a.AuthoredAt != b.AuthoredAt || a.AuthorZone != b.AuthorZone ||
+			a.CommittedAt != b.CommittedAt || a.CommitZone != b.CommitZone || a.Subject != b.Subject ||
+			a.Message != b.Message || a.SymbolsSkip != b.SymbolsSkip || a.ShortHashLen != b.ShortHashLen {
+			return false
+		}
+	}
+	return slices.Equal(h.Files, o.Files) && slices.Equal(h.Symbols, o.Symbols) && slices.Equal(h.Removed, o.Removed)
 }
 
 // RemovedSymbol is a symbol that no longer exists at HEAD.

@@ -82,15 +82,17 @@ func Link(g *graph.Graph, h *graph.History) LinkStats {
 		return lineage{path: p}
 	}
 	removed := map[string]int{} // HistoricalSymbol id → index in h.Removed
+	g.Grow(len(h.Symbols)/4, len(h.Commits)+len(h.Files)+len(h.Symbols))
 	fi, si := 0, 0
 	for ci := range h.Commits {
 		c := &h.Commits[ci]
+		cid := graph.CommitID(c.Hash)
 		fStart := fi
 		for ; fi < len(h.Files) && h.Files[fi].Commit == c.Hash; fi++ {
 			f := &h.Files[fi]
 			if l := resolve(f.Path); !l.gone && g.HasNode(graph.FileID(l.path)) {
 				f.FileID = graph.FileID(l.path)
-				history(graph.CommitID(c.Hash), f.FileID, graph.EdgeModifies, graph.ReasonGit)
+				history(cid, f.FileID, graph.EdgeModifies, graph.ReasonGit)
 				st.FilesLinked++
 			}
 		}
@@ -123,7 +125,7 @@ func Link(g *graph.Graph, h *graph.History) LinkStats {
 					h.Removed = append(h.Removed, r)
 				}
 			}
-			history(graph.CommitID(c.Hash), s.NodeID, graph.EdgeChanges, graph.ReasonDiffHunk)
+			history(cid, s.NodeID, graph.EdgeChanges, graph.ReasonDiffHunk)
 		}
 		// Older commits see the paths as they were before this one. Every
 		// update reads the state after the commit, so renames that swap or

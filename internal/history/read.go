@@ -152,9 +152,12 @@ func Read(ctx context.Context, root string, opt Options) (*graph.History, *Stats
 
 	start := time.Now()
 	emit(Event{Phase: PhaseCommits})
-	hashes, err := listCommits(ctx, root, &opt)
-	if err != nil {
-		return nil, st, err
+	hashes, same := sameList(ctx, root, &opt)
+	if !same {
+		var err error
+		if hashes, err = listCommits(ctx, root, &opt); err != nil {
+			return nil, st, err
+		}
 	}
 	st.ListMillis = time.Since(start).Milliseconds()
 	if len(hashes) > 0 {
@@ -238,6 +241,30 @@ func Read(ctx context.Context, root string, opt Options) (*graph.History, *Stats
 	st.FileChanges = len(h.Files)
 	st.SymbolChanges = len(h.Symbols)
 	return h, st, nil
+}
+
+// sameList returns the previous history's commits when the list would be
+// the same: HEAD has not moved, only its first-parent history is read, with
+// the same count and no --since (a relative date moves with the clock).
+// That spares `git rev-list --topo-order`, which walks every commit (40 ms
+// for 3,343 on a 92k-line repository, most of a re-index's history work
+// when nothing was committed). A history rewritten under the same HEAD (git
+// replace, grafts) is not noticed until HEAD moves or --force.
+func sameList(ctx context.Context, root string, opt *Options) ([]string, bool) {
+	prev := opt.Previous
+	if prev == nil || len(prev.Commits) == 0 || opt.AllBranches || prev.Settings.AllBranches || opt.Since != "" ||
+		prev.Settings.Since != "" || prev.Settings.MaxCommits != opt.MaxCommits || prev.Settings.Head == "" {
+		return nil, false
+	}
+	out, err := gitOutput(ctx, root, "rev-parse", "--verify", "-q", "HEAD^{commit}")
+	if err != nil || strings.TrimSpace(string(out)) != prev.Settings.Head || prev.Commits[0].Hash != prev.Settings.Head {
+		return nil, false
+	}
+	hashes := make([]string, len(prev.Commits))
+	for i := range prev.Commits {
+		hashes[i] = prev.Commits[i].Hash
+	}
+	return hashes, true
 }
 
 // listCommits lists the commits to index, newest first, children before

@@ -44,6 +44,11 @@ func addHistory(ctx context.Context, opts *Options, w *walkResult, g *graph.Grap
 	hst.Stats = *st
 	if h != nil {
 		hst.LinkStats = history.Link(g, h)
+		// Records the same as the index's, links included, are stored as
+		// they are: the store need not encode them to find that out.
+		if prev := hopt.Previous; prev != nil && prev.Encoded != nil && h.SameRecords(prev) {
+			h.Encoded = prev.Encoded
+		}
 	}
 	return hst, nil
 }

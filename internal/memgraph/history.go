@@ -35,6 +35,7 @@ func (g *Graph) loadHistory(ctx context.Context, r *store.Reader) error {
 	if h == nil {
 		return nil
 	}
+	h.Encoded = nil // the graph keeps the records, not their stored bytes
 	hs := &history{commits: make(map[NodeID]*graph.Commit, len(h.Commits)),
 		files: make(map[[2]NodeID]*graph.FileChange, len(h.Files)), symbols: make(map[[2]NodeID]*graph.SymbolChange, len(h.Symbols)),
 		removed: make(map[NodeID]*graph.RemovedSymbol, len(h.Removed)), previous: map[NodeID][]string{}, records: h}

@@ -116,6 +116,7 @@ func (r *Reader) History(ctx context.Context) (*graph.History, error) {
 	if r.meta.History != nil {
 		h.Settings = *r.meta.History
 	}
+	h.Encoded = blob
 	return h, nil
 }
 

@@ -44,10 +44,10 @@ const historyBlobID = 2
 // symbol changes in commit order, removed symbols with a stored node, by
 // id.
 func encodeHistory(g *graph.Graph, h *graph.History, rid map[string]int64) []byte {
-	var b []byte
+	b := make([]byte, 0, 64*(len(h.Commits)+len(h.Files)+len(h.Symbols)))
 	u := func(v uint64) { b = binary.AppendUvarint(b, v) }
 	i := func(v int64) { b = binary.AppendVarint(b, v) }
-	seen := map[string]uint64{}
+	seen := make(map[string]uint64, 2*len(h.Commits)+len(h.Files)/2+len(h.Symbols)/2)
 	s := func(v string) {
 		if k, ok := seen[v]; ok {
 			u(k)
@@ -89,8 +89,7 @@ func encodeHistory(g *graph.Graph, h *graph.History, rid map[string]int64) []byt
 	}
 	// Changes of a commit without a row are not read back from the tables
 	// either (the read joins git_commit).
-	files := slices.DeleteFunc(slices.Clone(h.Files), func(f graph.FileChange) bool { _, ok := seq[f.Commit]; return !ok })
-	slices.SortStableFunc(files, func(a, b graph.FileChange) int { return cmp.Compare(seq[a.Commit], seq[b.Commit]) })
+	files := inCommitOrder(h.Files, seq, func(f *graph.FileChange) string { return f.Commit })
 	u(uint64(len(files)))
 	for k := range files {
 		f := &files[k]
@@ -109,8 +108,7 @@ func encodeHistory(g *graph.Graph, h *graph.History, rid map[string]int64) []byt
 		s(f.NewBlob)
 		s(stored(f.FileID))
 	}
-	syms := slices.DeleteFunc(slices.Clone(h.Symbols), func(c graph.SymbolChange) bool { _, ok := seq[c.Commit]; return !ok })
-	slices.SortStableFunc(syms, func(a, b graph.SymbolChange) int { return cmp.Compare(seq[a.Commit], seq[b.Commit]) })
+	syms := inCommitOrder(h.Symbols, seq, func(c *graph.SymbolChange) string { return c.Commit })
 	u(uint64(len(syms)))
 	for k := range syms {
 		c := &syms[k]
@@ -144,6 +142,27 @@ func encodeHistory(g *graph.Graph, h *graph.History, rid map[string]int64) []byt
 		s(r.DeletedIn)
 	}
 	return b
+}
+
+// inCommitOrder returns the changes whose commit has a row, in commit
+// order (stable): recs itself when it already is (as history.Read gives
+// them), else a sorted copy.
+func inCommitOrder[T any](recs []T, seq map[string]int, commit func(*T) string) []T {
+	last, ok := -1, true
+	for k := range recs {
+		s, has := seq[commit(&recs[k])]
+		if !has || s < last {
+			ok = false
+			break
+		}
+		last = s
+	}
+	if ok {
+		return recs
+	}
+	out := slices.DeleteFunc(slices.Clone(recs), func(r T) bool { _, ok := seq[commit(&r)]; return !ok })
+	slices.SortStableFunc(out, func(a, b T) int { return cmp.Compare(seq[commit(&a)], seq[commit(&b)]) })
+	return out
 }
 
 // errHistoryBlob reports a blob that does not decode.

@@ -487,6 +487,11 @@ func (u *updater) history() error {
 	}
 	var newBlob []byte
 	if h != nil {
+		// The records a re-index found the same as the ones read from
+		// this index carry its bytes (graph.History.Encoded).
+		if h.Encoded != nil && oldBlob != nil && bytes.Equal(h.Encoded, oldBlob) {
+			return nil
+		}
 		newBlob = encodeHistory(u.g, h, u.rid)
 		if oldBlob != nil && bytes.Equal(oldBlob, newBlob) {
 			return nil

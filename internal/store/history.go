@@ -23,42 +23,53 @@ func writeHistory(ctx context.Context, tx *sql.Tx, h *graph.History, rid map[str
 	if h == nil {
 		return nil
 	}
-	commits, err := newBatchInsert(ctx, tx, "git_commit", []string{"rid", "seq", "hash", "parents", "author_name",
+	return writeHistoryRows(ctx, tx, rid, h.Commits, nil, h.Files, h.Symbols, h.Removed)
+}
+
+// writeHistoryRows inserts history rows: commits[i] with seq seqs[i] (i
+// when seqs is nil), and the given changes and removed symbols.
+func writeHistoryRows(ctx context.Context, tx *sql.Tx, rid map[string]int64, commits []graph.Commit, seqs []int,
+	files []graph.FileChange, symbols []graph.SymbolChange, removed []graph.RemovedSymbol) error {
+	commitsIns, err := newBatchInsert(ctx, tx, "git_commit", []string{"rid", "seq", "hash", "parents", "author_name",
 		"author_email", "authored_at", "author_zone", "committed_at", "commit_zone", "subject", "symbols_skip"})
 	if err != nil {
 		return err
 	}
-	for i := range h.Commits {
-		c := &h.Commits[i]
+	for i := range commits {
+		c := &commits[i]
 		r, ok := rid[graph.CommitID(c.Hash)]
 		if !ok {
 			return fmt.Errorf("store history: commit %s has no node", c.Hash)
 		}
-		if err := commits.add(r, i, c.Hash, strings.Join(c.Parents, " "), c.AuthorName, c.AuthorEmail,
+		seq := i
+		if seqs != nil {
+			seq = seqs[i]
+		}
+		if err := commitsIns.add(r, seq, c.Hash, strings.Join(c.Parents, " "), c.AuthorName, c.AuthorEmail,
 			c.AuthoredAt, c.AuthorZone, c.CommittedAt, c.CommitZone, c.Subject, c.SymbolsSkip); err != nil {
 			return fmt.Errorf("store commits: %w", err)
 		}
 	}
-	if err := commits.flush(); err != nil {
+	if err := commitsIns.flush(); err != nil {
 		return fmt.Errorf("store commits: %w", err)
 	}
-	files, err := newBatchInsert(ctx, tx, "git_file_change", []string{"commit_rid", "path", "old_path", "status",
+	filesIns, err := newBatchInsert(ctx, tx, "git_file_change", []string{"commit_rid", "path", "old_path", "status",
 		"additions", "deletions", "binary", "old_blob", "new_blob", "file_rid"})
 	if err != nil {
 		return err
 	}
-	for i := range h.Files {
-		f := &h.Files[i]
+	for i := range files {
+		f := &files[i]
 		binary := 0
 		if f.Binary {
 			binary = 1
 		}
-		if err := files.add(rid[graph.CommitID(f.Commit)], f.Path, f.OldPath, string(f.Status), f.Additions,
+		if err := filesIns.add(rid[graph.CommitID(f.Commit)], f.Path, f.OldPath, string(f.Status), f.Additions,
 			f.Deletions, binary, f.OldBlob, f.NewBlob, rid[f.FileID]); err != nil {
 			return fmt.Errorf("store file changes: %w", err)
 		}
 	}
-	if err := files.flush(); err != nil {
+	if err := filesIns.flush(); err != nil {
 		return fmt.Errorf("store file changes: %w", err)
 	}
 	syms, err := newBatchInsert(ctx, tx, "git_symbol_change", []string{"commit_rid", "path", "kind", "name",
@@ -66,8 +77,8 @@ func writeHistory(ctx context.Context, tx *sql.Tx, h *graph.History, rid map[str
 	if err != nil {
 		return err
 	}
-	for i := range h.Symbols {
-		s := &h.Symbols[i]
+	for i := range symbols {
+		s := &symbols[i]
 		if err := syms.add(rid[graph.CommitID(s.Commit)], s.Path, s.Kind.String(), s.Name, s.Qual, s.Key,
 			string(s.Change), s.Additions, s.Deletions, s.StartLine, s.EndLine, rid[s.NodeID]); err != nil {
 			return fmt.Errorf("store symbol changes: %w", err)
@@ -76,20 +87,20 @@ func writeHistory(ctx context.Context, tx *sql.Tx, h *graph.History, rid map[str
 	if err := syms.flush(); err != nil {
 		return fmt.Errorf("store symbol changes: %w", err)
 	}
-	removed, err := newBatchInsert(ctx, tx, "git_removed_symbol", []string{"rid", "kind", "deleted_in"})
+	removedIns, err := newBatchInsert(ctx, tx, "git_removed_symbol", []string{"rid", "kind", "deleted_in"})
 	if err != nil {
 		return err
 	}
-	for _, r := range h.Removed {
+	for _, r := range removed {
 		var in int64
 		if r.DeletedIn != "" {
 			in = rid[graph.CommitID(r.DeletedIn)]
 		}
-		if err := removed.add(rid[r.ID], r.Kind.String(), in); err != nil {
+		if err := removedIns.add(rid[r.ID], r.Kind.String(), in); err != nil {
 			return fmt.Errorf("store historical symbols: %w", err)
 		}
 	}
-	if err := removed.flush(); err != nil {
+	if err := removedIns.flush(); err != nil {
 		return fmt.Errorf("store historical symbols: %w", err)
 	}
 	return nil

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"gitnexus.dev/gitnexus/internal/graph"
@@ -506,6 +507,11 @@ func (u *updater) history() error {
 		}
 	}
 	u.stats.HistoryRewritten = true
+	if h != nil && oldBlob != nil {
+		if done, err := u.historyDelta(oldBlob, newBlob); done || err != nil {
+			return err
+		}
+	}
 	for _, t := range []string{"git_commit", "git_file_change", "git_symbol_change", "git_removed_symbol"} {
 		if _, err := u.tx.ExecContext(u.ctx, `DELETE FROM `+t); err != nil {
 			return fmt.Errorf("replace history: %w", err)
@@ -524,6 +530,167 @@ func (u *updater) history() error {
 		return fmt.Errorf("store history blob: %w", err)
 	}
 	return nil
+}
+
+// historyDelta changes the history tables commit by commit: the rows of
+// commits that are gone or whose records (links included) differ are
+// deleted, those of new and changed commits inserted, and the others keep
+// their rows, renumbered when newer commits came before them. The records
+// are compared as both blobs hold them, so the tables end as writeHistory
+// leaves them from the new blob. It reports false, and changes nothing,
+// when the stored blob does not decode (the caller rewrites everything).
+func (u *updater) historyDelta(oldBlob, newBlob []byte) (bool, error) {
+	oldH, err := decodeHistory(oldBlob)
+	if err != nil {
+		return false, nil
+	}
+	newH, err := decodeHistory(newBlob)
+	if err != nil {
+		return false, fmt.Errorf("encode history: %w", err)
+	}
+	oldFiles, oldSyms := byCommit(oldH)
+	newFiles, newSyms := byCommit(newH)
+	oldAt := make(map[string]int, len(oldH.Commits))
+	for i := range oldH.Commits {
+		oldAt[oldH.Commits[i].Hash] = i
+	}
+	var gone []string // hashes whose rows go
+	var add []int     // new commits (by index) whose rows are written
+	shift, uniform, kept := 0, true, 0
+	for i := range newH.Commits {
+		c := &newH.Commits[i]
+		j, ok := oldAt[c.Hash]
+		if ok {
+			delete(oldAt, c.Hash)
+			if sameCommitRecords(&oldH.Commits[j], c, oldFiles[c.Hash], newFiles[c.Hash], oldSyms[c.Hash], newSyms[c.Hash]) {
+				if kept == 0 {
+					shift = i - j
+				} else if i-j != shift {
+					uniform = false
+				}
+				kept++
+				continue
+			}
+			gone = append(gone, c.Hash)
+		}
+		add = append(add, i)
+	}
+	for hash := range oldAt {
+		gone = append(gone, hash)
+	}
+	oldRid := u.oldRids()
+	for _, hash := range gone {
+		r := oldRid(graph.CommitID(hash))
+		for _, q := range []string{`DELETE FROM git_file_change WHERE commit_rid = ?`,
+			`DELETE FROM git_symbol_change WHERE commit_rid = ?`, `DELETE FROM git_commit WHERE rid = ?`} {
+			if _, err := u.tx.ExecContext(u.ctx, q, r); err != nil {
+				return false, fmt.Errorf("update history: %w", err)
+			}
+		}
+	}
+	// The kept commits' seq: one statement when newer commits only came
+	// on top (or went), else one a commit.
+	switch {
+	case kept > 0 && uniform && shift != 0:
+		if _, err := u.tx.ExecContext(u.ctx, `UPDATE git_commit SET seq = seq + ?`, shift); err != nil {
+			return false, fmt.Errorf("update history: %w", err)
+		}
+	case !uniform:
+		upd, err := u.tx.PrepareContext(u.ctx, `UPDATE git_commit SET seq = ? WHERE rid = ?`)
+		if err != nil {
+			return false, err
+		}
+		defer upd.Close()
+		for i := range newH.Commits {
+			if _, err := upd.ExecContext(u.ctx, i, u.rid[graph.CommitID(newH.Commits[i].Hash)]); err != nil {
+				return false, fmt.Errorf("update history: %w", err)
+			}
+		}
+	}
+	var commits []graph.Commit
+	var seqs []int
+	var files []graph.FileChange
+	var syms []graph.SymbolChange
+	for _, i := range add {
+		c := newH.Commits[i]
+		commits, seqs = append(commits, c), append(seqs, i)
+		files = append(files, newFiles[c.Hash]...)
+		syms = append(syms, newSyms[c.Hash]...)
+	}
+	// Removed symbols, by id.
+	oldRemoved := make(map[string]graph.RemovedSymbol, len(oldH.Removed))
+	for _, r := range oldH.Removed {
+		oldRemoved[r.ID] = r
+	}
+	var removed []graph.RemovedSymbol
+	for _, r := range newH.Removed {
+		if o, ok := oldRemoved[r.ID]; ok {
+			delete(oldRemoved, r.ID)
+			if o == r {
+				continue
+			}
+			if _, err := u.tx.ExecContext(u.ctx, `DELETE FROM git_removed_symbol WHERE rid = ?`, oldRid(r.ID)); err != nil {
+				return false, fmt.Errorf("update history: %w", err)
+			}
+		}
+		removed = append(removed, r)
+	}
+	for id := range oldRemoved {
+		if _, err := u.tx.ExecContext(u.ctx, `DELETE FROM git_removed_symbol WHERE rid = ?`, oldRid(id)); err != nil {
+			return false, fmt.Errorf("update history: %w", err)
+		}
+	}
+	if err := writeHistoryRows(u.ctx, u.tx, u.rid, commits, seqs, files, syms, removed); err != nil {
+		return false, err
+	}
+	if _, err := u.tx.ExecContext(u.ctx, `UPDATE snapshot SET data = ? WHERE id = ?`, newBlob, historyBlobID); err != nil {
+		return false, fmt.Errorf("store history blob: %w", err)
+	}
+	return true, nil
+}
+
+// byCommit slices a decoded history's changes by commit (they are in
+// commit order).
+func byCommit(h *graph.History) (map[string][]graph.FileChange, map[string][]graph.SymbolChange) {
+	files := make(map[string][]graph.FileChange, len(h.Commits))
+	for i := 0; i < len(h.Files); {
+		j := i
+		for j < len(h.Files) && h.Files[j].Commit == h.Files[i].Commit {
+			j++
+		}
+		files[h.Files[i].Commit] = h.Files[i:j:j]
+		i = j
+	}
+	syms := make(map[string][]graph.SymbolChange, len(h.Commits))
+	for i := 0; i < len(h.Symbols); {
+		j := i
+		for j < len(h.Symbols) && h.Symbols[j].Commit == h.Symbols[i].Commit {
+			j++
+		}
+		syms[h.Symbols[i].Commit] = h.Symbols[i:j:j]
+		i = j
+	}
+	return files, syms
+}
+
+// sameCommitRecords compares what the tables hold of one commit.
+func sameCommitRecords(a, b *graph.Commit, af, bf []graph.FileChange, as, bs []graph.SymbolChange) bool {
+	one := &graph.History{Commits: []graph.Commit{*a}, Files: af, Symbols: as}
+	other := &graph.History{Commits: []graph.Commit{*b}, Files: bf, Symbols: bs}
+	return one.SameRecords(other)
+}
+
+// oldRids looks a node's rid up in the index as it was before this write
+// (the snapshot's nodes are sorted by id); 0 when it had none.
+func (u *updater) oldRids() func(string) int64 {
+	nodes := u.snap.Nodes
+	return func(id string) int64 {
+		i, ok := slices.BinarySearchFunc(nodes, id, func(n NodeRow, id string) int { return strings.Compare(n.ID, id) })
+		if !ok {
+			return 0
+		}
+		return nodes[i].Rid
+	}
 }
 
 // commonTerms brings search_common (common_terms.go) up to date. Only the

@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -141,4 +143,99 @@ func TestOpenRollsBackKilledWrite(t *testing.T) {
 	if got := len(rids(t, repo)); got != want {
 		t.Errorf("read %d nodes after the killed write, want %d", got, want)
 	}
+}
+
+// TestHistoryDeltaReadsAsTables saves histories in place one after the
+// other: a new commit on top, a link that changes, a historical symbol
+// that goes, a rewritten (dropped and amended) commit. After each, the
+// tables must read back what the blob holds, row for row and in order, and
+// what a new file written from the same graph holds.
+func TestHistoryDeltaReadsAsTables(t *testing.T) {
+	ctx := context.Background()
+	repo, fresh := t.TempDir(), t.TempDir()
+	meta := Meta{Writer: "w", History: &graph.HistorySettings{Format: 1, MaxCommitFiles: 100}}
+	steps := []func(h *graph.History, g *graph.Graph){
+		func(h *graph.History, g *graph.Graph) {},
+		func(h *graph.History, g *graph.Graph) { // a commit on top
+			c := graph.Commit{Hash: "d4d4d4", Parents: []string{"c3c3c3"}, AuthorName: "Cy", Subject: "More", Message: "More"}
+			h.Commits = append([]graph.Commit{c}, h.Commits...)
+			h.Files = append([]graph.FileChange{{Commit: "d4d4d4", Status: 'M', Path: "svc/user.go", Additions: 1,
+				FileID: "File:svc/user.go"}}, h.Files...)
+			g.AddNode(graph.Node{ID: graph.CommitID(c.Hash), Kind: graph.KindCommit, Name: "d4d4", QualifiedName: c.Hash, Doc: c.Message})
+		},
+		func(h *graph.History, g *graph.Graph) { // a link changes, a historical symbol goes
+			for i := range h.Symbols {
+				if h.Symbols[i].Commit == "a1a1a1" && h.Symbols[i].Name == "gone" {
+					h.Symbols[i].NodeID = "Function:svc/user.go:getUserById"
+				}
+			}
+			h.Removed = h.Removed[1:]
+		},
+		func(h *graph.History, g *graph.Graph) { // the top commit dropped, the next amended
+			h.Commits = h.Commits[1:]
+			h.Commits[0].Subject, h.Commits[0].Message = "Merge fix, amended", "Merge fix, amended"
+			h.Files = slices.DeleteFunc(h.Files, func(f graph.FileChange) bool { return f.Commit == "d4d4d4" })
+		},
+	}
+	h := historyGraph().History()
+	var extra []graph.Node
+	for step, change := range steps {
+		g := historyGraph()
+		for _, n := range extra {
+			g.AddNode(n)
+		}
+		change(h, g)
+		if step == 1 {
+			n, _ := g.Node(graph.CommitID("d4d4d4"))
+			extra = append(extra, n)
+		}
+		if step == 3 {
+			extra = nil
+			g = historyGraph()
+		}
+		hc := *h
+		hc.Commits = slices.Clone(h.Commits)
+		hc.Files = slices.Clone(h.Files)
+		hc.Symbols = slices.Clone(h.Symbols)
+		hc.Removed = slices.Clone(h.Removed)
+		g.SetHistory(&hc)
+		res, err := Save(ctx, repo, g, nil, meta, WriteOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if step > 0 && (res.Update == nil || !res.Update.HistoryRewritten) {
+			t.Fatalf("step %d: update %+v, rewritten %q", step, res.Update, res.Rewritten)
+		}
+		if _, err := Write(ctx, fresh, g, meta); err != nil {
+			t.Fatal(err)
+		}
+		inPlace, anew := tablesHistory(t, repo), tablesHistory(t, fresh)
+		if !reflect.DeepEqual(inPlace, anew) {
+			t.Errorf("step %d: the tables changed in place read\n%+v\na new file's read\n%+v", step, inPlace, anew)
+		}
+	}
+}
+
+// tablesHistory reads an index's history from its blob and from its
+// tables, fails when the two differ, and returns the tables'.
+func tablesHistory(t *testing.T, repo string) *graph.History {
+	t.Helper()
+	r, err := OpenRepo(repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	fromBlob, err := r.History(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromTables, err := r.historyFromTables(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromBlob.Encoded = nil
+	if !reflect.DeepEqual(fromBlob, fromTables) {
+		t.Errorf("the blob reads\n%+v\nthe tables read\n%+v", fromBlob, fromTables)
+	}
+	return fromTables
 }

@@ -140,7 +140,9 @@ for i in $(seq 1 "$n"); do
 done
 load_end=$(uptime)
 
-lines=$(cd "$work/ours" && git ls-files | xargs -d '\n' cat 2>/dev/null | wc -l)
+# Lines of the code the index parses (by extension), not of docs, data or lock files.
+lines=$(cd "$work/ours" && git ls-files | grep -E '\.(go|py|ts|tsx|js|jsx|mjs|cjs|java|kt|kts|scala|cs|rs|c|h|cc|cpp|cxx|hpp|hh|rb|php)$' |
+	xargs -d '\n' cat 2>/dev/null | wc -l)
 python3 - "$tsv" "$name" "$file" "$lines" "$load_start" "$load_end" <<'EOF'
 import json, statistics, sys
 tsv, name, file, lines, l0, l1 = sys.argv[1:]
@@ -149,7 +151,7 @@ def times(tool, what):
     return [int(r[3]) for r in rows if r[1] == tool and r[2] == what and r[0] != "0"]
 def cell(ts):
     return f"{statistics.median(ts)/1000:.2f} s ({min(ts)/1000:.2f}–{max(ts)/1000:.2f})" if ts else "–"
-print(f"{name}: {int(lines):,} lines in git, edit appends a function to {file}; {len(times('ours','save'))} edits.")
+print(f"{name}: {int(lines):,} lines of code in git, edit appends a function to {file}; {len(times('ours','save'))} edits.")
 print(f"Load at start: {l0.split('load average:')[-1].strip()}; at end: {l1.split('load average:')[-1].strip()}.\n")
 print("| run | ours | ours --force (same tree) | ratio | peer | peer / ours |")
 print("|---|---:|---:|---:|---:|---:|")

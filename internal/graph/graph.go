@@ -68,7 +68,7 @@ type Graph struct {
 	nodes   []Node
 	nodeIdx map[string]int
 	edges   []Edge
-	edgeIdx map[edgeKey]int
+	edgeIdx map[edgeKey]int // nil after Edges sorted the edges, until the next AddEdge
 	flows   *Flows // communities and processes (flows.go)
 	history *History
 	// nodesSorted and edgesSorted record that Nodes and Edges have sorted
@@ -113,12 +113,18 @@ func (g *Graph) Grow(nodes, edges int) {
 	}
 	if len(g.edges)+edges > cap(g.edges) {
 		g.edges = slices.Grow(g.edges, edges)
-		idx := make(map[edgeKey]int, len(g.edges)+edges)
-		for k, v := range g.edgeIdx {
-			idx[k] = v
-		}
-		g.edgeIdx = idx
+		g.indexEdges(len(g.edges) + edges)
 	}
+}
+
+// indexEdges (re)builds the edge index with room for size entries.
+func (g *Graph) indexEdges(size int) {
+	idx := make(map[edgeKey]int, max(size, len(g.edges)))
+	for i := range g.edges {
+		e := &g.edges[i]
+		idx[edgeKey{e.Src, e.Dst, e.Type}] = i
+	}
+	g.edgeIdx = idx
 }
 
 // HasNode reports whether a node with this id exists.
@@ -147,6 +153,9 @@ func (g *Graph) Position(id string) (int, bool) {
 // two merge: the higher confidence (and its reason) wins, and the site lines
 // of both are kept, the first in Line and the others in More.
 func (g *Graph) AddEdge(e Edge) {
+	if g.edgeIdx == nil {
+		g.indexEdges(0)
+	}
 	k := edgeKey{e.Src, e.Dst, e.Type}
 	if i, ok := g.edgeIdx[k]; ok {
 		old := &g.edges[i]
@@ -222,10 +231,9 @@ func (g *Graph) Edges() []Edge {
 	slices.SortFunc(g.edges, func(a, b Edge) int {
 		return cmp.Or(strings.Compare(a.Src, b.Src), cmp.Compare(a.Type, b.Type), strings.Compare(a.Dst, b.Dst))
 	})
-	clear(g.edgeIdx)
-	for i, e := range g.edges {
-		g.edgeIdx[edgeKey{e.Src, e.Dst, e.Type}] = i
-	}
+	// The index is made again only when an edge comes: the pipeline adds
+	// none after the store asks for them (0.25 s on the Go standard library).
+	g.edgeIdx = nil
 	g.edgesSorted = true
 	return g.edges
 }

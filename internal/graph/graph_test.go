@@ -1,7 +1,12 @@
 package graph
 
 import (
+	"cmp"
+	"fmt"
+	"math/rand"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -46,5 +51,54 @@ func TestAddEdgeMerges(t *testing.T) {
 					e.Confidence, e.Reason, e.Line, e.More, c.wantConf, c.wantReason, c.wantLine, c.wantMore)
 			}
 		})
+	}
+}
+
+// TestSortedOrder: Nodes and Edges come in id order and (src, type, dst)
+// order whatever order they were added in, with edges to missing nodes
+// dropped, also when more are added after a first call.
+func TestSortedOrder(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	g := New()
+	add := func(nodes, edges int) {
+		for i := 0; i < nodes; i++ {
+			g.AddNode(Node{ID: fmt.Sprintf("Function:f%d.go:n%d", rng.Intn(40), rng.Intn(1000))})
+		}
+		for i := 0; i < edges; i++ {
+			g.AddEdge(Edge{Src: fmt.Sprintf("Function:f%d.go:n%d", rng.Intn(40), rng.Intn(1000)),
+				Dst: fmt.Sprintf("Function:f%d.go:n%d", rng.Intn(40), rng.Intn(1000)), Type: EdgeType(1 + rng.Intn(3))})
+		}
+	}
+	for round := 0; round < 3; round++ {
+		add(3000, 20000)
+		nodes := g.Nodes()
+		if !slices.IsSortedFunc(nodes, func(a, b Node) int { return strings.Compare(a.ID, b.ID) }) {
+			t.Fatalf("round %d: nodes out of order", round)
+		}
+		for i, n := range nodes {
+			if p, ok := g.Position(n.ID); !ok || p != i {
+				t.Fatalf("round %d: %s at %d, Position says %d", round, n.ID, i, p)
+			}
+		}
+		edges := g.Edges()
+		if len(edges) == 0 {
+			t.Fatal("no edge kept")
+		}
+		if !slices.IsSortedFunc(edges, func(a, b Edge) int {
+			return cmp.Or(strings.Compare(a.Src, b.Src), cmp.Compare(a.Type, b.Type), strings.Compare(a.Dst, b.Dst))
+		}) {
+			t.Fatalf("round %d: edges out of order", round)
+		}
+		for _, e := range edges {
+			if !g.HasNode(e.Src) || !g.HasNode(e.Dst) {
+				t.Fatalf("round %d: edge to a missing node kept", round)
+			}
+		}
+		// Merging into an edge after the sort finds it.
+		e := edges[len(edges)/2]
+		g.AddEdge(Edge{Src: e.Src, Dst: e.Dst, Type: e.Type, Line: 99999})
+		if got := g.Edges(); len(got) != len(edges) {
+			t.Fatalf("round %d: a merged edge was added again", round)
+		}
 	}
 }

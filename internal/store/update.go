@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"net/url"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -115,7 +116,7 @@ func update(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, met
 	removeLeftovers(dir)
 	// BEGIN IMMEDIATE takes the write lock at once; readers go on until
 	// the commit, which waits for them (busy timeout).
-	db, err := sql.Open("sqlite3", "file:"+path+"?_busy_timeout=10000&_txlock=immediate")
+	db, err := sql.Open("sqlite3", "file:"+(&url.URL{Path: path}).EscapedPath()+"?_busy_timeout=10000&_txlock=immediate")
 	if err != nil {
 		return nil, err
 	}

@@ -239,3 +239,30 @@ func tablesHistory(t *testing.T, repo string) *graph.History {
 	}
 	return fromTables
 }
+
+// TestWriteAfterKilledWrite: a full write over an index whose in-place
+// write was killed must not leave the old journal beside the new file,
+// where SQLite would play it back onto it.
+func TestWriteAfterKilledWrite(t *testing.T) {
+	repo := t.TempDir()
+	if _, err := Write(context.Background(), repo, sampleGraph(), Meta{}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(Dir(repo), DBName)
+	// A journal that does not match the file: what a rename without care
+	// would leave beside the new index.
+	if err := os.WriteFile(path+"-journal", []byte("not a journal of this file"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g := sampleGraph()
+	g.AddNode(graph.Node{ID: "Function:z.go:z", Kind: graph.KindFunction, Name: "z", FilePath: "z.go"})
+	if _, err := Write(context.Background(), repo, g, Meta{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path + "-journal"); !os.IsNotExist(err) {
+		t.Fatalf("the old journal is still there: %v", err)
+	}
+	if _, ok := rids(t, repo)["Function:z.go:z"]; !ok {
+		t.Error("the new index does not read back")
+	}
+}

@@ -114,6 +114,15 @@ func WriteWithVectors(ctx context.Context, repo string, g *graph.Graph, vecs *Ve
 		_ = os.Remove(tmp)
 		return nil, err
 	}
+	// A journal an in-place write left when it was killed belongs to the
+	// file being replaced: SQLite would play it back onto the new one. It
+	// is rolled back (the old file stays whole until the rename), and gone
+	// before the rename either way.
+	rollBackKilledWrite(final)
+	if err := os.Remove(final + "-journal"); err != nil && !errors.Is(err, os.ErrNotExist) {
+		_ = os.Remove(tmp)
+		return nil, fmt.Errorf("remove the old index's journal: %w", err)
+	}
 	if err := os.Rename(tmp, final); err != nil {
 		_ = os.Remove(tmp)
 		return nil, fmt.Errorf("install index: %w", err)

@@ -3,6 +3,7 @@ package cli_test
 import (
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -960,4 +962,69 @@ func TestIncrementalReplay(t *testing.T) {
 		}
 	}
 	t.Logf("%d commits replayed, the same index at each; %d file extractions reused", len(commits), reused)
+}
+
+// TestIncrementalAfterKilledWrite kills `analyze` inside its in-place write
+// of the index (store.Save), just before the transaction commits and just
+// after: before, a reader opening the index right then sees the index as it
+// was (the rollback journal left behind is rolled back, which a read-only
+// open cannot do by itself); after, it sees the new one. Either way the
+// next `analyze` ends with the index a rebuild makes.
+func TestIncrementalAfterKilledWrite(t *testing.T) {
+	for _, point := range []string{"update-before-commit", "update-after-commit"} {
+		t.Run(point, func(t *testing.T) {
+			t.Parallel()
+			rng := rand.New(rand.NewSource(5))
+			m := newCodeModel(rng)
+			l := modelLanguages[0]
+			home := t.TempDir()
+			inc, full := filepath.Join(t.TempDir(), "repo"), filepath.Join(t.TempDir(), "repo")
+			files := m.render(l)
+			for _, root := range []string{inc, full} {
+				syncFiles(t, root, files)
+				commitAll(t, root, 0)
+			}
+			mustRun(t, home, inc, "analyze", "-q")
+			before := dumpIndex(t, inc)
+			m.edit(rng)
+			m.edit(rng)
+			files = m.render(l)
+			for _, root := range []string{inc, full} {
+				syncFiles(t, root, files)
+			}
+			cmd := exec.Command(binary, "analyze", "-q", inc)
+			cmd.Env = append(os.Environ(), "GITNEXUS_HOME="+home, "GITNEXUS_FAILPOINT="+point)
+			out, err := cmd.CombinedOutput()
+			var exit *exec.ExitError
+			if !errors.As(err, &exit) || exit.ProcessState.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+				t.Fatalf("analyze was not killed at %s: %v\n%s", point, err, out)
+			}
+			if point == "update-before-commit" {
+				if _, err := os.Stat(filepath.Join(inc, ".gitnexus", "graph.db-journal")); err != nil {
+					t.Fatalf("the killed write left no journal: %v", err)
+				}
+			}
+			// A reader first: it must roll the journal back itself.
+			mustRun(t, home, inc, "cypher", "MATCH (n) RETURN count(n)", "--repo", inc)
+			mustRun(t, home, full, "analyze", "--force", "-q")
+			switch now := dumpIndex(t, inc); point {
+			case "update-before-commit":
+				if !reflect.DeepEqual(now, before) {
+					t.Errorf("the index changed although the write was killed before its commit")
+				}
+			case "update-after-commit":
+				if want := dumpIndex(t, full); !reflect.DeepEqual(now, want) {
+					t.Errorf("the committed write does not read as the rebuild")
+				}
+			}
+			mustRun(t, home, inc, "analyze", "-q")
+			a, b := dumpIndex(t, inc), dumpIndex(t, full)
+			for _, k := range slices.Sorted(mapsKeys(a)) {
+				if !reflect.DeepEqual(a[k], b[k]) {
+					t.Fatalf("%s differ after the killed write\nincremental: %v\n    rebuild: %v", k,
+						diffRows(a[k], b[k]), diffRows(b[k], a[k]))
+				}
+			}
+		})
+	}
 }

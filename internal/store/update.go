@@ -127,6 +127,11 @@ func update(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, met
 		return nil, fmt.Errorf("open the index for writing: %w", err)
 	}
 	defer tx.Rollback() //nolint:errcheck // after Commit this is a no-op
+	if failpointsOn() {
+		if _, err := tx.ExecContext(ctx, `PRAGMA cache_size=1`); err != nil {
+			return nil, err
+		}
+	}
 	var mj string
 	if err := tx.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = ?`, metaKey).Scan(&mj); err != nil {
 		return nil, fmt.Errorf("read meta: %w", err)
@@ -200,12 +205,14 @@ func update(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, met
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	failpoint("update-before-commit")
 	if err := tx.Commit(); err != nil {
 		return nil, fmt.Errorf("commit index: %w", err)
 	}
 	if err := db.Close(); err != nil {
 		return nil, err
 	}
+	failpoint("update-after-commit")
 	if err := writeMetaJSON(dir, meta); err != nil {
 		return nil, err
 	}

@@ -944,14 +944,22 @@ func TestIncrementalReplay(t *testing.T) {
 			t.Fatalf("clone: %v\n%s", err, out)
 		}
 	}
-	reused := 0
+	reused, inPlace := 0, 0
 	for i, c := range commits {
 		for _, dst := range []string{inc, full} {
 			git(t, dst, "checkout", "-q", "--detach", c)
 		}
-		var rep struct{ Summary struct{ FilesReused int } }
+		var rep struct {
+			Summary struct {
+				FilesReused int
+				Update      *struct{ NodesAdded int }
+			}
+		}
 		json.Unmarshal([]byte(mustRun(t, home, inc, "analyze", "--json", "-q").stdout), &rep)
 		reused += rep.Summary.FilesReused
+		if rep.Summary.Update != nil {
+			inPlace++
+		}
 		mustRun(t, home, full, "analyze", "--force", "-q")
 		a, b := dumpIndex(t, inc), dumpIndex(t, full)
 		for _, k := range slices.Sorted(mapsKeys(a)) {
@@ -961,7 +969,11 @@ func TestIncrementalReplay(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d commits replayed, the same index at each; %d file extractions reused", len(commits), reused)
+	t.Logf("%d commits replayed, the same index at each; %d file extractions reused, %d indexes changed in place",
+		len(commits), reused, inPlace)
+	if inPlace == 0 && len(commits) > 1 {
+		t.Error("no re-index changed the index in place: the replay checked only full writes")
+	}
 }
 
 // TestIncrementalAfterKilledWrite kills `analyze` inside its in-place write

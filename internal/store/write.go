@@ -45,9 +45,9 @@ type Meta struct {
 	History *graph.HistorySettings `json:"history,omitempty"`
 	// Embeddings describes the index's vectors; nil when it has none.
 	Embeddings *EmbeddingMeta `json:"embeddings,omitempty"`
-	// Writer identifies the build of gitnexus that wrote the index (a hash
-	// of its executable); only the same build changes an index in place
-	// (update.go). Empty for writers that do not say.
+	// Writer identifies the build of gitnexus that wrote the index (its
+	// version and Go build id); only the same build changes an index in
+	// place (update.go). Empty for writers that do not say.
 	Writer string `json:"writer,omitempty"`
 	// Stats is the pipeline's summary, kept as written.
 	Stats json.RawMessage `json:"stats,omitempty"`

@@ -65,7 +65,8 @@ gitq() { git -C "$1" -c user.name=bench -c user.email=bench@example.com -c commi
 for copy in ours peer; do
 	[ "$copy" = peer ] && [ "$peer" = 0 ] && continue
 	if [ -e "$src/.git" ]; then
-		git clone -q --no-hardlinks "$src" "$work/$copy"
+		# A clone missing objects (partial, shallow) cannot be cloned: copy it.
+		git clone -q --no-hardlinks "$src" "$work/$copy" 2>/dev/null || { rm -rf "${work:?}/$copy"; cp -a "$src" "$work/$copy"; }
 	else
 		cp -a "$src" "$work/$copy"
 		gitq "$work/$copy" init -q

@@ -230,5 +230,7 @@ func load(ctx context.Context, repo RepoHandle, path string) (*Snapshot, error) 
 		r.Close()
 		return nil, fmt.Errorf("load the graph of %q: %w", repo.ID, err)
 	}
-	return &Snapshot{Repo: repo, Reader: r, Graph: g, Meta: r.Meta(), key: key}, nil
+	// The graph's meta, not the reader's: an in-place write may have
+	// committed between opening the file and loading it.
+	return &Snapshot{Repo: repo, Reader: r, Graph: g, Meta: g.Meta(), key: key}, nil
 }

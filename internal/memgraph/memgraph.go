@@ -78,6 +78,8 @@ type Graph struct {
 	memo   map[any]any
 
 	flows flowIndex // communities and processes (flows.go)
+
+	meta store.Meta // of the index state loaded
 }
 
 // noNode marks a rid without a node in Graph.byRid.
@@ -155,8 +157,27 @@ func (g *Graph) Lines(e Edge) []int32 {
 func (g *Graph) Reason(e Edge) graph.Reason { return g.reasons[e.reason] }
 
 // Load reads a whole index into memory, from its snapshot when it has one
-// (one read), else by scanning the node and edge tables.
+// (one read), else by scanning the node and edge tables. All its reads see
+// one state of the index (store.Reader.Consistent), whose meta the graph
+// keeps (Graph.Meta).
 func Load(ctx context.Context, r *store.Reader) (*Graph, error) {
+	var g *Graph
+	meta, err := r.Consistent(ctx, func(v *store.Reader) error {
+		var err error
+		g, err = load(ctx, v)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	g.meta = meta
+	return g, nil
+}
+
+// Meta is the meta of the state of the index the graph was loaded from.
+func (g *Graph) Meta() store.Meta { return g.meta }
+
+func load(ctx context.Context, r *store.Reader) (*Graph, error) {
 	snap, err := r.Snapshot(ctx)
 	if errors.Is(err, store.ErrNoSnapshot) {
 		return loadTables(ctx, r)

@@ -115,7 +115,7 @@ type ProcessRow struct {
 // Flows reads every community and process, in rid order.
 func (r *Reader) Flows(ctx context.Context) ([]CommunityRow, []ProcessRow, error) {
 	var cs []CommunityRow
-	rows, err := r.db.QueryContext(ctx, `SELECT rid, label, cohesion, symbol_count, keywords FROM community ORDER BY rid`)
+	rows, err := r.q.QueryContext(ctx, `SELECT rid, label, cohesion, symbol_count, keywords FROM community ORDER BY rid`)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read communities: %w", err)
 	}
@@ -134,7 +134,7 @@ func (r *Reader) Flows(ctx context.Context) ([]CommunityRow, []ProcessRow, error
 		return nil, nil, fmt.Errorf("read communities: %w", err)
 	}
 	var ps []ProcessRow
-	rows, err = r.db.QueryContext(ctx, `SELECT rid, label, process_type, step_count, entry, terminal, rank FROM process ORDER BY rid`)
+	rows, err = r.q.QueryContext(ctx, `SELECT rid, label, process_type, step_count, entry, terminal, rank FROM process ORDER BY rid`)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read processes: %w", err)
 	}

@@ -110,7 +110,7 @@ func writeHistoryRows(ctx context.Context, tx *sql.Tx, rid map[string]int64, com
 // records come linked as the index linked them (FileID, NodeID).
 func (r *Reader) History(ctx context.Context) (*graph.History, error) {
 	var blob []byte
-	err := r.db.QueryRowContext(ctx, `SELECT data FROM snapshot WHERE id = ?`, historyBlobID).Scan(&blob)
+	err := r.q.QueryRowContext(ctx, `SELECT data FROM snapshot WHERE id = ?`, historyBlobID).Scan(&blob)
 	switch {
 	case errors.Is(err, sql.ErrNoRows): // an index written before the blob
 		return r.historyFromTables(ctx)
@@ -137,7 +137,7 @@ func (r *Reader) historyFromTables(ctx context.Context) (*graph.History, error) 
 	if r.meta.History != nil {
 		h.Settings = *r.meta.History
 	}
-	rows, err := r.db.QueryContext(ctx, `SELECT c.hash, c.parents, c.author_name, c.author_email, c.authored_at,
+	rows, err := r.q.QueryContext(ctx, `SELECT c.hash, c.parents, c.author_name, c.author_email, c.authored_at,
 		c.author_zone, c.committed_at, c.commit_zone, c.subject, c.symbols_skip, n.doc, n.name
 		FROM git_commit c JOIN node n ON n.rid = c.rid ORDER BY c.seq`)
 	if err != nil {
@@ -163,7 +163,7 @@ func (r *Reader) historyFromTables(ctx context.Context) (*graph.History, error) 
 	if len(h.Commits) == 0 {
 		return nil, nil
 	}
-	rows, err = r.db.QueryContext(ctx, `SELECT c.hash, f.path, f.old_path, f.status, f.additions, f.deletions,
+	rows, err = r.q.QueryContext(ctx, `SELECT c.hash, f.path, f.old_path, f.status, f.additions, f.deletions,
 		f.binary, f.old_blob, f.new_blob, coalesce(n.id, '')
 		FROM git_file_change f JOIN git_commit c ON c.rid = f.commit_rid LEFT JOIN node n ON n.rid = f.file_rid
 		ORDER BY c.seq, f.rowid`)
@@ -188,7 +188,7 @@ func (r *Reader) historyFromTables(ctx context.Context) (*graph.History, error) 
 	if err := closeRows(rows); err != nil {
 		return nil, fmt.Errorf("read file changes: %w", err)
 	}
-	rows, err = r.db.QueryContext(ctx, `SELECT c.hash, s.path, s.kind, s.name, s.qualified_name, s.symbol_key,
+	rows, err = r.q.QueryContext(ctx, `SELECT c.hash, s.path, s.kind, s.name, s.qualified_name, s.symbol_key,
 		s.change, s.additions, s.deletions, s.start_line, s.end_line, coalesce(n.id, '')
 		FROM git_symbol_change s JOIN git_commit c ON c.rid = s.commit_rid LEFT JOIN node n ON n.rid = s.symbol_rid
 		ORDER BY c.seq, s.rowid`)
@@ -209,7 +209,7 @@ func (r *Reader) historyFromTables(ctx context.Context) (*graph.History, error) 
 	if err := closeRows(rows); err != nil {
 		return nil, fmt.Errorf("read symbol changes: %w", err)
 	}
-	rows, err = r.db.QueryContext(ctx, `SELECT n.id, h.kind, coalesce(c.hash, '')
+	rows, err = r.q.QueryContext(ctx, `SELECT n.id, h.kind, coalesce(c.hash, '')
 		FROM git_removed_symbol h JOIN node n ON n.rid = h.rid LEFT JOIN git_commit c ON c.rid = h.deleted_in
 		ORDER BY n.id`)
 	if err != nil {

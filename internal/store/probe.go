@@ -23,7 +23,7 @@ func ProbeFTS5() error {
 // CheckSearch runs one full-text query on the index, to show that its
 // search table is there and readable.
 func (r *Reader) CheckSearch(ctx context.Context) error {
-	rows, err := r.db.QueryContext(ctx, `SELECT rowid FROM search WHERE search MATCH '"a"*' LIMIT 1`)
+	rows, err := r.q.QueryContext(ctx, `SELECT rowid FROM search WHERE search MATCH '"a"*' LIMIT 1`)
 	if err != nil {
 		return fmt.Errorf("full-text search of %s: %w", r.path, err)
 	}

@@ -20,9 +20,44 @@ var ErrNoIndex = errors.New("no index")
 // Reader is a read-only handle on one index. It is safe for concurrent use.
 type Reader struct {
 	db     *sql.DB
+	q      queryer // db, or the transaction of a Consistent view
 	path   string
 	meta   Meta
 	common commonTerms
+}
+
+// queryer is what the read methods query: the pool, or one transaction.
+type queryer interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// Consistent calls fn with a view of r whose reads all see one state of
+// the index, and returns that state's meta. Without it, an index changed
+// in place (update.go) between two reads is seen before the change by the
+// first and after it by the second: loading a graph reads the snapshot,
+// the flows and the history one after the other. The view holds a read
+// transaction until fn returns (a writer's commit waits for it); it is not
+// for use after that.
+func (r *Reader) Consistent(ctx context.Context, fn func(*Reader) error) (Meta, error) {
+	tx, err := r.db.BeginTx(ctx, nil)
+	if err != nil {
+		return Meta{}, fmt.Errorf("read index %s: %w", r.path, err)
+	}
+	defer tx.Rollback() //nolint:errcheck // read-only: nothing to commit
+	v := *r
+	v.q = tx
+	var raw string
+	if err := tx.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = ?`, metaKey).Scan(&raw); err != nil {
+		return Meta{}, fmt.Errorf("read index %s: %w", r.path, err)
+	}
+	if err := json.Unmarshal([]byte(raw), &v.meta); err != nil {
+		return Meta{}, fmt.Errorf("read index %s: %w", r.path, err)
+	}
+	if err := fn(&v); err != nil {
+		return Meta{}, err
+	}
+	return v.meta, nil
 }
 
 // OpenRepo opens the index of the repository at repo.
@@ -45,7 +80,7 @@ func Open(path string) (*Reader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open index %s: %w", path, err)
 	}
-	r := &Reader{db: db, path: path}
+	r := &Reader{db: db, q: db, path: path}
 	var raw string
 	err = db.QueryRow(`SELECT value FROM meta WHERE key = ?`, metaKey).Scan(&raw)
 	if err != nil {
@@ -112,16 +147,16 @@ type NodeRow struct {
 
 // Counts returns the number of nodes and edges.
 func (r *Reader) Counts(ctx context.Context) (nodes, edges int64, err error) {
-	if err = r.db.QueryRowContext(ctx, `SELECT count(*) FROM node`).Scan(&nodes); err != nil {
+	if err = r.q.QueryRowContext(ctx, `SELECT count(*) FROM node`).Scan(&nodes); err != nil {
 		return
 	}
-	err = r.db.QueryRowContext(ctx, `SELECT count(*) FROM edge`).Scan(&edges)
+	err = r.q.QueryRowContext(ctx, `SELECT count(*) FROM edge`).Scan(&edges)
 	return
 }
 
 // ScanNodes calls fn for every node in rid order.
 func (r *Reader) ScanNodes(ctx context.Context, fn func(*NodeRow) error) error {
-	rows, err := r.db.QueryContext(ctx, `SELECT rid, id, kind, name, qualified_name, file_path, start_line,
+	rows, err := r.q.QueryContext(ctx, `SELECT rid, id, kind, name, qualified_name, file_path, start_line,
 		end_line, signature, is_exported, language FROM node ORDER BY rid`)
 	if err != nil {
 		return fmt.Errorf("read nodes: %w", err)
@@ -152,7 +187,7 @@ type EdgeRow struct {
 
 // ScanEdges calls fn for every edge.
 func (r *Reader) ScanEdges(ctx context.Context, fn func(*EdgeRow) error) error {
-	rows, err := r.db.QueryContext(ctx, `SELECT src, dst, type, confidence, reason, line, more_lines FROM edge`)
+	rows, err := r.q.QueryContext(ctx, `SELECT src, dst, type, confidence, reason, line, more_lines FROM edge`)
 	if err != nil {
 		return fmt.Errorf("read edges: %w", err)
 	}
@@ -175,7 +210,7 @@ func (r *Reader) ScanEdges(ctx context.Context, fn func(*EdgeRow) error) error {
 
 // NodeText returns the stored content and doc of a node.
 func (r *Reader) NodeText(ctx context.Context, rid int64) (content, doc string, err error) {
-	err = r.db.QueryRowContext(ctx, `SELECT content, doc FROM node WHERE rid = ?`, rid).Scan(&content, &doc)
+	err = r.q.QueryRowContext(ctx, `SELECT content, doc FROM node WHERE rid = ?`, rid).Scan(&content, &doc)
 	if errors.Is(err, sql.ErrNoRows) {
 		err = fmt.Errorf("no node with rid %d", rid)
 	}
@@ -196,7 +231,7 @@ func (r *Reader) Search(ctx context.Context, query string, limit int) ([]SearchH
 	if q == "" {
 		return nil, nil
 	}
-	rows, err := r.db.QueryContext(ctx, `SELECT rowid, bm25(search, 10.0, 4.0, 6.0, 2.0, 1.0, 0.5, 3.0) AS s
+	rows, err := r.q.QueryContext(ctx, `SELECT rowid, bm25(search, 10.0, 4.0, 6.0, 2.0, 1.0, 0.5, 3.0) AS s
 		FROM search WHERE search MATCH ? ORDER BY s LIMIT ?`, q, limit)
 	if err != nil {
 		return nil, fmt.Errorf("search %q: %w", query, err)
@@ -287,13 +322,13 @@ func (r *Reader) CommonWords(query string) []string {
 // HasFile reports whether the index has a File node for path.
 func (r *Reader) HasFile(ctx context.Context, path string) bool {
 	var n int
-	err := r.db.QueryRowContext(ctx, `SELECT count(*) FROM node WHERE id = ?`, "File:"+path).Scan(&n)
+	err := r.q.QueryRowContext(ctx, `SELECT count(*) FROM node WHERE id = ?`, "File:"+path).Scan(&n)
 	return err == nil && n > 0
 }
 
 // MissingFiles returns the indexed files that no longer exist under root.
 func (r *Reader) MissingFiles(ctx context.Context, root string) ([]string, error) {
-	rows, err := r.db.QueryContext(ctx, `SELECT file_path FROM node WHERE kind = 'File' ORDER BY file_path`)
+	rows, err := r.q.QueryContext(ctx, `SELECT file_path FROM node WHERE kind = 'File' ORDER BY file_path`)
 	if err != nil {
 		return nil, err
 	}

@@ -320,7 +320,7 @@ func decodeSnapshot(b []byte) (*Snapshot, error) {
 // Snapshot reads and decodes the index's snapshot.
 func (r *Reader) Snapshot(ctx context.Context) (*Snapshot, error) {
 	var b []byte
-	err := r.db.QueryRowContext(ctx, `SELECT data FROM snapshot WHERE id = 1`).Scan(&b)
+	err := r.q.QueryRowContext(ctx, `SELECT data FROM snapshot WHERE id = 1`).Scan(&b)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNoSnapshot
 	}

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"gitnexus.dev/gitnexus/internal/graph"
 )
@@ -264,5 +265,57 @@ func TestWriteAfterKilledWrite(t *testing.T) {
 	}
 	if _, ok := rids(t, repo)["Function:z.go:z"]; !ok {
 		t.Error("the new index does not read back")
+	}
+}
+
+// TestConsistentView: an in-place write that starts while a Consistent view
+// reads waits for it, so the view's second read sees the state its first
+// read saw; once the view is done the write commits and later reads see it.
+func TestConsistentView(t *testing.T) {
+	ctx := context.Background()
+	repo := t.TempDir()
+	meta := Meta{Writer: "w"}
+	if _, err := Save(ctx, repo, sampleGraph(), nil, meta, WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := OpenRepo(repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	nodeCount := func(v *Reader) int {
+		s, err := v.Snapshot(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(s.Nodes)
+	}
+	before := nodeCount(r)
+	done := make(chan error, 1)
+	seen, err := r.Consistent(ctx, func(v *Reader) error {
+		first := nodeCount(v)
+		go func() {
+			g := sampleGraph()
+			g.AddNode(graph.Node{ID: "Function:a/a.go:late", Kind: graph.KindFunction, Name: "late", FilePath: "a/a.go"})
+			_, err := Save(ctx, repo, g, nil, meta, WriteOptions{})
+			done <- err
+		}()
+		time.Sleep(300 * time.Millisecond) // the write runs up to its commit meanwhile
+		if second := nodeCount(v); second != first || first != before {
+			t.Errorf("one view read %d nodes, then %d (before: %d)", first, second, before)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if seen.Generation != 1 {
+		t.Errorf("the view's meta is generation %d, want 1", seen.Generation)
+	}
+	if after := nodeCount(r); after != before+1 {
+		t.Errorf("after the write: %d nodes, want %d", after, before+1)
 	}
 }

@@ -121,7 +121,7 @@ func (r *Reader) ScanVectors(ctx context.Context, fn func(*StoredVector) error) 
 	if r.meta.Embeddings == nil {
 		return nil
 	}
-	rows, err := r.db.QueryContext(ctx, `SELECT e.rid, n.kind = 'Commit', e.hash, e.scale, e.vec
+	rows, err := r.q.QueryContext(ctx, `SELECT e.rid, n.kind = 'Commit', e.hash, e.scale, e.vec
 		FROM embedding e JOIN node n ON n.rid = e.rid ORDER BY e.rid`)
 	if err != nil {
 		return fmt.Errorf("read embeddings: %w", err)
@@ -154,7 +154,7 @@ func (r *Reader) ScanVectors(ctx context.Context, fn func(*StoredVector) error) 
 // name, nil when there is none.
 func (r *Reader) VectorIndex(ctx context.Context, name string) ([]byte, error) {
 	var b []byte
-	err := r.db.QueryRowContext(ctx, `SELECT data FROM vector_index WHERE name = ?`, name).Scan(&b)
+	err := r.q.QueryRowContext(ctx, `SELECT data FROM vector_index WHERE name = ?`, name).Scan(&b)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}

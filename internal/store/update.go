@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -160,6 +161,11 @@ func update(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, met
 		return nil, errNoUpdate{"the index's snapshot has no rids"}
 	}
 
+	// Rids only grow (a removed node's is not given again) and the
+	// snapshot keeps them in 32 bits; a new file numbers them from 1.
+	if snap.NextRid+int64(g.NodeCount()) >= math.MaxUint32 {
+		return nil, errNoUpdate{"the index has given out too many row ids"}
+	}
 	u := &updater{ctx: ctx, tx: tx, g: g, snap: snap}
 	if err := u.nodes(); err != nil {
 		return nil, err

@@ -666,25 +666,22 @@ func (u *updater) historyDelta(oldBlob, newBlob []byte) (bool, error) {
 // byCommit slices a decoded history's changes by commit (they are in
 // commit order).
 func byCommit(h *graph.History) (map[string][]graph.FileChange, map[string][]graph.SymbolChange) {
-	files := make(map[string][]graph.FileChange, len(h.Commits))
-	for i := 0; i < len(h.Files); {
+	return runsBy(h.Files, func(f *graph.FileChange) string { return f.Commit }),
+		runsBy(h.Symbols, func(c *graph.SymbolChange) string { return c.Commit })
+}
+
+// runsBy maps each key to the run of consecutive records that have it.
+func runsBy[T any](recs []T, key func(*T) string) map[string][]T {
+	out := map[string][]T{}
+	for i := 0; i < len(recs); {
 		j := i
-		for j < len(h.Files) && h.Files[j].Commit == h.Files[i].Commit {
+		for j < len(recs) && key(&recs[j]) == key(&recs[i]) {
 			j++
 		}
-		files[h.Files[i].Commit] = h.Files[i:j:j]
+		out[key(&recs[i])] = recs[i:j:j]
 		i = j
 	}
-	syms := make(map[string][]graph.SymbolChange, len(h.Commits))
-	for i := 0; i < len(h.Symbols); {
-		j := i
-		for j < len(h.Symbols) && h.Symbols[j].Commit == h.Symbols[i].Commit {
-			j++
-		}
-		syms[h.Symbols[i].Commit] = h.Symbols[i:j:j]
-		i = j
-	}
-	return files, syms
+	return out
 }
 
 // sameCommitRecords compares what the tables hold of one commit.

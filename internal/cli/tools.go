@@ -98,7 +98,7 @@ func newToolCmd(stdio *IO, tc toolCommand) *cobra.Command {
 		Args:    argsRange(0, len(tc.positional)),
 	}
 	if tc.tool == "query" {
-		cmd.Args = argsRange(1, 1<<20) // the words of the query
+		cmd.Args = argsRange(0, 1<<20) // the words of the query, or --query
 	}
 	f := cmd.Flags()
 	isPositional := map[string]bool{}

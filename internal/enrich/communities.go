@@ -145,8 +145,8 @@ func addCommunities(g *graph.Graph, v *view, cs *communities, flows *graph.Flows
 		id := "Community:" + l.label
 		g.AddNode(graph.Node{ID: id, Kind: graph.KindCommunity, Name: l.label, QualifiedName: l.label,
 			Language: l.language})
-		for _, m := range members {
-			g.AddEdge(graph.Edge{Src: v.nodes[m].ID, Dst: id, Type: graph.EdgeMemberOf,
+		for _, m := range members { // a node is in one community: its edge is new
+			g.AddNewEdge(graph.Edge{Src: v.nodes[m].ID, Dst: id, Type: graph.EdgeMemberOf,
 				Confidence: graph.ReasonCommunity.Confidence(), Reason: graph.ReasonCommunity})
 		}
 		flows.Communities = append(flows.Communities, graph.CommunityFacts{ID: id, Label: l.label,

@@ -102,3 +102,25 @@ func TestSortedOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestAddNewEdge: an edge appended without a lookup is found by a later
+// AddEdge of the same relationship, whether the index existed or was left
+// to be rebuilt.
+func TestAddNewEdge(t *testing.T) {
+	for _, sortFirst := range []bool{false, true} {
+		g := New()
+		for _, id := range []string{"a", "b", "c"} {
+			g.AddNode(Node{ID: id})
+		}
+		g.AddEdge(Edge{Src: "a", Dst: "b", Type: EdgeCalls, Line: 1})
+		if sortFirst {
+			g.Edges()
+		}
+		g.AddNewEdge(Edge{Src: "b", Dst: "c", Type: EdgeMemberOf, Confidence: 1, Line: 4})
+		g.AddEdge(Edge{Src: "b", Dst: "c", Type: EdgeMemberOf, Confidence: 1, Line: 2})
+		es := g.Edges()
+		if len(es) != 2 || es[1].Src != "b" || es[1].Line != 2 || !reflect.DeepEqual(es[1].More, []int{4}) {
+			t.Errorf("sorted first %v: %+v", sortFirst, es)
+		}
+	}
+}

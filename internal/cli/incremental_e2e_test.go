@@ -19,6 +19,8 @@ import (
 	"time"
 
 	_ "github.com/mattn/go-sqlite3"
+
+	"gitnexus.dev/gitnexus/internal/testrepo"
 )
 
 // TestIncrementalEqualsRebuild applies the same random edits (functions and
@@ -260,29 +262,7 @@ func dumpIndex(t *testing.T, root string) map[string][]string {
 
 func queryRows(t *testing.T, db *sql.DB, q string, args ...any) []string {
 	t.Helper()
-	rows, err := db.Query(q, args...)
-	if err != nil {
-		t.Fatalf("%s: %v", q, err)
-	}
-	defer rows.Close()
-	cols, _ := rows.Columns()
-	var out []string
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, fmt.Sprint(vals))
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	sort.Strings(out)
-	return out
+	return testrepo.Rows(t, db, q, args...)
 }
 
 // A code model: files of functions that call each other, rendered in each

@@ -2,17 +2,16 @@ package memgraph_test
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"math/rand"
 	"reflect"
-	"sort"
 	"testing"
 
 	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/memgraph"
 	"gitnexus.dev/gitnexus/internal/search"
 	"gitnexus.dev/gitnexus/internal/store"
+	"gitnexus.dev/gitnexus/internal/testrepo"
 )
 
 // TestInPlaceWriteEqualsNewFile saves a series of random graphs into one
@@ -193,31 +192,7 @@ func readBack(t *testing.T, repo string) map[string]any {
 		out["search "+q] = s
 	}
 	for _, view := range []string{"nodes", "edges", "communities", "processes", "process_steps", "search_common"} {
-		out["view "+view] = viewRows(t, r.DB(), view)
+		out["view "+view] = testrepo.Rows(t, r.DB(), "SELECT * FROM "+view)
 	}
-	return out
-}
-
-func viewRows(t *testing.T, db *sql.DB, view string) []string {
-	t.Helper()
-	rows, err := db.Query("SELECT * FROM " + view)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	cols, _ := rows.Columns()
-	var out []string
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, fmt.Sprint(vals...))
-	}
-	sort.Strings(out)
 	return out
 }

@@ -103,19 +103,14 @@ func (g *Graph) AddNode(n Node) bool {
 	return true
 }
 
-// Grow makes room for this many more nodes and edges, so that adding them
-// does not grow the indexes step by step.
+// Grow makes room for this many more nodes and edges: the slices grow
+// once, and an edge index that a sort left to be rebuilt is rebuilt with
+// room for them (maps cannot be grown in place; copying one costs what its
+// own growth would).
 func (g *Graph) Grow(nodes, edges int) {
-	if len(g.nodes)+nodes > cap(g.nodes) {
-		g.nodes = slices.Grow(g.nodes, nodes)
-		idx := make(map[string]int, len(g.nodes)+nodes)
-		for k, v := range g.nodeIdx {
-			idx[k] = v
-		}
-		g.nodeIdx = idx
-	}
-	if len(g.edges)+edges > cap(g.edges) {
-		g.edges = slices.Grow(g.edges, edges)
+	g.nodes = slices.Grow(g.nodes, nodes)
+	g.edges = slices.Grow(g.edges, edges)
+	if g.edgeIdx == nil {
 		g.indexEdges(len(g.edges) + edges)
 	}
 }

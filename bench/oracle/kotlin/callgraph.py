@@ -10,8 +10,6 @@ to the source declarations with the graph's conventions (README.md). Writes
 <out.jsonl>, <out.jsonl>.files and <out.jsonl>.stats.json.
 """
 
-import collections
-import json
 import os
 import re
 import sys
@@ -19,35 +17,23 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "jvm"))
 import classfile as cfr  # noqa: E402
 import receiver  # noqa: E402
+from repo import ClassRepo, EdgeOracle, main  # noqa: E402
 
 DEFAULT_MARKER = "Lkotlin/jvm/internal/DefaultConstructorMarker;"
 
 
-class Repo:
+def package_of(lines):
+    """The package a Kotlin file declares, "" for none."""
+    for ln in lines:
+        m = re.match(r"\s*package\s+([\w.`]+)", ln)
+        if m:
+            return m.group(1).replace("`", "")
+    return ""
+
+
+class Repo(ClassRepo):
     def __init__(self, root, classes_dir, files):
-        self.root = root
-        self.files = files
-        self.source = {}  # rel path -> lines
-        self.by_pkg = collections.defaultdict(list)  # (package, basename) -> rel paths
-        for rel in files:
-            with open(os.path.join(root, rel), encoding="utf-8", errors="replace") as f:
-                lines = f.read().split("\n")
-            self.source[rel] = lines
-            pkg = ""
-            for ln in lines:
-                m = re.match(r"\s*package\s+([\w.`]+)", ln)
-                if m:
-                    pkg = m.group(1).replace("`", "")
-                    break
-            self.by_pkg[(pkg, os.path.basename(rel))].append(rel)
-        self.classes = {}
-        for dirpath, _, names in os.walk(classes_dir):
-            for n in names:
-                if n.endswith(".class"):
-                    with open(os.path.join(dirpath, n), "rb") as f:
-                        c = cfr.read(f.read())
-                    self.classes[c.name] = c
-        self.stats = collections.Counter()
+        super().__init__(root, classes_dir, files, package_of)
         self._spans = {}
         self._local_lines = {}
         # Kotlin 1.3 compiles a local `fun` to a class like a lambda's; its
@@ -60,11 +46,6 @@ class Repo:
                     if name == "invoke" and owner != c.name and owner in self.classes and \
                             self.classes[owner].super == "kotlin/jvm/internal/Lambda":
                         self.local_funs.add(owner)
-        self.subtypes = collections.defaultdict(set)
-        for c in self.classes.values():
-            for s in self.supertypes(c.name):
-                if s != c.name:
-                    self.subtypes[s].add(c.name)
 
     # --- classes -----------------------------------------------------------
 
@@ -72,16 +53,6 @@ class Repo:
         pkg = c.name.rsplit("/", 1)[0].replace("/", ".") if "/" in c.name else ""
         paths = self.by_pkg.get((pkg, c.source_file), [])
         return paths[0] if len(paths) == 1 else None
-
-    def supertypes(self, name, seen=None):
-        seen = set() if seen is None else seen
-        if name in seen or name not in self.classes:
-            return seen
-        seen.add(name)
-        c = self.classes[name]
-        for s in [c.super] + c.interfaces:
-            self.supertypes(s, seen)
-        return seen
 
     def is_companion(self, c):
         outer = self.outer_of(c)
@@ -145,32 +116,6 @@ class Repo:
 
     # --- methods -----------------------------------------------------------
 
-    def method(self, cname, name, desc):
-        c = self.classes.get(cname)
-        if c is None:
-            return None
-        for m in c.methods:
-            if m.name == name and m.desc == desc:
-                return m
-        return None
-
-    def resolve(self, cname, name, desc):
-        """JVM method resolution among repository classes."""
-        c = self.classes.get(cname)
-        if c is None:
-            return None
-        m = self.method(cname, name, desc)
-        if m:
-            return m
-        r = self.resolve(c.super, name, desc)
-        if r:
-            return r
-        for i in c.interfaces:
-            r = self.resolve(i, name, desc)
-            if r:
-                return r
-        return None
-
     def in_constructor(self, c, line):
         """Whether `line` lies in a constructor written with the `constructor`
         keyword inside the class body (a secondary constructor)."""
@@ -204,11 +149,6 @@ class Repo:
                 continue
             return bool(re.search(r"\bclass\b", t)) and not t.endswith("{")
         return False
-
-    def real_lines(self, m):
-        rel = self.file_of(m.cls)
-        n = len(self.source[rel]) if rel else 0
-        return sorted({ln for _, ln in m.lines if 0 < ln <= n})
 
     def is_accessor(self, m):
         """A property getter or setter kotlinc generates (not a `fun`)."""
@@ -376,7 +316,7 @@ def demangle(name):
     return re.sub(r"\$main$", "", name)
 
 
-class Oracle:
+class Oracle(EdgeOracle):
     def __init__(self, repo):
         self.r = repo
         self.edges = set()
@@ -633,15 +573,6 @@ class Oracle:
             r.stats["inline_calls"] += 1
             self.add(caller, target, "static", site)
 
-    def add(self, caller, callee_m, kind, line):
-        callee = self.callee_endpoint(callee_m)
-        if callee["file"] is None or not callee["line"]:
-            self.r.stats["callee_without_source_line"] += 1  # data class members kotlinc writes
-            return
-        self.edges.add(json.dumps({"caller": caller, "callee": callee, "kind": kind,
-                                   "site": {"file": caller["file"], "line": line}}, separators=(",", ":")))
-        self.r.stats["edges_" + kind] += 1
-
 
 def parse_smap(text):
     """SMAP strata: name -> ({file id: class path}, [(src, file id, count, dest)])."""
@@ -676,32 +607,5 @@ def parse_smap(text):
     return out
 
 
-def main():
-    root, classes_dir, files_txt, out = sys.argv[1:5]
-    with open(files_txt) as f:
-        files = sorted(l.strip() for l in f if l.strip())
-    repo = Repo(root, classes_dir, files)
-    oracle = Oracle(repo)
-    oracle.run()
-    static = set()
-    for e in oracle.edges:
-        d = json.loads(e)
-        if d["kind"] == "static":
-            static.add(json.dumps([d["caller"], d["callee"], d["site"]]))
-    with open(out, "w") as f:
-        for e in sorted(oracle.edges):
-            d = json.loads(e)
-            if d["kind"] == "dispatch" and json.dumps([d["caller"], d["callee"], d["site"]]) in static:
-                continue  # a receiver's own method is the static edge
-            f.write(e + "\n")
-    with open(out + ".files", "w") as f:
-        f.write("".join(p + "\n" for p in files))
-    repo.stats["classes"] = len(repo.classes)
-    repo.stats["files"] = len(files)
-    with open(out + ".stats.json", "w") as f:
-        json.dump(dict(sorted(repo.stats.items())), f, indent=1)
-        f.write("\n")
-
-
 if __name__ == "__main__":
-    main()
+    main(Repo, Oracle)

@@ -9,13 +9,13 @@ Writes <out.jsonl>, <out.jsonl>.files and <out.jsonl>.stats.json.
 """
 
 import collections
-import json
 import os
 import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "jvm"))
 import classfile as cfr  # noqa: E402
+from repo import ClassRepo, EdgeOracle, main  # noqa: E402
 
 # scalac's encoding of operator characters in JVM names.
 OPERATORS = {"$plus": "+", "$minus": "-", "$times": "*", "$div": "/", "$bslash": "\\", "$bar": "|",
@@ -37,36 +37,22 @@ def decode(name):
     return name
 
 
-class Repo:
+def package_of(lines):
+    """The package a Scala file's package clauses add up to ("a.b" for
+    `package a` then `package b`), "" for none; `package object` is not one."""
+    parts = []
+    for ln in lines:
+        m = re.match(r"\s*package\s+([\w.]+)\s*$", ln)
+        if m and not re.match(r"\s*package\s+object\b", ln):
+            parts.append(m.group(1))
+        elif ln.strip() and not ln.strip().startswith(("//", "/*", "*", "package")):
+            break
+    return ".".join(parts)
+
+
+class Repo(ClassRepo):
     def __init__(self, root, classes_dir, files):
-        self.files = files
-        self.source = {}
-        self.by_pkg = collections.defaultdict(list)
-        for rel in files:
-            with open(os.path.join(root, rel), encoding="utf-8", errors="replace") as f:
-                lines = f.read().split("\n")
-            self.source[rel] = lines
-            parts = []
-            for ln in lines:
-                m = re.match(r"\s*package\s+([\w.]+)\s*$", ln)
-                if m and not re.match(r"\s*package\s+object\b", ln):
-                    parts.append(m.group(1))
-                elif ln.strip() and not ln.strip().startswith(("//", "/*", "*", "package")):
-                    break
-            self.by_pkg[(".".join(parts), os.path.basename(rel))].append(rel)
-        self.classes = {}
-        for dirpath, _, names in os.walk(classes_dir):
-            for n in names:
-                if n.endswith(".class"):
-                    with open(os.path.join(dirpath, n), "rb") as f:
-                        c = cfr.read(f.read())
-                    self.classes[c.name] = c
-        self.stats = collections.Counter()
-        self.subtypes = collections.defaultdict(set)
-        for c in self.classes.values():
-            for s in self.supertypes(c.name):
-                if s != c.name:
-                    self.subtypes[s].add(c.name)
+        super().__init__(root, classes_dir, files, package_of)
         self._defs = {}
 
     def file_of(self, c):
@@ -76,16 +62,6 @@ class Repo:
             return paths[0]
         paths = [p for (_, base), ps in self.by_pkg.items() if base == c.source_file for p in ps]
         return paths[0] if len(paths) == 1 else None
-
-    def supertypes(self, name, seen=None):
-        seen = set() if seen is None else seen
-        if name in seen or name not in self.classes:
-            return seen
-        seen.add(name)
-        c = self.classes[name]
-        for s in [c.super] + c.interfaces:
-            self.supertypes(s, seen)
-        return seen
 
     # --- kinds of classes ----------------------------------------------------
 
@@ -138,36 +114,6 @@ class Repo:
         return "Class"
 
     # --- methods -------------------------------------------------------------
-
-    def method(self, cname, name, desc):
-        c = self.classes.get(cname)
-        if c is None:
-            return None
-        for m in c.methods:
-            if m.name == name and m.desc == desc:
-                return m
-        return None
-
-    def resolve(self, cname, name, desc):
-        c = self.classes.get(cname)
-        if c is None:
-            return None
-        m = self.method(cname, name, desc)
-        if m:
-            return m
-        r = self.resolve(c.super, name, desc)
-        if r:
-            return r
-        for i in c.interfaces:
-            r = self.resolve(i, name, desc)
-            if r:
-                return r
-        return None
-
-    def real_lines(self, m):
-        rel = self.file_of(m.cls)
-        n = len(self.source[rel]) if rel else 0
-        return sorted({ln for _, ln in m.lines if 0 < ln <= n})
 
     def defs(self, rel):
         """Line numbers of each name declared with `def` in a file."""
@@ -285,7 +231,7 @@ class Repo:
         return 0
 
 
-class Oracle:
+class Oracle(EdgeOracle):
     def __init__(self, repo):
         self.r = repo
         self.edges = set()
@@ -551,42 +497,6 @@ class Oracle:
             return True
         return name in text
 
-    def add(self, caller, callee_m, kind, line):
-        callee = self.callee_endpoint(callee_m)
-        if callee["file"] is None or not callee["line"]:
-            self.r.stats["callee_without_source_line"] += 1
-            return
-        self.edges.add(json.dumps({"caller": caller, "callee": callee, "kind": kind,
-                                   "site": {"file": caller["file"], "line": line}}, separators=(",", ":")))
-        self.r.stats["edges_" + kind] += 1
-
-
-def main():
-    root, classes_dir, files_txt, out = sys.argv[1:5]
-    with open(files_txt) as f:
-        files = sorted(l.strip() for l in f if l.strip())
-    repo = Repo(root, classes_dir, files)
-    oracle = Oracle(repo)
-    oracle.run()
-    static = set()
-    for e in oracle.edges:
-        d = json.loads(e)
-        if d["kind"] == "static":
-            static.add(json.dumps([d["caller"], d["callee"], d["site"]]))
-    with open(out, "w") as f:
-        for e in sorted(oracle.edges):
-            d = json.loads(e)
-            if d["kind"] == "dispatch" and json.dumps([d["caller"], d["callee"], d["site"]]) in static:
-                continue
-            f.write(e + "\n")
-    with open(out + ".files", "w") as f:
-        f.write("".join(p + "\n" for p in files))
-    repo.stats["classes"] = len(repo.classes)
-    repo.stats["files"] = len(files)
-    with open(out + ".stats.json", "w") as f:
-        json.dump(dict(sorted(repo.stats.items())), f, indent=1)
-        f.write("\n")
-
 
 if __name__ == "__main__":
-    main()
+    main(Repo, Oracle)

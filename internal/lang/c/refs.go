@@ -41,15 +41,7 @@ func (x *extraction) addRef(n *ts.Node, seen map[refKey]bool) {
 	if scope < 0 {
 		return
 	}
-	write := false
-	switch p.Kind() {
-	case "assignment_expression":
-		if l := p.ChildByFieldName("left"); l != nil && l.Id() == n.Id() {
-			write = true
-		}
-	case "update_expression":
-		write = true
-	}
+	write := IsWrite(n, p)
 	k := refKey{scope, x.text(n), write}
 	if seen[k] {
 		return

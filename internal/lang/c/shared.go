@@ -64,3 +64,16 @@ func IsMacroName(name string) bool {
 	}
 	return letters >= 2
 }
+
+// IsWrite reports whether the identifier n, a child of parent, is written
+// there: the left side of an assignment, or the operand of ++ or --.
+func IsWrite(n, parent *ts.Node) bool {
+	switch parent.Kind() {
+	case "assignment_expression":
+		l := parent.ChildByFieldName("left")
+		return l != nil && l.Id() == n.Id()
+	case "update_expression":
+		return true
+	}
+	return false
+}

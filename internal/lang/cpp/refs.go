@@ -4,6 +4,7 @@ import (
 	ts "github.com/tree-sitter/go-tree-sitter"
 
 	"gitnexus.dev/gitnexus/internal/lang"
+	"gitnexus.dev/gitnexus/internal/lang/c"
 )
 
 // References to variables and constants at namespace scope and to static
@@ -46,15 +47,7 @@ func (x *extraction) addRef(n *ts.Node, e *lang.Expr) {
 	if scope < 0 || !x.facts.Symbols[scope].Kind.IsCallable() {
 		return
 	}
-	write := false
-	switch p.Kind() {
-	case "assignment_expression":
-		if l := p.ChildByFieldName("left"); l != nil && l.Id() == n.Id() {
-			write = true
-		}
-	case "update_expression":
-		write = true
-	}
+	write := c.IsWrite(n, p)
 	k := refKey{scope, x.text(n), write}
 	if x.refs[k] {
 		return

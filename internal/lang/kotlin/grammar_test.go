@@ -3,7 +3,7 @@ package kotlin
 import (
 	"testing"
 
-	ts "github.com/tree-sitter/go-tree-sitter"
+	"gitnexus.dev/gitnexus/internal/lang/grammartest"
 )
 
 // TestGrammarShapes pins the syntax trees of the Kotlin constructs the
@@ -13,7 +13,7 @@ import (
 // receiver is the type written before its name; `x?.f()` and `x.f()` are
 // the same navigation_expression.
 func TestGrammarShapes(t *testing.T) {
-	cases := []struct{ name, src, want string }{
+	grammartest.CheckShapes(t, grammar(), [][3]string{
 		{"package and imports",
 			"package a.b\nimport a.c.D\nimport a.c.*\nimport x.Y as Z\n",
 			"(source_file (package_header (qualified_identifier (identifier) (identifier))) " +
@@ -45,21 +45,7 @@ func TestGrammarShapes(t *testing.T) {
 				"(call_expression (navigation_expression (identifier) (identifier)) (value_arguments)) " +
 				"(call_expression (navigation_expression (identifier) (identifier)) (value_arguments)) " +
 				"(call_expression (navigation_expression (super_expression (user_type (identifier))) (identifier)) (value_arguments))))))"},
-	}
-	p := ts.NewParser()
-	defer p.Close()
-	if err := p.SetLanguage(grammar()); err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			tree := p.Parse([]byte(c.src), nil)
-			defer tree.Close()
-			if got := tree.RootNode().ToSexp(); got != c.want {
-				t.Errorf("tree of %q:\n got %s\nwant %s", c.src, got, c.want)
-			}
-		})
-	}
+	})
 }
 
 // TestGrammarLimits records what the grammar fails to read, so that the
@@ -70,20 +56,9 @@ func TestGrammarShapes(t *testing.T) {
 // constructor of the outer class; at top level it parses), and a call to a function named like the soft
 // keyword `open`.
 func TestGrammarLimits(t *testing.T) {
-	p := ts.NewParser()
-	defer p.Close()
-	if err := p.SetLanguage(grammar()); err != nil {
-		t.Fatal(err)
-	}
-	for _, src := range []string{
+	grammartest.CheckStillFails(t, grammar(), []string{
 		"interface I { fun n() }\n",
 		"class A {\n    class B\n    constructor(val x: Int) {\n    }\n}\n",
 		"class C {\n    fun f() {\n        open()\n    }\n}\n",
-	} {
-		tree := p.Parse([]byte(src), nil)
-		if !tree.RootNode().HasError() {
-			t.Errorf("%q parses now: %s", src, tree.RootNode().ToSexp())
-		}
-		tree.Close()
-	}
+	})
 }

@@ -3,7 +3,7 @@ package scala
 import (
 	"testing"
 
-	ts "github.com/tree-sitter/go-tree-sitter"
+	"gitnexus.dev/gitnexus/internal/lang/grammartest"
 )
 
 // TestGrammarShapes pins the syntax trees of the Scala constructs the
@@ -15,7 +15,7 @@ import (
 // infix_expression whose operator is an identifier; a call without
 // parentheses (`y.z`) is a bare field_expression.
 func TestGrammarShapes(t *testing.T) {
-	cases := []struct{ name, src, want string }{
+	grammartest.CheckShapes(t, grammar(), [][3]string{
 		{"chained packages and imports",
 			"package a.b\npackage c\nimport a.c.D\nimport a.c._\nimport x.{Y => Z, W as V}\n",
 			"(compilation_unit (package_clause name: (package_identifier (identifier) (identifier))) " +
@@ -53,21 +53,7 @@ func TestGrammarShapes(t *testing.T) {
 			"object A { def p[$: P] = 1 }\n",
 			"(compilation_unit (object_definition name: (identifier) body: (template_body (function_definition name: (identifier) " +
 				"parameters: (type_parameters name: (identifier) bound: (context_bound type: (type_identifier))) body: (integer_literal)))))"},
-	}
-	p := ts.NewParser()
-	defer p.Close()
-	if err := p.SetLanguage(grammar()); err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			tree := p.Parse([]byte(c.src), nil)
-			defer tree.Close()
-			if got := tree.RootNode().ToSexp(); got != c.want {
-				t.Errorf("tree of %q:\n got %s\nwant %s", c.src, got, c.want)
-			}
-		})
-	}
+	})
 }
 
 // TestGrammarLimits records what the grammar fails to read, so that the
@@ -77,19 +63,8 @@ func TestGrammarShapes(t *testing.T) {
 // it in the file may then be read at top level) and a self-type named
 // `this` (`class C { this: U => }`).
 func TestGrammarLimits(t *testing.T) {
-	p := ts.NewParser()
-	defer p.Close()
-	if err := p.SetLanguage(grammar()); err != nil {
-		t.Fatal(err)
-	}
-	for _, src := range []string{
+	grammartest.CheckStillFails(t, grammar(), []string{
 		"val f = { implicit ctx: P[_] => 1 }\n",
 		"class C { this: U => }\n",
-	} {
-		tree := p.Parse([]byte(src), nil)
-		if !tree.RootNode().HasError() {
-			t.Errorf("%q parses now: %s", src, tree.RootNode().ToSexp())
-		}
-		tree.Close()
-	}
+	})
 }

@@ -8,20 +8,4 @@
 # a trait and a tail-recursive def. Needs Debian's scala package.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-out="$(mktemp -d)"
-trap 'rm -rf "$out"' EXIT
-"$here/run.sh" "$here/selftest/repo" "$out/got.jsonl" 2> >(grep -v -e '^OpenJDK' >&2)
-python3 - "$out/got.jsonl" >"$out/got.txt" <<'PY'
-import json, sys
-def end(e):
-    return f"{e['file'].rsplit('/', 1)[-1]}:{e['line']}"
-for l in open(sys.argv[1]):
-    e = json.loads(l)
-    c, d = e["caller"], e["callee"]
-    kind = f" {c['kind']}" if "kind" in c else ""
-    print(f"{e['kind']} {end(c)} {c['name']}{kind} -> {end(d)} {d['name']} @{e['site']['line']}")
-PY
-grep -v '^#' "$here/selftest/want.txt" | sort >"$out/want.sorted"
-sort "$out/got.txt" >"$out/got.sorted"
-diff -u "$out/want.sorted" "$out/got.sorted"
-echo "scala oracle: selftest passed ($(wc -l <"$out/want.sorted") edges)"
+exec "$here/../jvm/selftest.sh" "$here" scala

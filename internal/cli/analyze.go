@@ -187,6 +187,7 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 
 	gs := readGitState(ctx, root)
 	why := "no index yet"
+	var partition *graph.Partition
 	var prevEmbed *store.EmbeddingMeta
 	prev, prevErr := store.OpenRepo(root)
 	if prevErr == nil {
@@ -218,6 +219,13 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 		if why := embedStale(r.Meta().Embeddings, embedder); why != "" {
 			fr.Fresh, fr.Reasons = false, append(fr.Reasons, why)
 		}
+		// Communities are updated from the index's only when this build
+		// wrote it: another may find them differently.
+		if !fr.Fresh && !o.force && meta.Writer == extractorKey() {
+			if partition, err = r.Partition(ctx); err != nil && !o.quiet {
+				fmt.Fprintf(o.io.ErrOut, "warning: %v (communities are detected again)\n", err)
+			}
+		}
 		r.Close()
 		switch {
 		case fr.Fresh && !o.force:
@@ -246,7 +254,7 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	}
 	res, err := ingest.Run(ctx, ingest.Options{Root: root, Workers: o.workers, MaxFileSize: o.maxFileSize * 1024,
 		Progress: prog.event, History: o.history.options(gs.Git && gs.Commit != ""), ReuseHistory: !o.force,
-		Cache: cache, Embedder: embedder, EmbedProvider: ecfg.Provider, EmbedTokens: ecfg.MaxTokens})
+		Communities: partition, Cache: cache, Embedder: embedder, EmbedProvider: ecfg.Provider, EmbedTokens: ecfg.MaxTokens})
 	prog.done()
 	if err != nil {
 		return err
@@ -440,6 +448,11 @@ func printSummary(w io.Writer, id, root string, s *ingest.Summary) {
 	if f := s.Flows; f.Communities > 0 || f.Processes > 0 {
 		fmt.Fprintf(w, "  flows     %d communities (modularity %.2f), %d processes from %d entry points\n",
 			f.Communities, f.Modularity, f.Processes, f.EntryPoints)
+		if f.CommunityUpdate == "local" {
+			fmt.Fprintf(w, "            communities updated locally: %d symbols placed, %d communities added, %d dissolved; "+
+				"%d of %d changed symbols before they are detected again\n",
+				f.CommunityPlaced, f.CommunitiesAdded, f.CommunitiesDissolved, f.CommunityDrift, f.CommunityDriftLimit)
+		}
 	}
 	if h := s.History; h != nil && h.Git {
 		printHistorySummary(w, h)

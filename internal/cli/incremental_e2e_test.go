@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -44,7 +45,8 @@ func TestIncrementalEqualsRebuild(t *testing.T) {
 			inc := filepath.Join(t.TempDir(), "repo")
 			full := filepath.Join(t.TempDir(), "repo")
 			steps := 6
-			reused, inPlace := 0, 0
+			reused, inPlace, local := 0, 0, 0
+			var before map[string]string
 			for step := 0; step <= steps; step++ {
 				if step > 0 {
 					m.edit(rng)
@@ -75,20 +77,24 @@ func TestIncrementalEqualsRebuild(t *testing.T) {
 					t.Errorf("step %d: the index was written anew: %s", step, rep.Summary.Rewritten)
 				}
 				mustRun(t, home, full, "analyze", "--force", "-q")
-				a, b := dumpIndex(t, inc), dumpIndex(t, full)
-				if step == 0 && crossFileCalls(b["edges"]) == 0 {
+				if step == 0 && crossFileCalls(dumpIndex(t, full)["edges"]) == 0 {
 					t.Fatalf("the rendered %s code has no call from one file to another resolved: it tests little\n%s",
 						l.name, renderListing(files))
 				}
-				for _, k := range slices.Sorted(mapsKeys(a)) {
-					if !reflect.DeepEqual(a[k], b[k]) {
-						t.Fatalf("step %d: %s differ\nincremental: %v\n    rebuild: %v\nfiles:\n%s", step, k,
-							diffRows(a[k], b[k]), diffRows(b[k], a[k]), renderListing(files))
-					}
+				if msg := sameAsRebuild(t, inc, full, before); msg != "" {
+					t.Fatalf("step %d: %s\nfiles:\n%s", step, msg, renderListing(files))
 				}
-				if oa, ob := orderedAnswers(t, home, inc), orderedAnswers(t, home, full); oa != ob {
+				lc := communitiesLocal(t, inc)
+				if lc {
+					local++
+				}
+				if oa, ob := orderedAnswers(t, home, inc, lc), orderedAnswers(t, home, full, lc); oa != ob {
 					t.Fatalf("step %d: answers come in another order\nincremental:\n%s\nrebuild:\n%s", step, oa, ob)
 				}
+				before = memberships(t, inc)
+			}
+			if local == 0 {
+				t.Errorf("no re-index updated communities locally: the local rule is not checked")
 			}
 			if reused == 0 {
 				t.Errorf("no re-index reused a file's facts: the comparison checks nothing")
@@ -218,15 +224,21 @@ func commitAll(t *testing.T, root string, step int) {
 // orderedAnswers are answers whose order is the in-memory graph's: every
 // node id from Cypher without ORDER BY, the overview, and a search whose
 // hits tie.
-func orderedAnswers(t *testing.T, home, root string) string {
+// After a local update of communities, only the answers that do not show
+// them are compared.
+func orderedAnswers(t *testing.T, home, root string, localCommunities bool) string {
 	t.Helper()
 	var b strings.Builder
-	for _, args := range [][]string{
+	queries := [][]string{
 		{"cypher", "MATCH (n) RETURN n.id"},
 		{"cypher", "MATCH (c:Community) RETURN c.id, c.label"},
 		{"overview", "--repo", root},
 		{"query", "f", "--repo", root, "--limit", "50"},
-	} {
+	}
+	if localCommunities {
+		queries = [][]string{{"cypher", "MATCH (n) WHERE n.kind <> 'Community' RETURN n.id"}}
+	}
+	for _, args := range queries {
 		if args[0] == "cypher" {
 			args = append(args, "--repo", root)
 		}
@@ -237,27 +249,202 @@ func orderedAnswers(t *testing.T, home, root string) string {
 }
 
 // dumpIndex reads what an index answers with, as sorted rows per view,
-// and the search results for every name in it.
-func dumpIndex(t *testing.T, root string) map[string][]string {
+// and the search results for every name in it. Without communities, it
+// leaves out Community nodes, MEMBER_OF edges, the communities and the
+// process types (which follow from the communities): what a local update
+// of communities may have made otherwise than a rebuild
+// (checkLocalCommunities checks those).
+func dumpIndex(t *testing.T, root string, withCommunities ...bool) map[string][]string {
+	t.Helper()
+	all := len(withCommunities) == 0 || withCommunities[0]
+	db := openIndex(t, root)
+	defer db.Close()
+	out := map[string][]string{}
+	for _, view := range []string{"nodes", "edges", "commits", "file_changes", "symbol_changes",
+		"communities", "processes", "process_steps"} {
+		q := "SELECT * FROM " + view
+		if !all {
+			switch view {
+			case "nodes":
+				q += " WHERE kind <> 'Community'"
+			case "edges":
+				q += " WHERE type <> 'MEMBER_OF'"
+			case "communities":
+				continue
+			case "processes":
+				q = "SELECT id, label, step_count, entry_id, terminal_id, rank FROM processes"
+			}
+		}
+		out[view] = queryRows(t, db, q)
+	}
+	names := queryRows(t, db, "SELECT DISTINCT name FROM node WHERE kind IN ('Function', 'Method', 'Class')")
+	for _, n := range names {
+		rows := queryRows(t, db, "SELECT n.id FROM search JOIN node n ON n.rid = search.rowid WHERE search MATCH ?"+
+			map[bool]string{true: "", false: " AND n.kind <> 'Community'"}[all], `"`+strings.Trim(n, "[]")+`"`)
+		out["search"] = append(out["search"], n+" -> "+strings.Join(rows, " "))
+	}
+	sort.Strings(out["search"])
+	return out
+}
+
+func openIndex(t *testing.T, root string) *sql.DB {
 	t.Helper()
 	db, err := sql.Open("sqlite3", "file:"+filepath.Join(root, ".gitnexus", "graph.db")+"?mode=ro")
 	if err != nil {
 		t.Fatal(err)
 	}
+	return db
+}
+
+// sameAsRebuild compares the index at inc, just re-indexed, with the one
+// rebuilt at full and returns the first difference ("" when none). When
+// inc's communities were updated locally, they are checked against the
+// local-update rule instead, given the memberships inc had before (nil:
+// unknown).
+func sameAsRebuild(t *testing.T, inc, full string, before map[string]string) string {
+	t.Helper()
+	local := communitiesLocal(t, inc)
+	if local {
+		if msg := checkLocalCommunities(t, inc, before); msg != "" {
+			return "communities updated locally: " + msg
+		}
+	}
+	a, b := dumpIndex(t, inc, !local), dumpIndex(t, full, !local)
+	for _, k := range slices.Sorted(mapsKeys(a)) {
+		if !reflect.DeepEqual(a[k], b[k]) {
+			return fmt.Sprintf("%s differ\nincremental: %v\n    rebuild: %v", k, diffRows(a[k], b[k]), diffRows(b[k], a[k]))
+		}
+	}
+	return ""
+}
+
+// communitiesLocal tells whether the last analyze of root updated its
+// communities locally rather than detecting them.
+func communitiesLocal(t *testing.T, root string) bool {
+	t.Helper()
+	db := openIndex(t, root)
 	defer db.Close()
-	out := map[string][]string{}
-	for _, view := range []string{"nodes", "edges", "commits", "file_changes", "symbol_changes",
-		"communities", "processes", "process_steps"} {
-		out[view] = queryRows(t, db, "SELECT * FROM "+view)
+	var raw string
+	if err := db.QueryRow("SELECT value FROM meta WHERE key = 'meta'").Scan(&raw); err != nil {
+		t.Fatal(err)
 	}
-	names := queryRows(t, db, "SELECT DISTINCT name FROM node WHERE kind IN ('Function', 'Method', 'Class')")
-	for _, n := range names {
-		rows := queryRows(t, db, "SELECT n.id FROM search JOIN node n ON n.rid = search.rowid WHERE search MATCH ?",
-			`"`+strings.Trim(n, "[]")+`"`)
-		out["search"] = append(out["search"], n+" -> "+strings.Join(rows, " "))
+	var meta struct {
+		Stats struct {
+			Flows struct{ CommunityUpdate string }
+		}
 	}
-	sort.Strings(out["search"])
+	if err := json.Unmarshal([]byte(raw), &meta); err != nil {
+		t.Fatal(err)
+	}
+	switch u := meta.Stats.Flows.CommunityUpdate; u {
+	case "local", "detected":
+		return u == "local"
+	default:
+		t.Fatalf("the summary says communities were %q", u)
+	}
+	return false
+}
+
+// memberships maps each member symbol of root's index to its community.
+func memberships(t *testing.T, root string) map[string]string {
+	t.Helper()
+	db := openIndex(t, root)
+	defer db.Close()
+	out := map[string]string{}
+	for _, r := range pairs(t, db, "SELECT src, dst FROM edges WHERE type = 'MEMBER_OF'") {
+		out[r[0]] = r[1]
+	}
 	return out
+}
+
+// pairs runs a query of two text columns.
+func pairs(t *testing.T, db *sql.DB, q string) [][2]string {
+	t.Helper()
+	rows, err := db.Query(q)
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	defer rows.Close()
+	var out [][2]string
+	for rows.Next() {
+		var p [2]string
+		if err := rows.Scan(&p[0], &p[1]); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// checkLocalCommunities checks root's communities against the rule of
+// their local update (internal/enrich/communities.go), given the
+// memberships before it:
+//   - a member stays in its community while that community exists, and
+//     is in none once it is dissolved;
+//   - a symbol that joined a community has a detection edge (a call not
+//     guessed by name, EXTENDS or IMPLEMENTS) to another of its members;
+//   - a community has at least two members and counts them right;
+//   - a process is intra-community exactly when all its steps are in the
+//     entry's community.
+func checkLocalCommunities(t *testing.T, root string, before map[string]string) string {
+	t.Helper()
+	db := openIndex(t, root)
+	defer db.Close()
+	of := memberships(t, root)
+	size := map[string]int{}
+	for _, c := range of {
+		size[c]++
+	}
+	counted := map[string]string{}
+	for _, r := range pairs(t, db, "SELECT id, CAST(symbol_count AS TEXT) FROM communities") {
+		counted[r[0]] = r[1]
+		if n := size[r[0]]; n < 2 || strconv.Itoa(n) != r[1] {
+			return fmt.Sprintf("%s has %d members and says %s", r[0], n, r[1])
+		}
+	}
+	if len(counted) != len(size) {
+		return fmt.Sprintf("%d communities have members, %d are listed", len(size), len(counted))
+	}
+	exists := map[string]bool{}
+	for _, r := range pairs(t, db, "SELECT id, kind FROM nodes") {
+		exists[r[0]] = true
+	}
+	for s, c := range before {
+		if !exists[s] {
+			continue
+		}
+		if now, ok := of[s]; size[c] > 0 && now != c || size[c] == 0 && ok {
+			return fmt.Sprintf("%s moved from %s to %q", s, c, now)
+		}
+	}
+	linked := map[[2]string]bool{}
+	for _, r := range pairs(t, db, `SELECT src, dst FROM edges WHERE type IN ('EXTENDS', 'IMPLEMENTS')
+		OR type = 'CALLS' AND reason <> 'name-only'`) {
+		if of[r[0]] != "" && of[r[0]] == of[r[1]] && r[0] != r[1] {
+			linked[[2]string{r[0], of[r[0]]}] = true
+			linked[[2]string{r[1], of[r[1]]}] = true
+		}
+	}
+	for s, c := range of {
+		if before != nil && before[s] != c && !linked[[2]string{s, c}] {
+			return fmt.Sprintf("%s joined %s without an edge to another member", s, c)
+		}
+	}
+	steps := map[string][]string{}
+	for _, r := range pairs(t, db, "SELECT process_id, symbol_id FROM process_steps ORDER BY process_id, step") {
+		steps[r[0]] = append(steps[r[0]], r[1])
+	}
+	for _, r := range pairs(t, db, "SELECT id, process_type FROM processes") {
+		s := steps[r[0]]
+		intra := of[s[0]] != ""
+		for _, x := range s {
+			intra = intra && of[x] == of[s[0]]
+		}
+		if want := map[bool]string{true: "intra_community", false: "cross_community"}[intra]; r[1] != want {
+			return fmt.Sprintf("%s is %s, its steps make it %s", r[0], r[1], want)
+		}
+	}
+	return ""
 }
 
 func queryRows(t *testing.T, db *sql.DB, q string, args ...any) []string {
@@ -882,12 +1069,10 @@ func TestIncrementalAfterKill(t *testing.T) {
 		}
 		mustRun(t, home, inc, "analyze", "-q")
 		mustRun(t, home, full, "analyze", "--force", "-q")
-		a, b := dumpIndex(t, inc), dumpIndex(t, full)
-		for _, k := range slices.Sorted(mapsKeys(a)) {
-			if !reflect.DeepEqual(a[k], b[k]) {
-				t.Fatalf("round %d: %s differ after a killed run\nincremental: %v\n    rebuild: %v", round, k,
-					diffRows(a[k], b[k]), diffRows(b[k], a[k]))
-			}
+		// The killed run may have committed its own update of the
+		// communities: the memberships before it are not known.
+		if msg := sameAsRebuild(t, inc, full, nil); msg != "" {
+			t.Fatalf("round %d, after a killed run: %s", round, msg)
 		}
 		if left, _ := filepath.Glob(filepath.Join(inc, ".gitnexus", "*.tmp-*")); len(left) > 0 {
 			t.Errorf("round %d: temporary files left: %v", round, left)
@@ -924,7 +1109,8 @@ func TestIncrementalReplay(t *testing.T) {
 			t.Fatalf("clone: %v\n%s", err, out)
 		}
 	}
-	reused, inPlace := 0, 0
+	reused, inPlace, local := 0, 0, 0
+	var before map[string]string
 	for i, c := range commits {
 		for _, dst := range []string{inc, full} {
 			git(t, dst, "checkout", "-q", "--detach", c)
@@ -941,16 +1127,16 @@ func TestIncrementalReplay(t *testing.T) {
 			inPlace++
 		}
 		mustRun(t, home, full, "analyze", "--force", "-q")
-		a, b := dumpIndex(t, inc), dumpIndex(t, full)
-		for _, k := range slices.Sorted(mapsKeys(a)) {
-			if !reflect.DeepEqual(a[k], b[k]) {
-				t.Fatalf("commit %d of %d (%s): %s differ\nincremental: %v\n    rebuild: %v", i+1, len(commits), c, k,
-					diffRows(a[k], b[k]), diffRows(b[k], a[k]))
-			}
+		if msg := sameAsRebuild(t, inc, full, before); msg != "" {
+			t.Fatalf("commit %d of %d (%s): %s", i+1, len(commits), c, msg)
 		}
+		if communitiesLocal(t, inc) {
+			local++
+		}
+		before = memberships(t, inc)
 	}
-	t.Logf("%d commits replayed, the same index at each; %d file extractions reused, %d indexes changed in place",
-		len(commits), reused, inPlace)
+	t.Logf("%d commits replayed, the same index at each; %d file extractions reused, %d indexes changed in place, "+
+		"%d with communities updated locally", len(commits), reused, inPlace, local)
 	if inPlace == 0 && len(commits) > 1 {
 		t.Error("no re-index changed the index in place: the replay checked only full writes")
 	}
@@ -977,7 +1163,7 @@ func TestIncrementalAfterKilledWrite(t *testing.T) {
 				commitAll(t, root, 0)
 			}
 			mustRun(t, home, inc, "analyze", "-q")
-			before := dumpIndex(t, inc)
+			before, beforeOf := dumpIndex(t, inc), memberships(t, inc)
 			m.edit(rng)
 			m.edit(rng)
 			files = m.render(l)
@@ -1005,17 +1191,13 @@ func TestIncrementalAfterKilledWrite(t *testing.T) {
 					t.Errorf("the index changed although the write was killed before its commit")
 				}
 			case "update-after-commit":
-				if want := dumpIndex(t, full); !reflect.DeepEqual(now, want) {
-					t.Errorf("the committed write does not read as the rebuild")
+				if msg := sameAsRebuild(t, inc, full, beforeOf); msg != "" {
+					t.Errorf("the committed write does not read as the rebuild: %s", msg)
 				}
 			}
 			mustRun(t, home, inc, "analyze", "-q")
-			a, b := dumpIndex(t, inc), dumpIndex(t, full)
-			for _, k := range slices.Sorted(mapsKeys(a)) {
-				if !reflect.DeepEqual(a[k], b[k]) {
-					t.Fatalf("%s differ after the killed write\nincremental: %v\n    rebuild: %v", k,
-						diffRows(a[k], b[k]), diffRows(b[k], a[k]))
-				}
+			if msg := sameAsRebuild(t, inc, full, nil); msg != "" {
+				t.Fatalf("after the killed write: %s", msg)
 			}
 		})
 	}

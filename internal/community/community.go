@@ -72,6 +72,13 @@ func NewGraph(n int, edges []Edge) *Graph {
 // Len is the number of nodes.
 func (g *Graph) Len() int { return g.n }
 
+// Neighbors returns node i's neighbours in increasing order and the weight
+// of the edge to each (parallel edges summed); the slices are the graph's.
+func (g *Graph) Neighbors(i int32) ([]int32, []float64) {
+	a, b := g.off[i], g.off[i+1]
+	return g.adj[a:b], g.w[a:b]
+}
+
 // Options tune Detect.
 type Options struct {
 	// Seed orders the node visits; the same seed gives the same partition.

@@ -22,6 +22,11 @@ type Options struct {
 	Resolution float64       // automatic when 0: see autoResolution
 	HubDegree  int           // DefaultHubDegree when 0; negative: no damping
 	Budget     time.Duration // DefaultBudget when 0
+	// Previous are the communities the index kept: when set, they are
+	// updated locally while the change allows (LocalLimit), else detected
+	// again. Changed tells the files whose facts changed since.
+	Previous *graph.Partition
+	Changed  func(path string) bool
 	// Processes.
 	MaxProcesses int // DefaultMaxProcesses when 0
 }
@@ -48,16 +53,28 @@ func (o Options) withDefaults() Options {
 
 // Stats describe one enrichment.
 type Stats struct {
-	Communities     int     `json:"communities"`
-	Modularity      float64 `json:"modularity"`       // at resolution 1
-	Resolution      float64 `json:"resolution"`       // the one detection used
-	CommunityNodes  int     `json:"communityNodes"`   // symbols in the detection graph
-	CommunityStop   bool    `json:"communityStopped"` // the budget ran out
-	EntryPoints     int     `json:"entryPoints"`
-	Traces          int     `json:"traces"` // before dropping contained ones and capping
-	Processes       int     `json:"processes"`
-	CommunityMillis int64   `json:"communityMillis"`
-	ProcessMillis   int64   `json:"processMillis"`
+	Communities    int     `json:"communities"`
+	Modularity     float64 `json:"modularity"`       // at resolution 1
+	Resolution     float64 `json:"resolution"`       // the one detection used
+	CommunityNodes int     `json:"communityNodes"`   // symbols in the detection graph
+	CommunityStop  bool    `json:"communityStopped"` // the budget ran out
+	// CommunityUpdate is "detected" or "local" (updated from the index's
+	// communities); CommunityWhy says why they were detected.
+	CommunityUpdate string `json:"communityUpdate"`
+	CommunityWhy    string `json:"communityWhy,omitempty"`
+	// A local update: symbols changed since the last detection and the
+	// limit they may reach, symbols placed in a community, communities
+	// added and dissolved.
+	CommunityDrift       int   `json:"communityDrift,omitempty"`
+	CommunityDriftLimit  int   `json:"communityDriftLimit,omitempty"`
+	CommunityPlaced      int   `json:"communityPlaced,omitempty"`
+	CommunitiesAdded     int   `json:"communitiesAdded,omitempty"`
+	CommunitiesDissolved int   `json:"communitiesDissolved,omitempty"`
+	EntryPoints          int   `json:"entryPoints"`
+	Traces               int   `json:"traces"` // before dropping contained ones and capping
+	Processes            int   `json:"processes"`
+	CommunityMillis      int64 `json:"communityMillis"`
+	ProcessMillis        int64 `json:"processMillis"`
 }
 
 // Run finds the communities and processes of g, adds their nodes and edges
@@ -78,7 +95,10 @@ func Run(ctx context.Context, g *graph.Graph, opt Options) (Stats, error) {
 	if err := ctx.Err(); err != nil {
 		return st, err
 	}
-	flows := &graph.Flows{}
+	flows := &graph.Flows{Detection: graph.CommunityDetection{Symbols: st.CommunityNodes}}
+	if comms.kept != nil {
+		flows.Detection = graph.CommunityDetection{Symbols: opt.Previous.Detection.Symbols, Drift: st.CommunityDrift}
+	}
 	addCommunities(g, v, comms, flows)
 	addProcesses(g, v, procs, comms, flows)
 	g.SetFlows(flows)

@@ -92,7 +92,7 @@ func TestLabels(t *testing.T) {
 		{base: "http", keywords: nil},
 		{base: "http (cookie)"},
 	}
-	disambiguate(ls)
+	disambiguate(ls, map[string]bool{})
 	var got []string
 	for _, l := range ls {
 		got = append(got, l.label)

@@ -43,7 +43,8 @@ type communityLabel struct {
 // maxKeywords is how many keywords a community lists.
 const maxKeywords = 5
 
-func labelCommunities(v *view, cs *communities) []communityLabel {
+// labelCommunities labels cs's communities, unlike the labels in used.
+func labelCommunities(v *view, cs *communities, used map[string]bool) []communityLabel {
 	out := make([]communityLabel, len(cs.members))
 	for c, members := range cs.members {
 		dirs := map[string]int{}
@@ -82,14 +83,14 @@ func labelCommunities(v *view, cs *communities) []communityLabel {
 			}
 		}
 		for _, w := range top(words, len(words)) {
-			if w != l.base && len(l.keywords) < maxKeywords {
+			if w != "" && w != l.base && len(l.keywords) < maxKeywords {
 				l.keywords = append(l.keywords, w)
 			}
 		}
 		l.label = l.base
 		out[c] = l
 	}
-	disambiguate(out)
+	disambiguate(out, used)
 	return out
 }
 
@@ -106,11 +107,10 @@ func folderLabel(dir string) string {
 	return ""
 }
 
-// disambiguate makes labels unique: the first community with a label keeps
-// it, the next ones get a keyword of their own in parentheses, else a
-// number.
-func disambiguate(ls []communityLabel) {
-	used := map[string]bool{}
+// disambiguate makes labels unique, and unlike those in used: the first
+// community with a label keeps it, the next ones get a keyword of their own
+// in parentheses, else a number.
+func disambiguate(ls []communityLabel, used map[string]bool) {
 	byBase := map[string][]int{}
 	var bases []string
 	for i, l := range ls {
@@ -123,7 +123,7 @@ func disambiguate(ls []communityLabel) {
 		idx := byBase[b]
 		for k, i := range idx {
 			label := b
-			if k > 0 {
+			if k > 0 || used[b] {
 				label = ""
 				for _, w := range ls[i].keywords {
 					if cand := b + " (" + w + ")"; !used[cand] {

@@ -36,6 +36,33 @@ type ProcessFacts struct {
 type Flows struct {
 	Communities []CommunityFacts
 	Processes   []ProcessFacts
+	// Detection says how far the communities are from the last time
+	// they were detected on the whole graph.
+	Detection CommunityDetection
+}
+
+// CommunityDetection is what a graph's communities keep of their last
+// detection: how many symbols it partitioned, and how many symbols were
+// changed (added, removed, or in a file that changed) since then, while
+// the communities were only updated locally. An index keeps it in its
+// meta; a re-index detects communities again once Drift grows past a
+// share of Symbols (enrich.LocalLimit).
+type CommunityDetection struct {
+	Symbols int `json:"symbols"`
+	Drift   int `json:"drift"`
+}
+
+// Partition is a graph's division into communities as its index kept
+// it: what a re-index starts from to update communities locally instead
+// of detecting them again.
+type Partition struct {
+	Detection CommunityDetection
+	// Communities, in id order, with their node's language.
+	Communities []CommunityFacts
+	Languages   []string
+	// Of tells the community (an index into Communities) of each member
+	// symbol, by id.
+	Of map[string]int32
 }
 
 // SetFlows attaches the communities and processes found on the graph.

@@ -36,6 +36,10 @@ type Options struct {
 	// ReuseHistory reuses the history records of the repository's current
 	// index for the commits they cover.
 	ReuseHistory bool
+	// Communities are the current index's: they are updated locally when
+	// few symbols changed since they were detected (enrich.Options).
+	// Files count as changed when their facts were extracted in this run.
+	Communities *graph.Partition
 	// Cache, when set, holds the facts of an earlier run: files whose
 	// content it has are not extracted again. The run's own facts are
 	// returned in Result.Cache either way when it is set.
@@ -150,6 +154,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	families := map[lang.Rules][]*lang.FileFacts{}
 	var familyOrder []lang.Rules
 	var kept []string
+	extracted := map[string]bool{} // files whose facts were not reused
 	var next *ExtractCache
 	if opts.Cache != nil {
 		next = NewExtractCache(opts.Cache.Key)
@@ -160,6 +165,8 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		}
 		if r.reused {
 			st.FilesReused++
+		} else {
+			extracted[r.path] = true
 		}
 		if r.skip != "" {
 			st.Skipped[r.skip]++
@@ -219,7 +226,8 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 
 	start = time.Now()
 	emit(Event{Phase: "enrich"})
-	fs, err := enrich.Run(ctx, g, enrich.Options{})
+	fs, err := enrich.Run(ctx, g, enrich.Options{Previous: opts.Communities,
+		Changed: func(p string) bool { return extracted[p] }})
 	if err != nil {
 		return nil, fmt.Errorf("find communities and processes: %w", err)
 	}

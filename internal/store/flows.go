@@ -151,3 +151,61 @@ func (r *Reader) Flows(ctx context.Context) ([]CommunityRow, []ProcessRow, error
 	}
 	return cs, ps, nil
 }
+
+// Partition reads the index's communities and their members, for a
+// re-index to update them locally. It is nil when the index does not say
+// how its communities were found (written before it kept that, or with no
+// communities).
+func (r *Reader) Partition(ctx context.Context) (*graph.Partition, error) {
+	d := r.meta.Communities
+	if d == nil {
+		return nil, nil
+	}
+	p := &graph.Partition{Detection: *d, Of: map[string]int32{}}
+	rows, err := r.q.QueryContext(ctx, `SELECT c.rid, n.id, c.label, c.cohesion, c.symbol_count, c.keywords, n.language
+		FROM community c JOIN node n ON n.rid = c.rid ORDER BY n.id`)
+	if err != nil {
+		return nil, fmt.Errorf("read communities: %w", err)
+	}
+	index := map[int64]int32{}
+	for rows.Next() {
+		var rid int64
+		var c graph.CommunityFacts
+		var kw, language string
+		if err := rows.Scan(&rid, &c.ID, &c.Label, &c.Cohesion, &c.SymbolCount, &kw, &language); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("read communities: %w", err)
+		}
+		c.Keywords = strings.Fields(kw)
+		index[rid] = int32(len(p.Communities))
+		p.Communities = append(p.Communities, c)
+		p.Languages = append(p.Languages, language)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read communities: %w", err)
+	}
+	if len(p.Communities) == 0 {
+		return nil, nil
+	}
+	// Through edge_dst: the planner would otherwise scan every edge for
+	// the type.
+	rows, err = r.q.QueryContext(ctx, `SELECT e.dst, n.id FROM edge e INDEXED BY edge_dst JOIN node n ON n.rid = e.src
+		WHERE e.dst IN (SELECT rid FROM community) AND e.type = 'MEMBER_OF'`)
+	if err != nil {
+		return nil, fmt.Errorf("read community members: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var rid int64
+		var id string
+		if err := rows.Scan(&rid, &id); err != nil {
+			return nil, fmt.Errorf("read community members: %w", err)
+		}
+		p.Of[id] = index[rid]
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read community members: %w", err)
+	}
+	return p, nil
+}

@@ -195,11 +195,7 @@ func update(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, met
 	meta.Format = MetaFormat
 	meta.SchemaVersion = SchemaVersion
 	meta.Generation = old.Generation + 1
-	meta.History = nil
-	if h := g.History(); h != nil {
-		settings := h.Settings
-		meta.History = &settings
-	}
+	fromGraph(&meta, g)
 	meta.Embeddings = nil
 	mb, err := json.Marshal(meta)
 	if err != nil {

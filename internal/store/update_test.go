@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -317,5 +318,79 @@ func TestConsistentView(t *testing.T) {
 	}
 	if after := nodeCount(r); after != before+1 {
 		t.Errorf("after the write: %d nodes, want %d", after, before+1)
+	}
+}
+
+// TestPartition reads back the communities a save kept, in and out of
+// place, for a re-index to update them locally; an index whose meta does
+// not say how its communities were found gives none.
+func TestPartition(t *testing.T) {
+	ctx := context.Background()
+	repo := t.TempDir()
+	ids := []string{"Function:p/p.go:p1", "Function:p/p.go:p2", "Function:p/p.go:p3", "Function:p/p.go:p4"}
+	withFlows := func(members map[string][]string, detection graph.CommunityDetection) *graph.Graph {
+		g := sampleGraph()
+		for _, id := range ids {
+			g.AddNode(graph.Node{ID: id, Kind: graph.KindFunction, Name: id[len(id)-2:], FilePath: "p/p.go"})
+		}
+		f := &graph.Flows{Detection: detection}
+		for _, label := range slices.Sorted(maps.Keys(members)) {
+			id := "Community:" + label
+			g.AddNode(graph.Node{ID: id, Kind: graph.KindCommunity, Name: label, QualifiedName: label, Language: "go"})
+			for _, m := range members[label] {
+				g.AddEdge(graph.Edge{Src: m, Dst: id, Type: graph.EdgeMemberOf, Confidence: 1, Reason: graph.ReasonCommunity})
+			}
+			f.Communities = append(f.Communities, graph.CommunityFacts{ID: id, Label: label, Cohesion: 0.5,
+				SymbolCount: len(members[label]), Keywords: []string{"k1", "k2"}})
+		}
+		g.SetFlows(f)
+		return g
+	}
+	for i, c := range []struct {
+		members   map[string][]string
+		detection graph.CommunityDetection
+	}{
+		{map[string][]string{"zeta": ids[:2], "alpha": ids[2:4]}, graph.CommunityDetection{Symbols: 9, Drift: 0}},
+		{map[string][]string{"zeta": ids[:3]}, graph.CommunityDetection{Symbols: 9, Drift: 4}},
+	} {
+		res, err := Save(ctx, repo, withFlows(c.members, c.detection), nil, Meta{Writer: "w"}, WriteOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (res.Update != nil) != (i > 0) {
+			t.Fatalf("save %d: in place %v", i, res.Update != nil)
+		}
+		r, err := OpenRepo(repo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := r.Partition(ctx)
+		r.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := &graph.Partition{Detection: c.detection, Of: map[string]int32{}}
+		for k, label := range slices.Sorted(maps.Keys(c.members)) {
+			want.Communities = append(want.Communities, graph.CommunityFacts{ID: "Community:" + label, Label: label,
+				Cohesion: 0.5, SymbolCount: len(c.members[label]), Keywords: []string{"k1", "k2"}})
+			want.Languages = append(want.Languages, "go")
+			for _, m := range c.members[label] {
+				want.Of[m] = int32(k)
+			}
+		}
+		if !reflect.DeepEqual(p, want) {
+			t.Errorf("save %d: partition\n got %+v\nwant %+v", i, p, want)
+		}
+	}
+	if _, err := Save(ctx, repo, sampleGraph(), nil, Meta{Writer: "w"}, WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := OpenRepo(repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if p, err := r.Partition(ctx); p != nil || err != nil {
+		t.Errorf("an index without communities gives the partition %+v, %v", p, err)
 	}
 }

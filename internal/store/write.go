@@ -45,6 +45,10 @@ type Meta struct {
 	History *graph.HistorySettings `json:"history,omitempty"`
 	// Embeddings describes the index's vectors; nil when it has none.
 	Embeddings *EmbeddingMeta `json:"embeddings,omitempty"`
+	// Communities says how far the communities are from their last
+	// detection (graph.CommunityDetection); nil when the index has none or
+	// its writer did not say.
+	Communities *graph.CommunityDetection `json:"communities,omitempty"`
 	// Writer identifies the build of gitnexus that wrote the index (its
 	// version and Go build id); only the same build changes an index in
 	// place (update.go). Empty for writers that do not say.
@@ -55,6 +59,20 @@ type Meta struct {
 
 // MetaFormat identifies meta.json files written by this program.
 const MetaFormat = "gitnexus-go"
+
+// fromGraph sets what meta says of the graph itself: its history's
+// settings and its communities' detection.
+func fromGraph(meta *Meta, g *graph.Graph) {
+	meta.History, meta.Communities = nil, nil
+	if h := g.History(); h != nil {
+		settings := h.Settings
+		meta.History = &settings
+	}
+	if f := g.Flows(); f != nil && len(f.Communities) > 0 {
+		d := f.Detection
+		meta.Communities = &d
+	}
+}
 
 // Dir returns the index directory of a repository.
 func Dir(repo string) string { return filepath.Join(repo, DirName) }
@@ -90,10 +108,7 @@ func WriteWithVectors(ctx context.Context, repo string, g *graph.Graph, vecs *Ve
 	meta.Format = MetaFormat
 	meta.SchemaVersion = SchemaVersion
 	meta.Generation = previousGeneration(filepath.Join(dir, DBName)) + 1
-	if h := g.History(); h != nil {
-		settings := h.Settings
-		meta.History = &settings
-	}
+	fromGraph(&meta, g)
 	meta.Embeddings = nil
 	if vecs != nil {
 		em := vecs.Meta

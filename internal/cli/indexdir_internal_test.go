@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"gitnexus.dev/gitnexus/internal/store"
 )
 
 // TestGoBuildID reads the build id of the test binary itself: go test
@@ -19,5 +21,24 @@ func TestGoBuildID(t *testing.T) {
 	}
 	if goBuildID("/nonexistent") != "" {
 		t.Error("a missing file has a build id")
+	}
+}
+
+func TestGCPercent(t *testing.T) {
+	for _, c := range []struct {
+		stats string
+		force bool
+		want  int
+	}{
+		{``, false, 50}, // no index
+		{`{"nodes": 18578}`, false, 200},
+		{`{"nodes": 18578}`, true, 50},
+		{`{"nodes": 242757}`, false, 50},
+		{`{"files": 3}`, false, 50},
+		{`not json`, false, 50},
+	} {
+		if got := gcPercent(indexedNodes(store.Meta{Stats: []byte(c.stats)}), c.force); got != c.want {
+			t.Errorf("stats %s, force %v: %d, want %d", c.stats, c.force, got, c.want)
+		}
 	}
 }

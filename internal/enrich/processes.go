@@ -262,10 +262,12 @@ func addProcesses(g *graph.Graph, v *view, ts []trace, cs *communities, flows *g
 		steps := make([]string, len(t.steps))
 		for k, s := range t.steps {
 			steps[k] = v.nodes[s].ID
-			g.AddEdge(graph.Edge{Src: steps[k], Dst: id, Type: graph.EdgeStepInProcess,
+			// A trace never visits a node twice, and process ids are
+			// unique: the edges are new.
+			g.AddNewEdge(graph.Edge{Src: steps[k], Dst: id, Type: graph.EdgeStepInProcess,
 				Confidence: t.conf[k], Reason: graph.ReasonTrace, Line: k + 1})
 		}
-		g.AddEdge(graph.Edge{Src: steps[0], Dst: id, Type: graph.EdgeEntryPointOf,
+		g.AddNewEdge(graph.Edge{Src: steps[0], Dst: id, Type: graph.EdgeEntryPointOf,
 			Confidence: t.conf[len(t.conf)-1], Reason: graph.ReasonTrace})
 		flows.Processes = append(flows.Processes, graph.ProcessFacts{ID: id, Label: label, Type: typ, Steps: steps})
 	}

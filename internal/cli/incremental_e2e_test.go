@@ -21,6 +21,8 @@ import (
 
 	_ "github.com/mattn/go-sqlite3"
 
+	"gitnexus.dev/gitnexus/internal/embed"
+	"gitnexus.dev/gitnexus/internal/embed/embedtest"
 	"gitnexus.dev/gitnexus/internal/testrepo"
 )
 
@@ -103,6 +105,98 @@ func TestIncrementalEqualsRebuild(t *testing.T) {
 				t.Errorf("no re-index changed the index in place: the comparison checks only full writes")
 			}
 		})
+	}
+}
+
+// TestIncrementalEmbeddingsEqualRebuild is TestIncrementalEqualsRebuild
+// with embeddings (an OpenAI-protocol endpoint on 127.0.0.1): a re-index
+// changes the embedding rows in place, and they and the answers that fuse
+// vector search must be the rebuild's. (The repository is too small for a
+// nearest-neighbour graph; search.TestVectorsInPlace covers that.)
+func TestIncrementalEmbeddingsEqualRebuild(t *testing.T) {
+	srv := embedtest.Start(t, 32)
+	for k, v := range map[string]string{embed.EnvProvider: "openai", embed.EnvURL: srv.URL, embed.EnvModel: "bag-of-words",
+		embed.EnvConfig: "", embed.EnvRetries: ""} {
+		t.Setenv(k, v)
+	}
+	rng := rand.New(rand.NewSource(17))
+	m := newCodeModel(rng)
+	for i := 0; i < 6; i++ { // enough symbols for the nearest-neighbour graph
+		m.addFile(rng)
+		m.addCall(rng)
+	}
+	l := modelLanguages[0]
+	home := t.TempDir()
+	inc, full := filepath.Join(t.TempDir(), "repo"), filepath.Join(t.TempDir(), "repo")
+	inPlace := 0
+	var before map[string]string
+	for step := 0; step <= 8; step++ {
+		if step > 0 {
+			m.edit(rng)
+		}
+		files := m.render(l)
+		for _, root := range []string{inc, full} {
+			syncFiles(t, root, files)
+			if step%2 == 0 {
+				commitAll(t, root, step)
+			}
+		}
+		var rep struct {
+			Summary struct {
+				Update *struct {
+					VectorsWritten, VectorsRemoved int
+				}
+				Rewritten string
+			}
+		}
+		if err := json.Unmarshal([]byte(mustRun(t, home, inc, "analyze", "--embeddings", "--json", "-q").stdout), &rep); err != nil {
+			t.Fatal(err)
+		}
+		if u := rep.Summary.Update; u != nil {
+			inPlace++
+			if u.VectorsWritten == 0 && u.VectorsRemoved == 0 {
+				t.Errorf("step %d: no vector changed", step)
+			}
+		} else if step > 0 {
+			t.Errorf("step %d: the index was written anew: %s", step, rep.Summary.Rewritten)
+		}
+		mustRun(t, home, full, "analyze", "--embeddings", "--force", "-q")
+		if msg := sameAsRebuild(t, inc, full, before); msg != "" {
+			t.Fatalf("step %d: %s", step, msg)
+		}
+		if rows := dumpIndex(t, inc)["embeddings"]; len(rows) == 0 {
+			t.Fatalf("step %d: the index has no embeddings: it checks little", step)
+		}
+		lc := communitiesLocal(t, inc)
+		if oa, ob := orderedAnswers(t, home, inc, lc), orderedAnswers(t, home, full, lc); oa != ob {
+			t.Fatalf("step %d: answers come in another order\nincremental:\n%s\nrebuild:\n%s", step, oa, ob)
+		}
+		for _, root := range []string{inc, full} {
+			if out := mustRun(t, home, root, "query", "does its part", "--repo", root).stdout; !strings.Contains(out, "bm25+vector") {
+				t.Fatalf("the query did not use the vectors:\n%s", out)
+			}
+		}
+		// Processes rank by their community's cohesion too: after a local
+		// update, only the symbols found are compared.
+		answer := func(root string) string {
+			var a map[string]any
+			if err := json.Unmarshal([]byte(mustRun(t, home, root, "query", "does its part", "--json", "--repo", root).stdout), &a); err != nil {
+				t.Fatal(err)
+			}
+			delete(a, "index")
+			if lc {
+				delete(a, "processes")
+			}
+			b, _ := json.MarshalIndent(a, "", " ")
+			return string(b)
+		}
+		if a, b := answer(inc), answer(full); a != b {
+			t.Fatalf("step %d: a query fusing vectors answers otherwise\nincremental:\n%s\nrebuild:\n%s", step, a, b)
+		}
+		before = memberships(t, inc)
+	}
+	if inPlace == 0 {
+		t.Error("no re-index changed the index in place")
 	}
 }
 
@@ -277,6 +371,8 @@ func dumpIndex(t *testing.T, root string, withCommunities ...bool) map[string][]
 		}
 		out[view] = queryRows(t, db, q)
 	}
+	out["embeddings"] = queryRows(t, db, "SELECT coalesce(n.id, 'no node'), hex(e.hash), e.scale, hex(e.vec) FROM embedding e LEFT JOIN node n ON n.rid = e.rid")
+	out["vector_index"] = queryRows(t, db, "SELECT name, hex(data) FROM vector_index")
 	names := queryRows(t, db, "SELECT DISTINCT name FROM node WHERE kind IN ('Function', 'Method', 'Class')")
 	for _, n := range names {
 		rows := queryRows(t, db, "SELECT n.id FROM search JOIN node n ON n.rid = search.rowid WHERE search MATCH ?"+

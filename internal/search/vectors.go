@@ -1,8 +1,10 @@
 package search
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 
 	"gitnexus.dev/gitnexus/internal/memgraph"
 	"gitnexus.dev/gitnexus/internal/store"
@@ -29,20 +31,37 @@ func LoadVectors(ctx context.Context, r *store.Reader, g *memgraph.Graph) (*Vect
 		return nil, nil
 	}
 	v := &Vectors{Meta: *em, symbols: vector.NewSet(em.Dimensions), commits: vector.NewSet(em.Dimensions)}
+	// The HNSW links the symbols' vectors in node order, which is rid
+	// order only in an index written as a new file: one changed in place
+	// gives new nodes higher rids.
+	type stored struct {
+		node   memgraph.NodeID
+		commit bool
+		codes  []int8
+		scale  float32
+	}
+	var all []stored
 	err := r.ScanVectors(ctx, func(sv *store.StoredVector) error {
 		n, ok := g.NodeOfRid(sv.Rid)
 		if !ok {
 			return fmt.Errorf("read embeddings: a vector for node %d, which the graph does not have", sv.Rid)
 		}
-		if sv.Commit {
-			v.commitNodes = append(v.commitNodes, n)
-			return v.commits.Add(sv.Codes, sv.Scale)
-		}
-		v.symbolNodes = append(v.symbolNodes, n)
-		return v.symbols.Add(sv.Codes, sv.Scale)
+		all = append(all, stored{n, sv.Commit, sv.Codes, sv.Scale})
+		return nil
 	})
 	if err != nil {
 		return nil, err
+	}
+	slices.SortFunc(all, func(a, b stored) int { return cmp.Compare(a.node, b.node) })
+	for _, sv := range all {
+		set, nodes := v.symbols, &v.symbolNodes
+		if sv.commit {
+			set, nodes = v.commits, &v.commitNodes
+		}
+		*nodes = append(*nodes, sv.node)
+		if err := set.Add(sv.codes, sv.scale); err != nil {
+			return nil, err
+		}
 	}
 	b, err := r.VectorIndex(ctx, store.SymbolVectorIndex)
 	if err != nil {
@@ -56,7 +75,7 @@ func LoadVectors(ctx context.Context, r *store.Reader, g *memgraph.Graph) (*Vect
 	return v, nil
 }
 
-// SymbolSet is the symbols' vectors in rid order (what the HNSW links).
+// SymbolSet is the symbols' vectors in node order (what the HNSW links).
 func (v *Vectors) SymbolSet() *vector.Set { return v.symbols }
 
 // Symbols is the number of symbol vectors.

@@ -64,6 +64,9 @@ type UpdateStats struct {
 	// HistoryRewritten is true when the history records differed and the
 	// history tables were written again.
 	HistoryRewritten bool `json:"historyRewritten"`
+	// Vectors written (new or changed) and deleted.
+	VectorsWritten int `json:"vectorsWritten,omitempty"`
+	VectorsRemoved int `json:"vectorsRemoved,omitempty"`
 }
 
 // errNoUpdate is why an index cannot be changed in place; Save writes a new
@@ -73,7 +76,7 @@ type errNoUpdate struct{ why string }
 func (e errNoUpdate) Error() string { return "cannot update the index in place: " + e.why }
 
 // Save writes g as the repository's index: in place when the current index
-// allows it (same schema and writer, no embeddings on either side), else as
+// allows it (same schema and writer), else as
 // a new file (WriteWithVectors). WriteResult.Update says which, and
 // WriteResult.Rewritten why a new file was written.
 func Save(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, meta Meta, opts WriteOptions) (*WriteResult, error) {
@@ -103,9 +106,6 @@ func Save(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, meta 
 }
 
 func update(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, meta Meta) (*WriteResult, error) {
-	if vecs != nil {
-		return nil, errNoUpdate{"the index gets embeddings"}
-	}
 	if meta.Writer == "" {
 		return nil, errNoUpdate{"the writer is not identified"}
 	}
@@ -146,8 +146,6 @@ func update(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, met
 		return nil, errNoUpdate{fmt.Sprintf("the index has format %d, this program writes %d", old.SchemaVersion, SchemaVersion)}
 	case old.Writer != meta.Writer:
 		return nil, errNoUpdate{"another build of gitnexus wrote the index"}
-	case old.Embeddings != nil:
-		return nil, errNoUpdate{"the index has embeddings"}
 	}
 	var snapBytes []byte
 	if err := tx.QueryRowContext(ctx, `SELECT data FROM snapshot WHERE id = 1`).Scan(&snapBytes); err != nil {
@@ -184,6 +182,9 @@ func update(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, met
 	if err := u.history(); err != nil {
 		return nil, err
 	}
+	if err := u.vectors(vecs); err != nil {
+		return nil, err
+	}
 	snapNew := encodeSnapshot(u.newNodes, u.newEdges, position(g), u.rid, u.hashes, u.nextRid)
 	if _, err := tx.ExecContext(ctx, `UPDATE snapshot SET data = ? WHERE id = 1`, snapNew); err != nil {
 		return nil, fmt.Errorf("store snapshot: %w", err)
@@ -197,6 +198,10 @@ func update(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, met
 	meta.Generation = old.Generation + 1
 	fromGraph(&meta, g)
 	meta.Embeddings = nil
+	if vecs != nil {
+		em := vecs.Meta
+		meta.Embeddings = &em
+	}
 	mb, err := json.Marshal(meta)
 	if err != nil {
 		return nil, err
@@ -758,6 +763,76 @@ func (u *updater) commonTerms() error {
 	} {
 		if _, err := u.tx.ExecContext(u.ctx, q); err != nil {
 			return fmt.Errorf("count search terms: %w", err)
+		}
+	}
+	return nil
+}
+
+// vectors makes the embedding rows those of v (none when v is nil): rows
+// whose hash, scale and codes are the same stay, the others are written or
+// deleted, and the nearest-neighbour graph (built over all symbols, in node
+// order) is replaced.
+func (u *updater) vectors(v *Vectors) error {
+	want := map[int64]*VectorItem{}
+	if v != nil {
+		for i := range v.Items {
+			if r, ok := u.rid[v.Items[i].NodeID]; ok {
+				want[r] = &v.Items[i]
+			}
+		}
+	}
+	rows, err := u.tx.QueryContext(u.ctx, `SELECT rid, hash, scale, vec FROM embedding`)
+	if err != nil {
+		return fmt.Errorf("read embeddings: %w", err)
+	}
+	var gone []int64
+	same := map[int64]bool{}
+	for rows.Next() {
+		var rid int64
+		var hash, vec []byte
+		var scale float64
+		if err := rows.Scan(&rid, &hash, &scale, &vec); err != nil {
+			rows.Close()
+			return fmt.Errorf("read embeddings: %w", err)
+		}
+		it, ok := want[rid]
+		switch {
+		case !ok:
+			gone = append(gone, rid)
+		case bytes.Equal(hash, it.Hash) && scale == float64(it.Scale) && bytes.Equal(vec, codesBytes(it.Codes)):
+			same[rid] = true
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read embeddings: %w", err)
+	}
+	for _, r := range gone {
+		if _, err := u.tx.ExecContext(u.ctx, `DELETE FROM embedding WHERE rid = ?`, r); err != nil {
+			return fmt.Errorf("delete embeddings: %w", err)
+		}
+	}
+	changed := make([]int64, 0, len(want)-len(same))
+	for r := range want {
+		if !same[r] {
+			changed = append(changed, r)
+		}
+	}
+	slices.Sort(changed)
+	for _, r := range changed {
+		it := want[r]
+		if _, err := u.tx.ExecContext(u.ctx, `INSERT OR REPLACE INTO embedding(rid, hash, scale, vec) VALUES (?, ?, ?, ?)`,
+			r, it.Hash, float64(it.Scale), codesBytes(it.Codes)); err != nil {
+			return fmt.Errorf("store embeddings: %w", err)
+		}
+	}
+	u.stats.VectorsWritten, u.stats.VectorsRemoved = len(changed), len(gone)
+	if _, err := u.tx.ExecContext(u.ctx, `DELETE FROM vector_index`); err != nil {
+		return fmt.Errorf("store the vector index: %w", err)
+	}
+	if v != nil && v.Index != nil {
+		if _, err := u.tx.ExecContext(u.ctx, `INSERT INTO vector_index(name, data) VALUES (?, ?)`, SymbolVectorIndex, v.Index); err != nil {
+			return fmt.Errorf("store the vector index: %w", err)
 		}
 	}
 	return nil

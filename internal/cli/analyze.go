@@ -2,6 +2,8 @@ package cli
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +14,7 @@ import (
 	"runtime/debug"
 	"runtime/pprof"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -182,6 +185,8 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	gs := readGitState(ctx, root)
 	why := "no index yet"
 	var partition *graph.Partition
+	communitiesWhy := "there is no index to start from"
+	prevCacheToken := ""
 	prevNodes := -1 // nodes in the index, -1 when there is none
 	var prevEmbed *store.EmbeddingMeta
 	prev, prevErr := store.OpenRepo(root)
@@ -216,11 +221,21 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 		}
 		prevNodes = indexedNodes(meta)
 		// Communities are updated from the index's only when this build
-		// wrote it: another may find them differently.
-		if !fr.Fresh && !o.force && meta.Writer == extractorKey() {
-			if partition, err = r.Partition(ctx); err != nil && !o.quiet {
-				fmt.Fprintf(o.io.ErrOut, "warning: %v (communities are detected again)\n", err)
+		// wrote it (another may find them differently), and with the
+		// extraction cache written with it (checked below).
+		switch {
+		case fr.Fresh && !o.force:
+		case o.force:
+			communitiesWhy = "--force"
+		case meta.Writer != extractorKey():
+			communitiesWhy = "another build of gitnexus wrote the index"
+		default:
+			if partition, err = r.Partition(ctx); err != nil {
+				communitiesWhy = "the index's communities cannot be read: " + err.Error()
+			} else if partition == nil {
+				communitiesWhy = "the index has no communities to start from"
 			}
+			prevCacheToken = meta.ExtractCache
 		}
 		r.Close()
 		switch {
@@ -248,12 +263,17 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	if !o.force {
 		cache = ingest.LoadExtractCache(cachePath, cache.Key)
 	}
+	if partition != nil && (cache.Token == "" || cache.Token != prevCacheToken) {
+		// The files extracted anew would not tell what changed since the
+		// index (one made elsewhere, or a run that did not keep its cache).
+		partition, communitiesWhy = nil, "the extraction cache was not written with the index"
+	}
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(gcPercent(prevNodes, o.force))
 	}
 	res, err := ingest.Run(ctx, ingest.Options{Root: root, Workers: o.workers, MaxFileSize: o.maxFileSize * 1024,
 		Progress: prog.event, History: o.history.options(gs.Git && gs.Commit != ""), ReuseHistory: !o.force,
-		Communities: partition, Cache: cache, Embedder: embedder, EmbedProvider: ecfg.Provider, EmbedTokens: ecfg.MaxTokens})
+		Communities: partition, CommunitiesWhy: communitiesWhy, Cache: cache, Embedder: embedder, EmbedProvider: ecfg.Provider, EmbedTokens: ecfg.MaxTokens})
 	prog.done()
 	if err != nil {
 		return err
@@ -273,8 +293,16 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	if err != nil {
 		return err
 	}
+	// The cache is written after the index: the token the index keeps is
+	// the new cache's, so that a run killed before the cache is written
+	// leaves an index whose cache does not match.
+	cacheChanged := !cache.Same(res.Cache)
+	res.Cache.Token = cache.Token
+	if cacheChanged {
+		res.Cache.Token = newCacheToken()
+	}
 	meta := store.Meta{ToolVersion: Version(), RepoPath: root, IndexedCommit: gs.Commit, Branch: gs.Branch,
-		Dirty: gs.Dirty, IndexedAt: start.UTC(), Stats: statsJSON, Writer: extractorKey()}
+		Dirty: gs.Dirty, IndexedAt: start.UTC(), Stats: statsJSON, Writer: extractorKey(), ExtractCache: res.Cache.Token}
 	wr, err := store.Save(ctx, root, res.Graph, res.Vectors, meta, store.WriteOptions{Fresh: o.force})
 	prog.done()
 	if err != nil {
@@ -283,7 +311,7 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	// The extraction cache only saves work: failing to write it costs
 	// the next run time, not correctness. A run that extracted nothing
 	// (only other files changed) leaves it as it is.
-	if !cache.Same(res.Cache) {
+	if cacheChanged {
 		if err := res.Cache.Save(cachePath); err != nil && !o.quiet {
 			fmt.Fprintf(o.io.ErrOut, "warning: %v (the next analyze extracts every file again)\n", err)
 		}
@@ -308,6 +336,15 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	}
 	printSummary(o.io.Out, entry.ID, root, &sum)
 	return nil
+}
+
+// newCacheToken names one writing of the extraction cache.
+func newCacheToken() string {
+	b := make([]byte, 12)
+	if _, err := rand.Read(b); err != nil {
+		return strconv.FormatInt(time.Now().UnixNano(), 36)
+	}
+	return hex.EncodeToString(b)
 }
 
 // gcPercent is the garbage collector's target for an analyze. Indexing

@@ -1298,3 +1298,55 @@ func TestIncrementalAfterKilledWrite(t *testing.T) {
 		})
 	}
 }
+
+// TestLocalCommunitiesNeedTheirCache: communities are updated locally only
+// with the extraction cache written with the index, which tells the files
+// changed since; with another (an index unpacked from elsewhere, or a run
+// killed before it wrote its cache), they are detected again, and the
+// summary says why.
+func TestLocalCommunitiesNeedTheirCache(t *testing.T) {
+	rng := rand.New(rand.NewSource(23))
+	m := newCodeModel(rng)
+	l := modelLanguages[0]
+	home := t.TempDir()
+	root := filepath.Join(t.TempDir(), "repo")
+	cache := filepath.Join(root, ".gitnexus", "extract.cache")
+	var saved []byte
+	var files map[string]string
+	for step, want := range []string{"detected", "local", "detected", "local"} {
+		for step > 0 && reflect.DeepEqual(files, m.render(l)) { // every step changes a file
+			m.edit(rng)
+		}
+		files = m.render(l)
+		syncFiles(t, root, files)
+		commitAll(t, root, step)
+		if step == 2 {
+			// The cache of step 0, not of the index step 1 wrote.
+			if err := os.WriteFile(cache, saved, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var rep struct {
+			Summary struct {
+				Flows struct{ CommunityUpdate, CommunityWhy string }
+			}
+		}
+		if err := json.Unmarshal([]byte(mustRun(t, home, root, "analyze", "--json", "-q").stdout), &rep); err != nil {
+			t.Fatal(err)
+		}
+		f := rep.Summary.Flows
+		if f.CommunityUpdate != want {
+			t.Fatalf("step %d: communities %s (%s), want %s", step, f.CommunityUpdate, f.CommunityWhy, want)
+		}
+		if step == 2 && f.CommunityWhy != "the extraction cache was not written with the index" {
+			t.Errorf("step 2: why %q", f.CommunityWhy)
+		}
+		if step == 0 {
+			b, err := os.ReadFile(cache)
+			if err != nil {
+				t.Fatal(err)
+			}
+			saved = b
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package enrich
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -126,7 +127,7 @@ func detectCommunities(v *view, opt Options, st *Stats) *communities {
 			st.CommunityWhy = why
 		}
 	} else {
-		st.CommunityWhy = "no communities to start from (no index, --force, or an index another build wrote)"
+		st.CommunityWhy = cmp.Or(opt.PreviousWhy, "no communities to start from")
 	}
 	if part == nil {
 		res := community.Detect(cg, community.Options{Seed: opt.Seed, Resolution: resolution, Budget: opt.Budget})

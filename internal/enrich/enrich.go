@@ -27,6 +27,8 @@ type Options struct {
 	// again. Changed tells the files whose facts changed since.
 	Previous *graph.Partition
 	Changed  func(path string) bool
+	// PreviousWhy says why Previous is nil, for Stats.CommunityWhy.
+	PreviousWhy string
 	// Processes.
 	MaxProcesses int // DefaultMaxProcesses when 0
 }

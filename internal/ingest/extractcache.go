@@ -22,10 +22,14 @@ import (
 // when the path and the SHA-256 of the content match and the cache was
 // written by the same extractors (Key: the caller names them, e.g. by a
 // hash of the executable). Everything after extraction (resolution,
-// communities and processes, the store) runs as in a full index, so the
-// graph is the one a full index makes.
+// processes, the store) runs as in a full index, so the graph is the one a
+// full index makes; communities are updated locally from the index's, and
+// the files extracted anew are what changed for them, which holds only for
+// the cache written with that index: Token, which the caller keeps in the
+// index's meta, ties the two.
 type ExtractCache struct {
 	Key     string
+	Token   string
 	entries map[string]cacheEntry // by path
 }
 
@@ -34,7 +38,7 @@ type cacheEntry struct {
 	facts []byte // lang.AppendFacts form
 }
 
-const extractCacheMagic = "gitnexus extraction cache 1\n"
+const extractCacheMagic = "gitnexus extraction cache 2\n"
 
 // NewExtractCache returns an empty cache for the extractors Key names.
 func NewExtractCache(key string) *ExtractCache {
@@ -50,17 +54,17 @@ func LoadExtractCache(path, key string) *ExtractCache {
 	if err != nil {
 		return c
 	}
-	entries, err := parseExtractCache(data, key)
+	token, entries, err := parseExtractCache(data, key)
 	if err != nil {
 		return c
 	}
-	c.entries = entries
+	c.Token, c.entries = token, entries
 	return c
 }
 
-func parseExtractCache(data []byte, key string) (map[string]cacheEntry, error) {
+func parseExtractCache(data []byte, key string) (token string, _ map[string]cacheEntry, _ error) {
 	if !bytes.HasPrefix(data, []byte(extractCacheMagic)) {
-		return nil, errors.New("not an extraction cache")
+		return "", nil, errors.New("not an extraction cache")
 	}
 	data = data[len(extractCacheMagic):]
 	str := func() (string, bool) {
@@ -73,31 +77,35 @@ func parseExtractCache(data []byte, key string) (map[string]cacheEntry, error) {
 		return s, true
 	}
 	if k, ok := str(); !ok || k != key {
-		return nil, errors.New("written by other extractors")
+		return "", nil, errors.New("written by other extractors")
+	}
+	token, ok := str()
+	if !ok {
+		return "", nil, errors.New("truncated")
 	}
 	n, k := binary.Uvarint(data)
 	if k <= 0 || n > uint64(len(data)) {
-		return nil, errors.New("bad entry count")
+		return "", nil, errors.New("bad entry count")
 	}
 	data = data[k:]
 	entries := make(map[string]cacheEntry, n)
 	for i := uint64(0); i < n; i++ {
 		p, ok := str()
 		if !ok || len(data) < sha256.Size {
-			return nil, errors.New("truncated")
+			return "", nil, errors.New("truncated")
 		}
 		var e cacheEntry
 		copy(e.hash[:], data)
 		data = data[sha256.Size:]
 		m, k := binary.Uvarint(data)
 		if k <= 0 || m > uint64(len(data)-k) {
-			return nil, errors.New("truncated")
+			return "", nil, errors.New("truncated")
 		}
 		e.facts = data[k : k+int(m)]
 		data = data[k+int(m):]
 		entries[p] = e
 	}
-	return entries, nil
+	return token, entries, nil
 }
 
 // lookup returns the facts cached for a file with this path and content
@@ -158,6 +166,8 @@ func (c *ExtractCache) Save(path string) error {
 	buf = append(buf, extractCacheMagic...)
 	buf = binary.AppendUvarint(buf, uint64(len(c.Key)))
 	buf = append(buf, c.Key...)
+	buf = binary.AppendUvarint(buf, uint64(len(c.Token)))
+	buf = append(buf, c.Token...)
 	buf = binary.AppendUvarint(buf, uint64(len(c.entries)))
 	w.Write(buf)
 	for _, p := range slices.Sorted(maps.Keys(c.entries)) {

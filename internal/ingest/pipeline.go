@@ -40,6 +40,8 @@ type Options struct {
 	// few symbols changed since they were detected (enrich.Options).
 	// Files count as changed when their facts were extracted in this run.
 	Communities *graph.Partition
+	// CommunitiesWhy says why there are no Communities to start from.
+	CommunitiesWhy string
 	// Cache, when set, holds the facts of an earlier run: files whose
 	// content it has are not extracted again. The run's own facts are
 	// returned in Result.Cache either way when it is set.
@@ -226,7 +228,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 
 	start = time.Now()
 	emit(Event{Phase: "enrich"})
-	fs, err := enrich.Run(ctx, g, enrich.Options{Previous: opts.Communities,
+	fs, err := enrich.Run(ctx, g, enrich.Options{Previous: opts.Communities, PreviousWhy: opts.CommunitiesWhy,
 		Changed: func(p string) bool { return extracted[p] }})
 	if err != nil {
 		return nil, fmt.Errorf("find communities and processes: %w", err)

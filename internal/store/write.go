@@ -53,6 +53,10 @@ type Meta struct {
 	// version and Go build id); only the same build changes an index in
 	// place (update.go). Empty for writers that do not say.
 	Writer string `json:"writer,omitempty"`
+	// ExtractCache is the token of the extraction cache written with the
+	// index (.gitnexus/extract.cache): a re-index trusts that cache to
+	// tell which files changed since the index only when they match.
+	ExtractCache string `json:"extractCache,omitempty"`
 	// Stats is the pipeline's summary, kept as written.
 	Stats json.RawMessage `json:"stats,omitempty"`
 }

@@ -216,6 +216,22 @@ func Read(ctx context.Context, root string, opt Options) (*graph.History, *Stats
 	st.SymbolMillis = time.Since(start).Milliseconds()
 
 	h := &graph.History{Settings: settings}
+	// Sized for all the records at once: most come from the previous
+	// index, and growing the slices record by record was most of a
+	// re-index's reading (27 of 40 ms on trpc's 3,343 commits).
+	nf, ns := 0, 0
+	if prev != nil {
+		nf, ns = len(prev.h.Files), len(prev.h.Symbols)
+	}
+	for _, c := range logged {
+		nf += len(c.files)
+	}
+	for _, ss := range symbols {
+		ns += len(ss)
+	}
+	h.Commits = make([]graph.Commit, 0, len(hashes))
+	h.Files = make([]graph.FileChange, 0, nf)
+	h.Symbols = make([]graph.SymbolChange, 0, ns)
 	for _, hash := range hashes {
 		if c := logged[hash]; c != nil {
 			h.Commits = append(h.Commits, c.commit)
@@ -226,10 +242,7 @@ func Read(ctx context.Context, root string, opt Options) (*graph.History, *Stats
 			continue
 		}
 		if prev != nil && prev.has(hash) {
-			c, files, syms := prev.records(hash)
-			h.Commits = append(h.Commits, c)
-			h.Files = append(h.Files, files...)
-			h.Symbols = append(h.Symbols, syms...)
+			prev.appendRecords(h, hash)
 		}
 	}
 	for i := range h.Commits {
@@ -417,18 +430,19 @@ func (p *previous) has(hash string) bool {
 	return ok
 }
 
-// records returns a previous commit's records, unlinked: linking is done
-// afresh against the new graph.
-func (p *previous) records(hash string) (graph.Commit, []graph.FileChange, []graph.SymbolChange) {
-	c := p.h.Commits[p.at[hash]]
+// appendRecords appends a previous commit's records to h, unlinked:
+// linking is done again against the new graph.
+func (p *previous) appendRecords(h *graph.History, hash string) {
+	h.Commits = append(h.Commits, p.h.Commits[p.at[hash]])
 	fr, sr := p.files[hash], p.syms[hash]
-	files := slices.Clone(p.h.Files[fr[0]:fr[1]])
-	for i := range files {
-		files[i].FileID = ""
+	n := len(h.Files)
+	h.Files = append(h.Files, p.h.Files[fr[0]:fr[1]]...)
+	for i := n; i < len(h.Files); i++ {
+		h.Files[i].FileID = ""
 	}
-	syms := slices.Clone(p.h.Symbols[sr[0]:sr[1]])
-	for i := range syms {
-		syms[i].NodeID = ""
+	n = len(h.Symbols)
+	h.Symbols = append(h.Symbols, p.h.Symbols[sr[0]:sr[1]]...)
+	for i := n; i < len(h.Symbols); i++ {
+		h.Symbols[i].NodeID = ""
 	}
-	return c, files, syms
 }

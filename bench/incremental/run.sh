@@ -111,7 +111,7 @@ peer_run() {
 logs=$work/logs
 mkdir -p "$logs"
 [ -n "$tsv" ] || tsv=$logs/results.tsv
-echo "run	tool	what	wall_ms	phases" >"$tsv"
+echo "run	tool	what	wall_ms	phases	communities" >"$tsv"
 load_start=$(uptime)
 say "full index: ours"
 full_ours=$(ms "$logs/full-ours.json" ours_run --force)
@@ -125,10 +125,10 @@ for i in $(seq 1 "$n"); do
 	say "edit $i of $n"
 	snippet "$i" >>"$work/ours/$file"
 	t=$(ms "$logs/save-$i.json" ours_run)
-	echo "$i	ours	save	$t	$(jq -c '.summary.phaseMillis' "$logs/save-$i.json")" >>"$tsv"
+	echo "$i	ours	save	$t	$(jq -c '.summary.phaseMillis' "$logs/save-$i.json")	$(jq -r '.summary.flows.communityUpdate' "$logs/save-$i.json")" >>"$tsv"
 	gitq "$work/ours" commit -q -am "bench edit $i"
 	t=$(ms "$logs/commit-$i.json" ours_run)
-	echo "$i	ours	commit	$t	$(jq -c '.summary.phaseMillis' "$logs/commit-$i.json")" >>"$tsv"
+	echo "$i	ours	commit	$t	$(jq -c '.summary.phaseMillis' "$logs/commit-$i.json")	$(jq -r '.summary.flows.communityUpdate' "$logs/commit-$i.json")" >>"$tsv"
 	if [ "$peer" = 1 ]; then
 		snippet "$i" >>"$work/peer/$file"
 		gitq "$work/peer" commit -q -am "bench edit $i"
@@ -171,4 +171,7 @@ for r in rows:
 print("\nOur phases, median ms:", "; ".join(
     f"{w} " + ", ".join(f"{k} {statistics.median(v):.0f}" for (w2, k), v in sorted(phases.items()) if w2 == w)
     for w in ("save", "commit")))
+modes = [r[5] for r in rows if r[1] == "ours" and r[2] in ("save", "commit") and len(r) > 5]
+if modes:
+    print(f"Communities updated locally in {modes.count('local')} of {len(modes)} re-indexes (else detected).")
 EOF

@@ -12,7 +12,6 @@ import (
 // numbers (the position in id order).
 type view struct {
 	nodes []graph.Node
-	index map[string]int32
 	test  []bool // the node is in a test file
 	// calls are each node's outgoing CALLS edges, ordered by first call
 	// site then target id.
@@ -43,11 +42,9 @@ type pairEdge struct {
 
 func newView(g *graph.Graph) *view {
 	nodes := g.Nodes()
-	v := &view{nodes: nodes, index: make(map[string]int32, len(nodes)),
-		test: make([]bool, len(nodes)), calls: make([][]call, len(nodes))}
+	v := &view{nodes: nodes, test: make([]bool, len(nodes)), calls: make([][]call, len(nodes))}
 	testFile := map[string]bool{}
 	for i := range nodes {
-		v.index[nodes[i].ID] = int32(i)
 		p := nodes[i].FilePath
 		t, ok := testFile[p]
 		if !ok {
@@ -56,12 +53,10 @@ func newView(g *graph.Graph) *view {
 		}
 		v.test[i] = t
 	}
-	for _, e := range g.Edges() {
-		src, ok1 := v.index[e.Src]
-		dst, ok2 := v.index[e.Dst]
-		if !ok1 || !ok2 {
-			continue
-		}
+	edges, ends := g.Edges(), g.EdgeEnds()
+	for i := range edges {
+		e := &edges[i]
+		src, dst := ends[i][0], ends[i][1]
 		switch e.Type {
 		case graph.EdgeCalls:
 			v.calls[src] = append(v.calls[src], call{to: dst, confidence: e.Confidence, reason: e.Reason,

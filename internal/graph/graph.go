@@ -79,6 +79,10 @@ type Graph struct {
 	// sortedPrefix is how many edges, from the first, were in order after
 	// the last sort: edges are only ever appended after it.
 	sortedPrefix int
+	// ends are the node positions of the sorted edges' ends, for
+	// endsNodes nodes (EdgeEnds).
+	ends      [][2]int32
+	endsNodes int
 }
 
 type edgeKey struct {
@@ -104,15 +108,10 @@ func (g *Graph) AddNode(n Node) bool {
 }
 
 // Grow makes room for this many more nodes and edges: the slices grow
-// once, and an edge index that a sort left to be rebuilt is rebuilt with
-// room for them (maps cannot be grown in place; copying one costs what its
-// own growth would).
+// once.
 func (g *Graph) Grow(nodes, edges int) {
 	g.nodes = slices.Grow(g.nodes, nodes)
 	g.edges = slices.Grow(g.edges, edges)
-	if g.edgeIdx == nil {
-		g.indexEdges(len(g.edges) + edges)
-	}
 }
 
 // indexEdges (re)builds the edge index with room for size entries.
@@ -328,11 +327,35 @@ func (g *Graph) Edges() []Edge {
 			return cmp.Or(cmp.Compare(pos[a][0], pos[b][0]), cmp.Compare(kept[a].Type, kept[b].Type), cmp.Compare(pos[a][1], pos[b][1]))
 		})
 	}
-	permute(g.edges, perm)
+	g.ends = make([][2]int32, len(perm))
+	for i, p := range perm {
+		g.ends[i] = pos[p]
+	}
+	g.endsNodes = len(g.nodes)
+	permute(g.edges, perm) // consumes perm
 	// The index is made again only when an edge comes: the pipeline adds
 	// none after the store asks for them (0.25 s on the Go standard library).
 	g.edgeIdx = nil
 	g.edgesSorted = true
 	g.sortedPrefix = len(g.edges)
 	return g.edges
+}
+
+// EdgeEnds returns, for each edge of Edges, the positions of its source
+// and destination in Nodes: what a sort of the edges finds anyway, and
+// two map lookups per edge for whoever needs them after (0.2 s on the Go
+// standard library for each).
+func (g *Graph) EdgeEnds() [][2]int32 {
+	g.Nodes()
+	edges := g.Edges()
+	if g.endsNodes != len(g.nodes) || len(g.ends) != len(edges) {
+		// Nodes came after the edges were sorted: their order holds,
+		// their positions moved.
+		g.ends = make([][2]int32, len(edges))
+		for i := range edges {
+			g.ends[i] = [2]int32{int32(g.nodeIdx[edges[i].Src]), int32(g.nodeIdx[edges[i].Dst])}
+		}
+		g.endsNodes = len(g.nodes)
+	}
+	return g.ends
 }

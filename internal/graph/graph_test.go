@@ -124,3 +124,34 @@ func TestAddNewEdge(t *testing.T) {
 		}
 	}
 }
+
+// TestEdgeEnds: the ends of each edge are its source's and destination's
+// positions in Nodes, after a sort, after nodes came without edges, and
+// after edges came.
+func TestEdgeEnds(t *testing.T) {
+	g := New()
+	check := func(when string) {
+		t.Helper()
+		nodes, edges, ends := g.Nodes(), g.Edges(), g.EdgeEnds()
+		if len(ends) != len(edges) {
+			t.Fatalf("%s: %d ends for %d edges", when, len(ends), len(edges))
+		}
+		for i, e := range edges {
+			if nodes[ends[i][0]].ID != e.Src || nodes[ends[i][1]].ID != e.Dst {
+				t.Errorf("%s: edge %s -> %s has ends %v", when, e.Src, e.Dst, ends[i])
+			}
+		}
+	}
+	for _, id := range []string{"m", "c", "x"} {
+		g.AddNode(Node{ID: id})
+	}
+	g.AddEdge(Edge{Src: "x", Dst: "c", Type: EdgeCalls})
+	g.AddEdge(Edge{Src: "c", Dst: "m", Type: EdgeCalls})
+	check("sorted")
+	g.AddNode(Node{ID: "a"}) // every position moves
+	g.AddNode(Node{ID: "d"})
+	check("nodes added")
+	g.AddNewEdge(Edge{Src: "a", Dst: "x", Type: EdgeCalls})
+	g.AddEdge(Edge{Src: "d", Dst: "c", Type: EdgeCalls})
+	check("edges added")
+}

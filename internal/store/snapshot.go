@@ -82,8 +82,8 @@ func textHash(doc, content string) uint64 {
 }
 
 // encodeSnapshot encodes nodes (in order) with their rids and text hashes,
-// and edges by node position; pos gives a node id's position in nodes.
-func encodeSnapshot(nodes []graph.Node, edges []graph.Edge, pos func(string) int, rid map[string]int64, hashes []uint64, nextRid int64) []byte {
+// and edges by node position (ends, graph.Graph.EdgeEnds).
+func encodeSnapshot(nodes []graph.Node, edges []graph.Edge, ends [][2]int32, rid map[string]int64, hashes []uint64, nextRid int64) []byte {
 	strIdx := make(map[string]uint32, len(nodes))
 	strs := make([]string, 0, 2*len(nodes))
 	intern := func(s string) uint32 {
@@ -120,17 +120,14 @@ func encodeSnapshot(nodes []graph.Node, edges []graph.Edge, pos func(string) int
 	}
 	erecs := make([]edgeRec, len(edges))
 	typeIdx := map[graph.EdgeType]uint32{}
-	lastSrc, lastPos := "", uint32(0)
-	for i, e := range edges {
-		if i == 0 || e.Src != lastSrc { // edges come sorted by source
-			lastSrc, lastPos = e.Src, uint32(pos(e.Src))
-		}
+	for i := range edges {
+		e := &edges[i]
 		ti, ok := typeIdx[e.Type]
 		if !ok {
 			ti = intern(e.Type.String())
 			typeIdx[e.Type] = ti
 		}
-		erecs[i] = edgeRec{lastPos, uint32(pos(e.Dst)), ti, intern(string(e.Reason)), float32(e.Confidence), int32(e.Line), e.More}
+		erecs[i] = edgeRec{uint32(ends[i][0]), uint32(ends[i][1]), ti, intern(string(e.Reason)), float32(e.Confidence), int32(e.Line), e.More}
 	}
 	size := 20 + len(strs)*4 + len(nrecs)*snapshotNodeBytes + len(erecs)*28
 	for _, s := range strs {

@@ -249,7 +249,7 @@ func FuzzDecodeSnapshot(f *testing.F) {
 	for i, n := range nodes {
 		rid[n.ID] = int64(i + 1)
 	}
-	f.Add(encodeSnapshot(nodes, g.Edges(), position(g), rid, textHashes(nodes), int64(len(nodes))+1))
+	f.Add(encodeSnapshot(nodes, g.Edges(), g.EdgeEnds(), rid, textHashes(nodes), int64(len(nodes))+1))
 	f.Add([]byte("GNXS\x01\x00\x00\x00"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		s, err := decodeSnapshot(b)

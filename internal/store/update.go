@@ -185,7 +185,7 @@ func update(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, met
 	if err := u.vectors(vecs); err != nil {
 		return nil, err
 	}
-	snapNew := encodeSnapshot(u.newNodes, u.newEdges, position(g), u.rid, u.hashes, u.nextRid)
+	snapNew := encodeSnapshot(u.newNodes, u.newEdges, g.EdgeEnds(), u.rid, u.hashes, u.nextRid)
 	if _, err := tx.ExecContext(ctx, `UPDATE snapshot SET data = ? WHERE id = 1`, snapNew); err != nil {
 		return nil, fmt.Errorf("store snapshot: %w", err)
 	}

@@ -406,7 +406,7 @@ func load(ctx context.Context, tx *sql.Tx, g *graph.Graph, vecs *Vectors, meta M
 	if err := writeVectors(ctx, tx, vecs, rid); err != nil {
 		return err
 	}
-	snap := encodeSnapshot(nodes, edges, position(g), rid, textHashes(nodes), int64(len(nodes))+1)
+	snap := encodeSnapshot(nodes, edges, g.EdgeEnds(), rid, textHashes(nodes), int64(len(nodes))+1)
 	if _, err := tx.ExecContext(ctx, `INSERT INTO snapshot(id, data) VALUES (1, ?)`, snap); err != nil {
 		return fmt.Errorf("store snapshot: %w", err)
 	}
@@ -422,14 +422,6 @@ var edgeColumns = []string{"src", "dst", "type", "confidence", "reason", "line",
 
 func edgeValues(rid map[string]int64, e *graph.Edge) []any {
 	return []any{rid[e.Src], rid[e.Dst], e.Type.String(), e.Confidence, string(e.Reason), e.Line, joinLines(e.More)}
-}
-
-// position gives a node's place in g.Nodes() (which must have been called).
-func position(g *graph.Graph) func(string) int {
-	return func(id string) int {
-		i, _ := g.Position(id)
-		return i
-	}
 }
 
 func syncFile(path string) error {

@@ -101,7 +101,15 @@ func encodeSnapshot(nodes []graph.Node, edges []graph.Edge, ends [][2]int32, rid
 		exported                            uint8
 	}
 	nrecs := make([]nodeRec, len(nodes))
-	for i, n := range nodes {
+	// A node's kind, file and language are most often the previous
+	// node's (ids start with the kind, then the path).
+	var last struct {
+		kind            graph.NodeKind
+		file, language  string
+		kindI, fileI, l uint32
+	}
+	for i := range nodes {
+		n := &nodes[i]
 		exp := uint8(0)
 		if n.Exported {
 			exp = 1
@@ -109,8 +117,17 @@ func encodeSnapshot(nodes []graph.Node, edges []graph.Edge, ends [][2]int32, rid
 		// Ids are unique: they go into the table without the lookup.
 		id := uint32(len(strs))
 		strs = append(strs, n.ID)
-		nrecs[i] = nodeRec{id, intern(n.Kind.String()), intern(n.Name), intern(n.QualifiedName),
-			intern(n.FilePath), intern(n.Signature), intern(n.Language), int32(n.StartLine), int32(n.EndLine), exp}
+		if i == 0 || n.Kind != last.kind {
+			last.kind, last.kindI = n.Kind, intern(n.Kind.String())
+		}
+		if i == 0 || n.FilePath != last.file {
+			last.file, last.fileI = n.FilePath, intern(n.FilePath)
+		}
+		if i == 0 || n.Language != last.language {
+			last.language, last.l = n.Language, intern(n.Language)
+		}
+		nrecs[i] = nodeRec{id, last.kindI, intern(n.Name), intern(n.QualifiedName),
+			last.fileI, intern(n.Signature), last.l, int32(n.StartLine), int32(n.EndLine), exp}
 	}
 	type edgeRec struct {
 		src, dst, typ, reason uint32

@@ -27,7 +27,9 @@ type Summary struct {
 func Summarize(r *Result) Summary {
 	s := Summary{Stats: r.Stats, NodesByKind: map[string]int{}, EdgesByType: map[string]int{},
 		EdgesByReason: map[string]map[string]int{}}
-	for _, n := range r.Graph.Nodes() {
+	nodes, edges := r.Graph.Nodes(), r.Graph.Edges()
+	for i := range nodes {
+		n := &nodes[i]
 		s.Nodes++
 		s.NodesByKind[n.Kind.String()]++
 		if n.Kind.IsSymbol() {
@@ -37,7 +39,8 @@ func Summarize(r *Result) Summary {
 			s.Functions++
 		}
 	}
-	for _, e := range r.Graph.Edges() {
+	for i := range edges {
+		e := &edges[i]
 		s.Edges++
 		t := e.Type.String()
 		s.EdgesByType[t]++

@@ -29,6 +29,11 @@ type History struct {
 	// (SameRecords), so that writing the index can tell the stored history
 	// is current without encoding the records again.
 	Encoded []byte
+	// Base, when set, is the history a re-index started from, as the
+	// index holds it (its Encoded set): the store diffs the new records
+	// against it instead of decoding the stored form again. It is read,
+	// never changed.
+	Base *History
 }
 
 // SameRecords reports whether h and o hold the same records, links

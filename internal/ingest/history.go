@@ -46,8 +46,12 @@ func addHistory(ctx context.Context, opts *Options, w *walkResult, g *graph.Grap
 		hst.LinkStats = history.Link(g, h)
 		// Records the same as the index's, links included, are stored as
 		// they are: the store need not encode them to find that out.
-		if prev := hopt.Previous; prev != nil && prev.Encoded != nil && h.SameRecords(prev) {
-			h.Encoded = prev.Encoded
+		if prev := hopt.Previous; prev != nil && prev.Encoded != nil {
+			if h.SameRecords(prev) {
+				h.Encoded = prev.Encoded
+			} else {
+				h.Base = prev
+			}
 		}
 	}
 	return hst, nil

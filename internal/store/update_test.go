@@ -153,6 +153,17 @@ func TestOpenRollsBackKilledWrite(t *testing.T) {
 // tables must read back what the blob holds, row for row and in order, and
 // what a new file written from the same graph holds.
 func TestHistoryDeltaReadsAsTables(t *testing.T) {
+	for _, withBase := range []bool{false, true} {
+		t.Run(map[bool]string{false: "decoded", true: "base"}[withBase], func(t *testing.T) {
+			testHistoryDelta(t, withBase)
+		})
+	}
+}
+
+// testHistoryDelta runs the steps of TestHistoryDeltaReadsAsTables; with
+// base, each history carries the one read from the index before it
+// (graph.History.Base), as a re-index's does.
+func testHistoryDelta(t *testing.T, base bool) {
 	ctx := context.Background()
 	repo, fresh := t.TempDir(), t.TempDir()
 	meta := Meta{Writer: "w", History: &graph.HistorySettings{Format: 1, MaxCommitFiles: 100}}
@@ -200,6 +211,16 @@ func TestHistoryDeltaReadsAsTables(t *testing.T) {
 		hc.Files = slices.Clone(h.Files)
 		hc.Symbols = slices.Clone(h.Symbols)
 		hc.Removed = slices.Clone(h.Removed)
+		if base && step > 0 {
+			r, err := OpenRepo(repo)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if hc.Base, err = r.History(ctx); err != nil || hc.Base == nil || hc.Base.Encoded == nil {
+				t.Fatalf("the index's history: %v", err)
+			}
+			r.Close()
+		}
 		g.SetHistory(&hc)
 		res, err := Save(ctx, repo, g, nil, meta, WriteOptions{})
 		if err != nil {

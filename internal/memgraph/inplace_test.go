@@ -148,15 +148,7 @@ func randomGraphAgain(g *graph.Graph) *graph.Graph {
 func readBack(t *testing.T, repo string) map[string]any {
 	t.Helper()
 	ctx := context.Background()
-	r, err := store.OpenRepo(repo)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	g, err := memgraph.Load(ctx, r)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, g := testrepo.Load(t, repo)
 	out := map[string]any{}
 	var nodes, texts, edges []string
 	for n := range g.Nodes {

@@ -14,6 +14,7 @@ import (
 	"gitnexus.dev/gitnexus/internal/ingest"
 	"gitnexus.dev/gitnexus/internal/memgraph"
 	"gitnexus.dev/gitnexus/internal/store"
+	"gitnexus.dev/gitnexus/internal/testrepo"
 )
 
 // chain builds a → b → c → d plus a → c, e (isolated), and a type with a
@@ -39,15 +40,7 @@ func loadSample(t testing.TB) *memgraph.Graph {
 	if _, err := store.Write(context.Background(), repo, g, store.Meta{}); err != nil {
 		t.Fatal(err)
 	}
-	r, err := store.OpenRepo(repo)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	mg, err := memgraph.Load(context.Background(), r)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, mg := testrepo.Load(t, repo)
 	return mg
 }
 

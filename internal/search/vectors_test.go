@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"gitnexus.dev/gitnexus/internal/graph"
-	"gitnexus.dev/gitnexus/internal/memgraph"
 	"gitnexus.dev/gitnexus/internal/store"
+	"gitnexus.dev/gitnexus/internal/testrepo"
 	"gitnexus.dev/gitnexus/internal/vector"
 )
 
@@ -74,15 +74,7 @@ func TestVectorsInPlace(t *testing.T) {
 	if res := save(ids[5:]); res.Update == nil || res.Update.VectorsWritten != 10 || res.Update.VectorsRemoved != 5 {
 		t.Fatalf("the second save was not in place, or changed other vectors: %+v, %q", res.Update, res.Rewritten)
 	}
-	r, err := store.OpenRepo(repo)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	g, err := memgraph.Load(ctx, r)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, g := testrepo.Load(t, repo)
 	v, err := LoadVectors(ctx, r, g)
 	if err != nil {
 		t.Fatal(err)

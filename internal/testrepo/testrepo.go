@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"gitnexus.dev/gitnexus/internal/ingest"
+	"gitnexus.dev/gitnexus/internal/memgraph"
 	"gitnexus.dev/gitnexus/internal/registry"
 	"gitnexus.dev/gitnexus/internal/store"
 )
@@ -225,6 +226,22 @@ func main() {
 	fmt.Println(total, err, cache.Warm(&cache.Cache{}))
 }
 `,
+}
+
+// Load opens the index of the repository at repo and loads its graph the
+// way the tools do; the reader is closed when the test ends.
+func Load(t testing.TB, repo string) (*store.Reader, *memgraph.Graph) {
+	t.Helper()
+	r, err := store.OpenRepo(repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	g, err := memgraph.Load(context.Background(), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, g
 }
 
 // Rows runs a query and returns its rows, each printed as a list of its

@@ -50,7 +50,7 @@ func main() {
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, r := range floats(*resolutions) {
 		for _, h := range floats(*hubs) {
-			g := copyGraph(res.Graph)
+			g := res.Graph.Copy() // each setting starts from the resolved graph alone
 			st, err := enrich.Run(ctx, g, enrich.Options{Resolution: r, HubDegree: int(h)})
 			if err != nil {
 				fmt.Fprintln(os.Stderr, "flows:", err)
@@ -109,19 +109,6 @@ func pct(sorted []int, p float64) int {
 	}
 	i := int(float64(len(sorted)-1) * p)
 	return sorted[i]
-}
-
-// copyGraph copies the nodes and edges of g, so that each setting starts
-// from the resolved graph alone.
-func copyGraph(g *graph.Graph) *graph.Graph {
-	out := graph.New()
-	for _, n := range g.Nodes() {
-		out.AddNode(n)
-	}
-	for _, e := range g.Edges() {
-		out.AddEdge(e)
-	}
-	return out
 }
 
 // printSample prints n processes chosen at random: every step with its

@@ -95,6 +95,20 @@ func New() *Graph {
 	return &Graph{nodeIdx: map[string]int{}, edgeIdx: map[edgeKey]int{}}
 }
 
+// Copy returns a new graph with g's nodes and edges (not its flows or
+// history): Nodes and Edges sort g's slices in place, and a copy keeps a
+// graph apart from what is done to another.
+func (g *Graph) Copy() *Graph {
+	c := New()
+	for _, n := range g.Nodes() {
+		c.AddNode(n)
+	}
+	for _, e := range g.Edges() {
+		c.AddNewEdge(e)
+	}
+	return c
+}
+
 // AddNode adds n unless a node with the same id exists; it reports whether n
 // was added.
 func (g *Graph) AddNode(n Node) bool {

@@ -155,3 +155,22 @@ func TestEdgeEnds(t *testing.T) {
 	g.AddEdge(Edge{Src: "d", Dst: "c", Type: EdgeCalls})
 	check("edges added")
 }
+
+// TestCopy: a copy has the same nodes and edges (site lines included) and
+// no flows, and adding to it leaves the original as it was.
+func TestCopy(t *testing.T) {
+	g := New()
+	g.AddNode(Node{ID: "a"})
+	g.AddNode(Node{ID: "b"})
+	g.AddEdge(Edge{Src: "a", Dst: "b", Type: EdgeCalls, Confidence: 0.9, Line: 3, More: []int{7, 5}})
+	g.SetFlows(&Flows{})
+	c := g.Copy()
+	if !reflect.DeepEqual(c.Nodes(), g.Nodes()) || !reflect.DeepEqual(c.Edges(), g.Edges()) || c.Flows() != nil {
+		t.Fatalf("copy: nodes %v edges %v flows %v", c.Nodes(), c.Edges(), c.Flows())
+	}
+	c.AddNode(Node{ID: "c"})
+	c.AddEdge(Edge{Src: "a", Dst: "b", Type: EdgeCalls, Line: 9})
+	if len(g.Nodes()) != 2 || !reflect.DeepEqual(g.Edges()[0].More, []int{5, 7}) {
+		t.Errorf("the original changed: %v %v", g.Nodes(), g.Edges())
+	}
+}

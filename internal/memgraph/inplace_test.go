@@ -133,13 +133,7 @@ func randomGraph(rng *rand.Rand, live map[int]bool, version map[int]int, step in
 
 // randomGraphAgain copies g (a write sorts a graph's slices in place).
 func randomGraphAgain(g *graph.Graph) *graph.Graph {
-	c := graph.New()
-	for _, n := range g.Nodes() {
-		c.AddNode(n)
-	}
-	for _, e := range g.Edges() {
-		c.AddEdge(e)
-	}
+	c := g.Copy()
 	c.SetFlows(g.Flows())
 	return c
 }

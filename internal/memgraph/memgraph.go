@@ -194,14 +194,7 @@ func load(ctx context.Context, r *store.Reader) (*Graph, error) {
 		e := &snap.Edges[i]
 		b.addEdge(NodeID(e.Src), NodeID(e.Dst), e.Type, e.Reason, e.Confidence, e.Line, e.More)
 	}
-	g := b.finish()
-	if err := g.indexRids(); err != nil {
-		return nil, err
-	}
-	if err := g.loadRecords(ctx, r); err != nil {
-		return nil, err
-	}
-	return g, nil
+	return b.load(ctx, r)
 }
 
 // loadTables builds the graph by scanning the node and edge tables.
@@ -236,6 +229,12 @@ func loadTables(ctx context.Context, r *store.Reader) (*Graph, error) {
 	if err != nil {
 		return nil, err
 	}
+	return b.load(ctx, r)
+}
+
+// load finishes the graph and reads what the store keeps beside the
+// nodes and edges (the rid index, flows and history).
+func (b *builder) load(ctx context.Context, r *store.Reader) (*Graph, error) {
 	g := b.finish()
 	if err := g.indexRids(); err != nil {
 		return nil, err

@@ -722,7 +722,12 @@ func (u *updater) oldRids() func(string) int64 {
 func (u *updater) commonTerms() error {
 	var oldDocs int
 	err := u.tx.QueryRowContext(u.ctx, `SELECT doc FROM search_common WHERE term = ''`).Scan(&oldDocs)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("count search terms: %w", err)
+	}
 	newDocs := oldDocs + u.docs
+	// Without the document count (an index that did not keep it), every
+	// term is counted.
 	if err != nil || listedAbove(oldDocs) != listedAbove(newDocs) {
 		if _, err := u.tx.ExecContext(u.ctx, `DELETE FROM search_common`); err != nil {
 			return fmt.Errorf("count search terms: %w", err)

@@ -61,37 +61,19 @@ func TestIncrementalEqualsRebuild(t *testing.T) {
 						commitAll(t, root, step)
 					}
 				}
-				var rep struct {
-					Status  string
-					Summary struct {
-						FilesReused, SourceFiles int
-						Update                   *struct{ NodesAdded int }
-						Rewritten                string
-					}
-				}
-				if err := json.Unmarshal([]byte(mustRun(t, home, inc, "analyze", "--json", "-q").stdout), &rep); err != nil {
-					t.Fatal(err)
-				}
+				rep, lc := reindexAndCompare(t, home, inc, full, step, before, renderListing(files))
 				reused += rep.Summary.FilesReused
 				if rep.Summary.Update != nil {
 					inPlace++
 				} else if step > 0 && rep.Status == "indexed" {
 					t.Errorf("step %d: the index was written anew: %s", step, rep.Summary.Rewritten)
 				}
-				mustRun(t, home, full, "analyze", "--force", "-q")
 				if step == 0 && crossFileCalls(dumpIndex(t, full)["edges"]) == 0 {
 					t.Fatalf("the rendered %s code has no call from one file to another resolved: it tests little\n%s",
 						l.name, renderListing(files))
 				}
-				if msg := sameAsRebuild(t, inc, full, before); msg != "" {
-					t.Fatalf("step %d: %s\nfiles:\n%s", step, msg, renderListing(files))
-				}
-				lc := communitiesLocal(t, inc)
 				if lc {
 					local++
-				}
-				if oa, ob := orderedAnswers(t, home, inc, lc), orderedAnswers(t, home, full, lc); oa != ob {
-					t.Fatalf("step %d: answers come in another order\nincremental:\n%s\nrebuild:\n%s", step, oa, ob)
 				}
 				before = memberships(t, inc)
 			}
@@ -141,17 +123,7 @@ func TestIncrementalEmbeddingsEqualRebuild(t *testing.T) {
 				commitAll(t, root, step)
 			}
 		}
-		var rep struct {
-			Summary struct {
-				Update *struct {
-					VectorsWritten, VectorsRemoved int
-				}
-				Rewritten string
-			}
-		}
-		if err := json.Unmarshal([]byte(mustRun(t, home, inc, "analyze", "--embeddings", "--json", "-q").stdout), &rep); err != nil {
-			t.Fatal(err)
-		}
+		rep, lc := reindexAndCompare(t, home, inc, full, step, before, renderListing(files), "--embeddings")
 		if u := rep.Summary.Update; u != nil {
 			inPlace++
 			if u.VectorsWritten == 0 && u.VectorsRemoved == 0 {
@@ -160,16 +132,8 @@ func TestIncrementalEmbeddingsEqualRebuild(t *testing.T) {
 		} else if step > 0 {
 			t.Errorf("step %d: the index was written anew: %s", step, rep.Summary.Rewritten)
 		}
-		mustRun(t, home, full, "analyze", "--embeddings", "--force", "-q")
-		if msg := sameAsRebuild(t, inc, full, before); msg != "" {
-			t.Fatalf("step %d: %s", step, msg)
-		}
 		if rows := dumpIndex(t, inc)["embeddings"]; len(rows) == 0 {
 			t.Fatalf("step %d: the index has no embeddings: it checks little", step)
-		}
-		lc := communitiesLocal(t, inc)
-		if oa, ob := orderedAnswers(t, home, inc, lc), orderedAnswers(t, home, full, lc); oa != ob {
-			t.Fatalf("step %d: answers come in another order\nincremental:\n%s\nrebuild:\n%s", step, oa, ob)
 		}
 		for _, root := range []string{inc, full} {
 			if out := mustRun(t, home, root, "query", "does its part", "--repo", root).stdout; !strings.Contains(out, "bm25+vector") {
@@ -198,6 +162,40 @@ func TestIncrementalEmbeddingsEqualRebuild(t *testing.T) {
 	if inPlace == 0 {
 		t.Error("no re-index changed the index in place")
 	}
+}
+
+// reindexReport is what the equality tests read of `analyze --json`.
+type reindexReport struct {
+	Status  string
+	Summary struct {
+		FilesReused int
+		Update      *struct{ VectorsWritten, VectorsRemoved int }
+		Rewritten   string
+	}
+}
+
+// reindexAndCompare re-indexes inc with `analyze` and rebuilds full with
+// `analyze --force` (both with args), then requires the two indexes to be
+// the same (sameAsRebuild, given inc's memberships before) and answers
+// whose order is the graph's to come in the same order. It returns inc's
+// report and whether its communities were updated locally; listing (the
+// files) goes into the failure message.
+func reindexAndCompare(t *testing.T, home, inc, full string, step int, before map[string]string, listing string,
+	args ...string) (reindexReport, bool) {
+	t.Helper()
+	var rep reindexReport
+	if err := json.Unmarshal([]byte(mustRun(t, home, inc, append([]string{"analyze", "--json", "-q"}, args...)...).stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	mustRun(t, home, full, append([]string{"analyze", "--force", "-q"}, args...)...)
+	if msg := sameAsRebuild(t, inc, full, before); msg != "" {
+		t.Fatalf("step %d: %s\nfiles:\n%s", step, msg, listing)
+	}
+	lc := communitiesLocal(t, inc)
+	if oa, ob := orderedAnswers(t, home, inc, lc), orderedAnswers(t, home, full, lc); oa != ob {
+		t.Fatalf("step %d: answers come in another order\nincremental:\n%s\nrebuild:\n%s", step, oa, ob)
+	}
+	return rep, lc
 }
 
 // crossFileCalls counts the CALLS rows of an edges dump whose two ends are

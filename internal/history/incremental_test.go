@@ -2,6 +2,7 @@ package history_test
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -35,7 +36,11 @@ func sameHistory(t *testing.T, what string, got, want *graph.History) {
 	}
 	t.Errorf("%s: the history differs from a full read", what)
 	for i := 0; i < max(len(got.Commits), len(want.Commits)); i++ {
-		if i >= len(got.Commits) || i >= len(want.Commits) || !reflect.DeepEqual(got.Commits[i], want.Commits[i]) {
+		if i >= len(got.Commits) || i >= len(want.Commits) {
+			t.Errorf("%d commits, want %d", len(got.Commits), len(want.Commits))
+			break
+		}
+		if !reflect.DeepEqual(got.Commits[i], want.Commits[i]) {
 			t.Errorf("first differing commit %d:\n got %+v\nwant %+v", i, got.Commits[i], want.Commits[i])
 			break
 		}
@@ -62,9 +67,9 @@ func TestIncrementalHistory(t *testing.T) {
 	})
 	res := analyze(t, r.dir, opt, true)
 	st := res.Stats.History
-	if st.Reused != 6 || st.Read != 7 || st.Dropped != 0 || st.Rewritten || st.Previous != "" {
-		t.Errorf("second analyze: reused %d, read %d, dropped %d, rewritten %v (%s), want 6, 7, 0, false",
-			st.Reused, st.Read, st.Dropped, st.Rewritten, st.Previous)
+	if st.Reused != 6 || st.Read != 7 || st.Dropped != 0 || st.Rewritten || st.Previous != "" || st.List != "previous+new" {
+		t.Errorf("second analyze: reused %d, read %d, dropped %d, rewritten %v (%s), list %q; want 6, 7, 0, false, previous+new",
+			st.Reused, st.Read, st.Dropped, st.Rewritten, st.Previous, st.List)
 	}
 	if got := describeHistory(res.Graph); got != wantFixture {
 		t.Errorf("incremental history:\n%s", lineDiff(wantFixture, got))
@@ -77,8 +82,8 @@ func TestIncrementalHistory(t *testing.T) {
 
 	// Nothing new: everything is reused.
 	again := analyze(t, r.dir, opt, true)
-	if s := again.Stats.History; s.Reused != 13 || s.Read != 0 {
-		t.Errorf("third analyze: reused %d, read %d, want 13, 0", s.Reused, s.Read)
+	if s := again.Stats.History; s.Reused != 13 || s.Read != 0 || s.List != "previous" {
+		t.Errorf("third analyze: reused %d, read %d, list %q; want 13, 0, previous", s.Reused, s.Read, s.List)
 	}
 	sameHistory(t, "unchanged", again.Graph.History(), res.Graph.History())
 	if again.Graph.History().Encoded == nil {
@@ -99,9 +104,9 @@ func TestIncrementalHistory(t *testing.T) {
 	r.commit("add e")
 	rewritten := analyze(t, r.dir, opt, true)
 	rs := rewritten.Stats.History
-	if !rs.Rewritten || rs.Dropped != 2 || rs.Read != 2 || rs.Reused != 11 {
-		t.Errorf("rewritten history: rewritten %v, dropped %d, read %d, reused %d; want true, 2, 2, 11",
-			rs.Rewritten, rs.Dropped, rs.Read, rs.Reused)
+	if !rs.Rewritten || rs.Dropped != 2 || rs.Read != 2 || rs.Reused != 11 || rs.List != "git" {
+		t.Errorf("rewritten history: rewritten %v, dropped %d, read %d, reused %d, list %q; want true, 2, 2, 11, git",
+			rs.Rewritten, rs.Dropped, rs.Read, rs.Reused, rs.List)
 	}
 	fresh := analyze(t, r.dir, opt, false)
 	sameHistory(t, "rewritten", rewritten.Graph.History(), fresh.Graph.History())
@@ -117,6 +122,47 @@ func TestIncrementalHistory(t *testing.T) {
 			t.Errorf("the rewritten history lacks %s:\n%s", line, desc)
 		}
 	}
+}
+
+// TestHistoryListFromPrevious moves HEAD in the ways that decide whether
+// the list of commits can start from the previous index's: commits on top
+// (within --max-commits), a merge that brings the indexed commit in as a
+// second parent, a reset to an older commit. Each time the history must be
+// the one a full read gives.
+func TestHistoryListFromPrevious(t *testing.T) {
+	opt := history.Options{MaxCommits: 4}
+	r := newScriptRepo(t)
+	for i := range 3 {
+		r.write(map[string]string{"a.go": fmt.Sprintf("package main\n\nfunc a%d() {}\n", i)})
+		r.commit(fmt.Sprintf("main %d", i))
+	}
+	r.git("checkout", "-q", "-b", "feature")
+	r.write(map[string]string{"b.go": "package main\n\nfunc b() {}\n"})
+	r.commit("feature")
+	step := func(what, wantList string) {
+		t.Helper()
+		res := analyze(t, r.dir, opt, true)
+		if got := res.Stats.History.List; got != wantList {
+			t.Errorf("%s: the list came from %q, want %q", what, got, wantList)
+		}
+		sameHistory(t, what, res.Graph.History(), analyze(t, r.dir, opt, false).Graph.History())
+		storeIndex(t, r.dir, res)
+	}
+	step("first index", "git")
+	for i := range 2 {
+		r.write(map[string]string{"b.go": fmt.Sprintf("package main\n\nfunc b%d() {}\n", i)})
+		r.commit(fmt.Sprintf("feature %d", i))
+	}
+	step("two commits on top, the oldest cut by --max-commits", "previous+new")
+	step("nothing new", "previous")
+	r.git("checkout", "-q", "main")
+	r.write(map[string]string{"c.go": "package main\n\nfunc c() {}\n"})
+	r.commit("main 3")
+	r.git("merge", "-q", "--no-ff", "-m", "merge feature", "feature")
+	r.tick++
+	step("the indexed commit merged as a second parent", "git")
+	r.git("reset", "-q", "--hard", "HEAD~2")
+	step("reset to an older commit", "git")
 }
 
 // TestHistoryCypher queries the stored index across both worlds: commits

@@ -187,7 +187,7 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	var partition *graph.Partition
 	communitiesWhy := "there is no index to start from"
 	prevCacheToken := ""
-	prevNodes := -1 // nodes in the index, -1 when there is none
+	prevNodes, prevEdges := -1, -1 // nodes and edges in the index, -1 when there is none
 	var prevEmbed *store.EmbeddingMeta
 	prev, prevErr := store.OpenRepo(root)
 	if prevErr == nil {
@@ -219,7 +219,7 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 		if why := embedStale(r.Meta().Embeddings, embedder); why != "" {
 			fr.Fresh, fr.Reasons = false, append(fr.Reasons, why)
 		}
-		prevNodes = indexedNodes(meta)
+		prevNodes, prevEdges = indexedSize(meta)
 		// Communities are updated from the index's only when this build
 		// wrote it (another may find them differently), and with the
 		// extraction cache written with it (checked below).
@@ -271,9 +271,11 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(gcPercent(prevNodes, o.force))
 	}
-	res, err := ingest.Run(ctx, ingest.Options{Root: root, Workers: o.workers, MaxFileSize: o.maxFileSize * 1024,
+	iopt := ingest.Options{Root: root, Workers: o.workers, MaxFileSize: o.maxFileSize * 1024,
 		Progress: prog.event, History: o.history.options(gs.Git && gs.Commit != ""), ReuseHistory: !o.force,
-		Communities: partition, CommunitiesWhy: communitiesWhy, Cache: cache, Embedder: embedder, EmbedProvider: ecfg.Provider, EmbedTokens: ecfg.MaxTokens})
+		Communities: partition, CommunitiesWhy: communitiesWhy, Cache: cache, Embedder: embedder, EmbedProvider: ecfg.Provider, EmbedTokens: ecfg.MaxTokens}
+	iopt.SizeHint.Nodes, iopt.SizeHint.Edges = prevNodes, prevEdges
+	res, err := ingest.Run(ctx, iopt)
 	prog.done()
 	if err != nil {
 		return err
@@ -367,16 +369,24 @@ func gcPercent(prevNodes int, force bool) int {
 	return 50
 }
 
-// indexedNodes is the node count an index's meta keeps, -1 when it says
-// none.
-func indexedNodes(meta store.Meta) int {
+// indexedSize is the node and edge counts an index's meta keeps, -1 for
+// each it does not say.
+func indexedSize(meta store.Meta) (nodes, edges int) {
 	var s struct {
 		Nodes *int `json:"nodes"`
+		Edges *int `json:"edges"`
 	}
-	if json.Unmarshal(meta.Stats, &s) != nil || s.Nodes == nil {
-		return -1
+	if json.Unmarshal(meta.Stats, &s) != nil {
+		return -1, -1
 	}
-	return *s.Nodes
+	nodes, edges = -1, -1
+	if s.Nodes != nil {
+		nodes = *s.Nodes
+	}
+	if s.Edges != nil {
+		edges = *s.Edges
+	}
+	return nodes, edges
 }
 
 type analyzeReport struct {

@@ -24,6 +24,23 @@ func TestGoBuildID(t *testing.T) {
 	}
 }
 
+func TestIndexedSize(t *testing.T) {
+	for _, c := range []struct {
+		stats        string
+		nodes, edges int
+	}{
+		{``, -1, -1},
+		{`not json`, -1, -1},
+		{`{"files": 3}`, -1, -1},
+		{`{"nodes": 18578}`, 18578, -1},
+		{`{"nodes": 18578, "edges": 66398}`, 18578, 66398},
+	} {
+		if n, e := indexedSize(store.Meta{Stats: []byte(c.stats)}); n != c.nodes || e != c.edges {
+			t.Errorf("stats %s: %d nodes, %d edges; want %d, %d", c.stats, n, e, c.nodes, c.edges)
+		}
+	}
+}
+
 func TestGCPercent(t *testing.T) {
 	for _, c := range []struct {
 		stats string
@@ -37,7 +54,8 @@ func TestGCPercent(t *testing.T) {
 		{`{"files": 3}`, false, 50},
 		{`not json`, false, 50},
 	} {
-		if got := gcPercent(indexedNodes(store.Meta{Stats: []byte(c.stats)}), c.force); got != c.want {
+		nodes, _ := indexedSize(store.Meta{Stats: []byte(c.stats)})
+		if got := gcPercent(nodes, c.force); got != c.want {
 			t.Errorf("stats %s, force %v: %d, want %d", c.stats, c.force, got, c.want)
 		}
 	}

@@ -95,6 +95,16 @@ func New() *Graph {
 	return &Graph{nodeIdx: map[string]int{}, edgeIdx: map[edgeKey]int{}}
 }
 
+// NewSized returns an empty graph with room for about this many nodes and
+// edges: a re-index knows the size of the graph it rebuilds, and growing
+// the slices and indexes to a million edges step by step copied and
+// rehashed them about twice over.
+func NewSized(nodes, edges int) *Graph {
+	nodes, edges = max(nodes, 0), max(edges, 0)
+	return &Graph{nodes: make([]Node, 0, nodes), nodeIdx: make(map[string]int, nodes),
+		edges: make([]Edge, 0, edges), edgeIdx: make(map[edgeKey]int, edges)}
+}
+
 // Copy returns a new graph with g's nodes and edges (not its flows or
 // history): Nodes and Edges sort g's slices in place, and a copy keeps a
 // graph apart from what is done to another.

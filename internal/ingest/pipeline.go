@@ -56,6 +56,9 @@ type Options struct {
 	// VectorExactLimit is the number of symbol vectors from which they are
 	// linked into an HNSW; 0 means vector.ExactLimit.
 	VectorExactLimit int
+	// SizeHint is the size of the graph expected (the current index's),
+	// which the graph is given room for at once; zero when not known.
+	SizeHint struct{ Nodes, Edges int }
 }
 
 // DefaultMaxFileSize is the default of --max-file-size.
@@ -151,7 +154,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 
 	start = time.Now()
 	emit(Event{Phase: "resolve"})
-	g := graph.New()
+	g := graph.NewSized(opts.SizeHint.Nodes, opts.SizeHint.Edges)
 	config := map[string][]byte{}
 	families := map[lang.Rules][]*lang.FileFacts{}
 	var familyOrder []lang.Rules

@@ -156,6 +156,70 @@ func TestEdgeEnds(t *testing.T) {
 	check("edges added")
 }
 
+// TestSortInRounds adds nodes and edges in rounds, sorting after each, as
+// the pipeline does (code, then communities and processes, then history):
+// each round's Nodes, Edges and EdgeEnds must be those of a graph given
+// everything at once and sorted once. Some edges name a node that is not
+// there at the sort (dropped for good), some a node that comes later.
+func TestSortInRounds(t *testing.T) {
+	rng := rand.New(rand.NewSource(12))
+	g := New()
+	var nodes []Node
+	var edges []Edge
+	types := []EdgeType{EdgeCalls, EdgeContains, EdgeImports}
+	kept := 0
+	for round := range 8 {
+		for range 1 + rng.Intn(40) {
+			n := Node{ID: fmt.Sprintf("n%03d", rng.Intn(120))}
+			if g.AddNode(n) {
+				nodes = append(nodes, n)
+			}
+		}
+		for range 60 + rng.Intn(80) {
+			e := Edge{Src: fmt.Sprintf("n%03d", rng.Intn(120)), Dst: fmt.Sprintf("n%03d", rng.Intn(120)),
+				Type: types[rng.Intn(len(types))], Line: 1}
+			if rng.Intn(2) == 0 {
+				g.AddEdge(e)
+			} else if !slices.ContainsFunc(edges, func(o Edge) bool { return o.Src == e.Src && o.Dst == e.Dst && o.Type == e.Type }) {
+				g.AddNewEdge(e)
+			} else {
+				continue
+			}
+			if !slices.ContainsFunc(edges, func(o Edge) bool { return o.Src == e.Src && o.Dst == e.Dst && o.Type == e.Type }) {
+				edges = append(edges, e)
+			}
+		}
+		once := New()
+		for _, n := range nodes {
+			once.AddNode(n)
+		}
+		edges = slices.DeleteFunc(edges, func(e Edge) bool { return !once.HasNode(e.Src) || !once.HasNode(e.Dst) })
+		for _, e := range edges {
+			once.AddEdge(e)
+		}
+		// Alternate which is asked first: a node sort between two edge
+		// sorts must move the ends along.
+		if round%2 == 0 {
+			g.Nodes()
+		}
+		ge, ends := g.Edges(), g.EdgeEnds()
+		same := func(a, b any, n int) bool { return n == 0 || reflect.DeepEqual(a, b) }
+		if !reflect.DeepEqual(g.Nodes(), once.Nodes()) {
+			t.Fatalf("round %d: nodes differ from a sort of all at once", round)
+		}
+		if len(ge) != len(once.Edges()) || !same(ge, once.Edges(), len(ge)) {
+			t.Fatalf("round %d: edges differ from a sort of all at once:\n got %v\nwant %v", round, ge, once.Edges())
+		}
+		if len(ends) != len(ge) || !same(ends, once.EdgeEnds(), len(ends)) {
+			t.Fatalf("round %d: edge ends differ from a sort of all at once", round)
+		}
+		kept += len(ge)
+	}
+	if kept < 100 {
+		t.Errorf("only %d edges kept over the rounds: the test hardly tests", kept)
+	}
+}
+
 // TestCopy: a copy has the same nodes and edges (site lines included) and
 // no flows, and adding to it leaves the original as it was.
 func TestCopy(t *testing.T) {

@@ -170,6 +170,14 @@ func update(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, met
 	if err := u.nodes(); err != nil {
 		return nil, err
 	}
+	// The new snapshot is encoded on another core while the rows are
+	// written: it reads only the sorted graph and the rids, which are all
+	// given by now (0.3 s of the Go standard library's write).
+	edges, ends := g.Edges(), g.EdgeEnds()
+	snapDone := make(chan []byte, 1)
+	go func() { snapDone <- encodeSnapshot(u.newNodes, edges, ends, u.rid, u.hashes, u.nextRid) }()
+	snapNew := func() []byte { b := <-snapDone; snapDone <- b; return b }
+	defer snapNew() // the encoding ends before the graph is given back
 	if err := u.edges(); err != nil {
 		return nil, err
 	}
@@ -187,12 +195,11 @@ func update(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, met
 	if err := u.vectors(vecs); err != nil {
 		return nil, err
 	}
-	snapNew := encodeSnapshot(u.newNodes, u.newEdges, g.EdgeEnds(), u.rid, u.hashes, u.nextRid)
-	if _, err := tx.ExecContext(ctx, `UPDATE snapshot SET data = ? WHERE id = 1`, snapNew); err != nil {
-		return nil, fmt.Errorf("store snapshot: %w", err)
-	}
 	if err := u.commonTerms(); err != nil {
 		return nil, err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE snapshot SET data = ? WHERE id = 1`, snapNew()); err != nil {
+		return nil, fmt.Errorf("store snapshot: %w", err)
 	}
 
 	meta.Format = MetaFormat

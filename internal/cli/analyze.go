@@ -182,17 +182,26 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	defer unlock()
 	removeLeftovers(root)
 
-	gs := readGitState(ctx, root)
+	gsDone := make(chan gitState, 1)
+	go func() { gsDone <- readGitState(ctx, root) }()
 	why := "no index yet"
 	var partition *graph.Partition
 	communitiesWhy := "there is no index to start from"
 	prevCacheToken := ""
 	prevNodes, prevEdges := -1, -1 // nodes and edges in the index, -1 when there is none
 	var prevEmbed *store.EmbeddingMeta
+	cachePath := filepath.Join(store.Dir(root), extractCacheName)
 	prev, prevErr := store.OpenRepo(root)
+	var pf *prefetch // what a re-index reads of the index, read while git status runs
 	if prevErr == nil {
 		prevEmbed = prev.Meta().Embeddings
+		if !o.force {
+			meta := prev.Meta()
+			pf = startPrefetch(ctx, root, cachePath, meta, o.history.options(true) != nil, meta.Writer == extractorKey())
+			defer pf.stop()
+		}
 	}
+	gs := <-gsDone
 	ecfg, err := o.embeddings.config(prevEmbed)
 	if err != nil {
 		if prev != nil {
@@ -230,7 +239,7 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 		case meta.Writer != extractorKey():
 			communitiesWhy = "another build of gitnexus wrote the index"
 		default:
-			if partition, err = r.Partition(ctx); err != nil {
+			if partition, err = pf.Partition(); err != nil {
 				communitiesWhy = "the index's communities cannot be read: " + err.Error()
 			} else if partition == nil {
 				communitiesWhy = "the index has no communities to start from"
@@ -258,9 +267,11 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	if !o.quiet {
 		fmt.Fprintf(o.io.ErrOut, "Indexing %s (%s)\n", root, why)
 	}
-	cachePath := filepath.Join(store.Dir(root), extractCacheName)
 	cache := ingest.NewExtractCache(extractorKey())
-	if !o.force {
+	switch {
+	case pf != nil:
+		cache = pf.Cache()
+	case !o.force:
 		cache = ingest.LoadExtractCache(cachePath, cache.Key)
 	}
 	if partition != nil && (cache.Token == "" || cache.Token != prevCacheToken) {
@@ -275,6 +286,9 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 		Progress: prog.event, History: o.history.options(gs.Git && gs.Commit != ""), ReuseHistory: !o.force,
 		Communities: partition, CommunitiesWhy: communitiesWhy, Cache: cache, Embedder: embedder, EmbedProvider: ecfg.Provider, EmbedTokens: ecfg.MaxTokens}
 	iopt.SizeHint.Nodes, iopt.SizeHint.Edges = prevNodes, prevEdges
+	if pf != nil {
+		iopt.PreviousHistory = pf.History
+	}
 	res, err := ingest.Run(ctx, iopt)
 	prog.done()
 	if err != nil {

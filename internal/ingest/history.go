@@ -25,7 +25,13 @@ func addHistory(ctx context.Context, opts *Options, w *walkResult, g *graph.Grap
 	hopt := *opts.History
 	hst := &HistoryStats{}
 	if opts.ReuseHistory && hopt.Previous == nil {
-		prev, why := previousHistory(ctx, opts.Root)
+		prev, why, ok := (*graph.History)(nil), "", false
+		if opts.PreviousHistory != nil {
+			prev, why, ok = opts.PreviousHistory()
+		}
+		if !ok {
+			prev, why = previousHistory(ctx, opts.Root)
+		}
 		hopt.Previous, hst.Previous = prev, why
 	}
 	if hopt.Workers <= 0 {

@@ -36,6 +36,10 @@ type Options struct {
 	// ReuseHistory reuses the history records of the repository's current
 	// index for the commits they cover.
 	ReuseHistory bool
+	// PreviousHistory, when set, gives the current index's history records
+	// (read beforehand), or why they cannot be read; ok false means they
+	// were not read, and the run reads them.
+	PreviousHistory func() (h *graph.History, why string, ok bool)
 	// Communities are the current index's: they are updated locally when
 	// few symbols changed since they were detected (enrich.Options).
 	// Files count as changed when their facts were extracted in this run.

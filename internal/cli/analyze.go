@@ -182,6 +182,11 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	defer unlock()
 	removeLeftovers(root)
 
+	// The files are listed while git status runs: both are git processes
+	// to wait for (the listing is dropped when the index is fresh).
+	lctx, stopListing := context.WithCancel(ctx)
+	defer stopListing()
+	listing := ingest.StartListing(lctx, root)
 	gsDone := make(chan gitState, 1)
 	go func() { gsDone <- readGitState(ctx, root) }()
 	why := "no index yet"
@@ -286,6 +291,7 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 		Progress: prog.event, History: o.history.options(gs.Git && gs.Commit != ""), ReuseHistory: !o.force,
 		Communities: partition, CommunitiesWhy: communitiesWhy, Cache: cache, Embedder: embedder, EmbedProvider: ecfg.Provider, EmbedTokens: ecfg.MaxTokens}
 	iopt.SizeHint.Nodes, iopt.SizeHint.Edges = prevNodes, prevEdges
+	iopt.Listing = listing
 	if pf != nil {
 		iopt.PreviousHistory = pf.History
 	}

@@ -60,6 +60,9 @@ type Options struct {
 	// VectorExactLimit is the number of symbol vectors from which they are
 	// linked into an HNSW; 0 means vector.ExactLimit.
 	VectorExactLimit int
+	// Listing, when set, is the listing of Root's files, started earlier
+	// (StartListing).
+	Listing *Listing
 	// SizeHint is the size of the graph expected (the current index's),
 	// which the graph is given room for at once; zero when not known.
 	SizeHint struct{ Nodes, Edges int }
@@ -134,7 +137,14 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 
 	start := time.Now()
 	emit(Event{Phase: "walk"})
-	w, err := walk(ctx, opts.Root)
+	var w *walkResult
+	var err error
+	if l := opts.Listing; l != nil && l.root == opts.Root {
+		<-l.done
+		w, err = l.res, l.err
+	} else {
+		w, err = walk(ctx, opts.Root)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("list files: %w", err)
 	}

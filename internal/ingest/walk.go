@@ -43,6 +43,26 @@ type walkResult struct {
 	Keeps func(rel string) bool
 }
 
+// Listing is a listing of a repository's files started ahead of Run, which
+// then waits for it instead of listing them itself: the caller has other
+// processes to wait for meanwhile (`git status`).
+type Listing struct {
+	root string
+	done chan struct{}
+	res  *walkResult
+	err  error
+}
+
+// StartListing starts listing the files under root as Run would.
+func StartListing(ctx context.Context, root string) *Listing {
+	l := &Listing{root: root, done: make(chan struct{})}
+	go func() {
+		defer close(l.done)
+		l.res, l.err = walk(ctx, root)
+	}()
+	return l
+}
+
 // walk lists the files under root: with git when root is in a work tree
 // (tracked plus untracked-but-not-ignored), otherwise by walking the
 // directory and honouring .gitignore files. .gitnexusignore applies in both

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"sync"
 
 	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/ingest"
@@ -13,7 +14,8 @@ import (
 // the communities while `git status` runs (30 ms on the Go standard
 // library in a work tree git has refreshed, 300 ms in a fresh clone), the
 // history records, which are needed last, while the files are listed and
-// parsed. When the index turns out to be fresh, the reads are cancelled
+// parsed, and the graph snapshot the store compares the new graph with.
+// When the index turns out to be fresh, the reads are cancelled
 // and their results dropped.
 type prefetch struct {
 	cancel context.CancelFunc
@@ -26,14 +28,19 @@ type prefetch struct {
 	historyDone   chan struct{}
 	history       *graph.History
 	historyWhy    string // why the history could not be read
+	aheadDone     chan struct{}
+	ahead         *store.Ahead
+	startAhead    func() // starts reading ahead; nil when it is not read
 }
 
 // startPrefetch starts the reads: the cache always, the history records
-// when wantHistory and the index has some, the communities when
-// wantPartition.
-func startPrefetch(ctx context.Context, root, cachePath string, meta store.Meta, wantHistory, wantPartition bool) *prefetch {
+// when wantHistory and the index has some, the communities and the
+// snapshot when ours (the index was written by this build: only then are
+// its communities updated and is it changed in place).
+func startPrefetch(ctx context.Context, root, cachePath string, meta store.Meta, wantHistory, ours bool) *prefetch {
 	pctx, cancel := context.WithCancel(ctx)
-	p := &prefetch{cancel: cancel, cacheDone: make(chan struct{}), partitionDone: make(chan struct{})}
+	p := &prefetch{cancel: cancel, cacheDone: make(chan struct{}), partitionDone: make(chan struct{}),
+		aheadDone: make(chan struct{})}
 	go func() {
 		defer close(p.cacheDone)
 		p.cache = ingest.LoadExtractCache(cachePath, extractorKey())
@@ -53,11 +60,19 @@ func startPrefetch(ctx context.Context, root, cachePath string, meta store.Meta,
 			}
 		}()
 	}
-	if wantPartition {
+	if ours {
 		read(p.partitionDone, func(r *store.Reader) (err error) {
 			p.partition, err = r.Partition(pctx)
 			return err
 		}, func(err error) { p.partitionErr = err })
+		// Read when resolution starts (startAhead): until then both cores
+		// are busy. Not an error when it fails: the store reads it again.
+		p.startAhead = sync.OnceFunc(func() {
+			read(p.aheadDone, func(r *store.Reader) (err error) {
+				p.ahead, err = r.SnapshotAhead(pctx)
+				return err
+			}, func(error) { p.ahead = nil })
+		})
 	} else {
 		close(p.partitionDone)
 	}
@@ -91,6 +106,23 @@ func (p *prefetch) History() (h *graph.History, why string, ok bool) {
 	}
 	<-p.historyDone
 	return p.history, p.historyWhy, true
+}
+
+// ReadAhead starts reading the snapshot, when it is to be read.
+func (p *prefetch) ReadAhead() {
+	if p != nil && p.startAhead != nil {
+		p.startAhead()
+	}
+}
+
+// Ahead returns the index's snapshot once read; nil when it was not.
+func (p *prefetch) Ahead() *store.Ahead {
+	if p == nil || p.startAhead == nil {
+		return nil
+	}
+	p.startAhead() // when resolution never started
+	<-p.aheadDone
+	return p.ahead
 }
 
 // stop cancels the reads that are still going (their results are not used).

@@ -63,6 +63,9 @@ type Options struct {
 	// Listing, when set, is the listing of Root's files, started earlier
 	// (StartListing).
 	Listing *Listing
+	// Resolving, when set, is called as resolution starts: it runs on one
+	// core, and the caller may give the other something to do.
+	Resolving func()
 	// SizeHint is the size of the graph expected (the current index's),
 	// which the graph is given room for at once; zero when not known.
 	SizeHint struct{ Nodes, Edges int }
@@ -168,6 +171,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 
 	start = time.Now()
 	emit(Event{Phase: "resolve"})
+	if opts.Resolving != nil {
+		opts.Resolving()
+	}
 	g := graph.NewSized(opts.SizeHint.Nodes, opts.SizeHint.Edges)
 	config := map[string][]byte{}
 	families := map[lang.Rules][]*lang.FileFacts{}

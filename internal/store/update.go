@@ -53,6 +53,30 @@ type WriteOptions struct {
 	// Fresh writes a new file even when the index could be changed in
 	// place (analyze --force).
 	Fresh bool
+	// Ahead is the index's snapshot read beforehand (Reader.SnapshotAhead):
+	// an in-place write uses it when the index is still the one it was read
+	// from, instead of reading and decoding it again (0.15 s on the Go
+	// standard library).
+	Ahead *Ahead
+}
+
+// Ahead is an index's snapshot, read and decoded before a Save.
+type Ahead struct {
+	generation int64
+	snap       *Snapshot
+}
+
+// SnapshotAhead reads and decodes the index's snapshot for a later Save.
+func (r *Reader) SnapshotAhead(ctx context.Context) (*Ahead, error) {
+	var b []byte
+	if err := r.q.QueryRowContext(ctx, `SELECT data FROM snapshot WHERE id = 1`).Scan(&b); err != nil {
+		return nil, fmt.Errorf("read snapshot: %w", err)
+	}
+	snap, err := decodeSnapshot(b)
+	if err != nil {
+		return nil, fmt.Errorf("read snapshot: %w", err)
+	}
+	return &Ahead{generation: r.meta.Generation, snap: snap}, nil
 }
 
 // UpdateStats describe an in-place write.
@@ -84,7 +108,7 @@ func (e errNoUpdate) Error() string { return "cannot update the index in place: 
 func Save(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, meta Meta, opts WriteOptions) (*WriteResult, error) {
 	why := "--force"
 	if !opts.Fresh {
-		res, err := update(ctx, repo, g, vecs, meta)
+		res, err := update(ctx, repo, g, vecs, meta, opts.Ahead)
 		if err == nil {
 			return res, nil
 		}
@@ -107,7 +131,7 @@ func Save(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, meta 
 	return res, nil
 }
 
-func update(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, meta Meta) (*WriteResult, error) {
+func update(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, meta Meta, ahead *Ahead) (*WriteResult, error) {
 	if meta.Writer == "" {
 		return nil, errNoUpdate{"the writer is not identified"}
 	}
@@ -149,13 +173,19 @@ func update(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, met
 	case old.Writer != meta.Writer:
 		return nil, errNoUpdate{"another build of gitnexus wrote the index"}
 	}
-	var snapBytes []byte
-	if err := tx.QueryRowContext(ctx, `SELECT data FROM snapshot WHERE id = 1`).Scan(&snapBytes); err != nil {
-		return nil, fmt.Errorf("read snapshot: %w", err)
-	}
-	snap, err := decodeSnapshot(snapBytes)
-	if err != nil {
-		return nil, fmt.Errorf("read snapshot: %w", err)
+	var snap *Snapshot
+	if ahead != nil && ahead.generation == old.Generation {
+		// Every write gives the index a new generation: this is the
+		// snapshot the transaction would read.
+		snap = ahead.snap
+	} else {
+		var snapBytes []byte
+		if err := tx.QueryRowContext(ctx, `SELECT data FROM snapshot WHERE id = 1`).Scan(&snapBytes); err != nil {
+			return nil, fmt.Errorf("read snapshot: %w", err)
+		}
+		if snap, err = decodeSnapshot(snapBytes); err != nil {
+			return nil, fmt.Errorf("read snapshot: %w", err)
+		}
 	}
 	if snap.TextHashes == nil {
 		return nil, errNoUpdate{"the index's snapshot has no rids"}

@@ -75,6 +75,68 @@ func TestSaveInPlace(t *testing.T) {
 	}
 }
 
+// TestSaveAhead saves with a snapshot read ahead: while the index is at
+// the generation it was read from, the write uses it and gives what a write
+// without it gives; once another write came between, the write must not
+// use it (it would diff the graph with an index that is gone).
+func TestSaveAhead(t *testing.T) {
+	ctx := context.Background()
+	meta := Meta{Writer: "w"}
+	with := graph.Node{ID: "Function:a/a.go:aaa", Kind: graph.KindFunction, Name: "aaa", FilePath: "a/a.go", Content: "func aaa() {}"}
+	grown := func() *graph.Graph {
+		g := sampleGraph()
+		g.AddNode(with)
+		return g
+	}
+	ahead := func(repo string) *Ahead {
+		r, err := OpenRepo(repo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		a, err := r.SnapshotAhead(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	save := func(repo string, g *graph.Graph, a *Ahead) *WriteResult {
+		res, err := Save(ctx, repo, g, nil, meta, WriteOptions{Ahead: a})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Update == nil && res.Rewritten != "there is no index" {
+			t.Fatalf("not written in place: %s", res.Rewritten)
+		}
+		return res
+	}
+	// The same generation: used, and the same as without it.
+	plain, early := t.TempDir(), t.TempDir()
+	for _, repo := range []string{plain, early} {
+		save(repo, sampleGraph(), nil)
+		save(repo, sampleGraph(), nil) // in place: a snapshot with rids
+	}
+	res := save(early, grown(), ahead(early))
+	want := save(plain, grown(), nil)
+	if *res.Update != *want.Update || !reflect.DeepEqual(rids(t, early), rids(t, plain)) {
+		t.Errorf("with the snapshot read ahead: %+v, rids %v; without: %+v, rids %v", res.Update, rids(t, early), want.Update, rids(t, plain))
+	}
+	// Stale: read, then the node added by another write; saving the
+	// graph without it must remove it (a stale snapshot does not have it).
+	stale := t.TempDir()
+	save(stale, sampleGraph(), nil)
+	save(stale, sampleGraph(), nil)
+	a := ahead(stale)
+	save(stale, grown(), nil)
+	res = save(stale, sampleGraph(), a)
+	if res.Update.NodesRemoved != 1 {
+		t.Errorf("a stale snapshot was used: removed %d nodes, want 1", res.Update.NodesRemoved)
+	}
+	if _, ok := rids(t, stale)[with.ID]; ok {
+		t.Errorf("%s is still in the index", with.ID)
+	}
+}
+
 func rids(t *testing.T, repo string) map[string]int64 {
 	t.Helper()
 	r, err := OpenRepo(repo)

@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -332,8 +333,12 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 		cacheSaved = make(chan error, 1)
 		go func() { cacheSaved <- res.Cache.Save(cachePath) }()
 	}
+	var dirtyPaths []string
+	if len(gs.Changed) <= store.MaxDirtyPaths {
+		dirtyPaths = slices.Sorted(slices.Values(gs.Changed))
+	}
 	meta := store.Meta{ToolVersion: Version(), RepoPath: root, IndexedCommit: gs.Commit, Branch: gs.Branch,
-		Dirty: gs.Dirty, IndexedAt: start.UTC(), Stats: statsJSON, Writer: extractorKey(), ExtractCache: res.Cache.Token}
+		Dirty: gs.Dirty, DirtyPaths: dirtyPaths, IndexedAt: start.UTC(), Stats: statsJSON, Writer: extractorKey(), ExtractCache: res.Cache.Token}
 	wr, err := store.Save(ctx, root, res.Graph, res.Vectors, meta, store.WriteOptions{Fresh: o.force, Ahead: pf.Ahead()})
 	prog.done()
 	if cacheSaved != nil {

@@ -21,9 +21,12 @@ type Index struct {
 	ToolVersion string
 	// Commit is HEAD when the index was built ("" outside git or before
 	// the first commit); Dirty says the work tree had changes then.
-	Commit    string
-	Dirty     bool
-	IndexedAt time.Time
+	Commit string
+	Dirty  bool
+	// DirtyPaths are the files git saw changed when the index was built
+	// (store.Meta.DirtyPaths).
+	DirtyPaths []string
+	IndexedAt  time.Time
 	// Generation counts the writes of the index; with IndexedAt it tells
 	// one build from the next.
 	Generation int64
@@ -59,7 +62,7 @@ func Check(ctx context.Context, root string, idx Index, tool string, gs GitState
 	if tool != "" && idx.ToolVersion != tool {
 		reasons = append(reasons, fmt.Sprintf("it was written by gitnexus %s, this is %s", idx.ToolVersion, tool))
 	}
-	var changed []string
+	var changed, restored []string
 	if gs.Git {
 		if idx.Commit != gs.Commit {
 			reasons = append(reasons, fmt.Sprintf("HEAD moved from %s to %s", orNone(ShortHash(idx.Commit)), orNone(ShortHash(gs.Commit))))
@@ -68,6 +71,18 @@ func Check(ctx context.Context, root string, idx Index, tool string, gs GitState
 		if idx.Dirty && !gs.Dirty && idx.Commit == gs.Commit {
 			reasons = append(reasons, "the working-tree changes it indexed are gone")
 		}
+		// A file that was changed when the index was built and that git no
+		// longer lists is back to HEAD's (restored, stashed): not what the
+		// index holds, whatever its time.
+		now := make(map[string]bool, len(gs.Changed))
+		for _, p := range gs.Changed {
+			now[p] = true
+		}
+		for _, p := range idx.DirtyPaths {
+			if !now[p] {
+				restored = append(restored, p)
+			}
+		}
 	} else {
 		files, err := ingest.ListFiles(ctx, root)
 		if err != nil {
@@ -75,7 +90,7 @@ func Check(ctx context.Context, root string, idx Index, tool string, gs GitState
 		}
 		changed = files
 	}
-	var newer []string
+	newer := restored
 	for _, rel := range changed {
 		fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel)))
 		switch {

@@ -147,6 +147,33 @@ func TestCheckDirtyIndex(t *testing.T) {
 	}
 }
 
+// TestCheckRestoredFile: of the files changed when the index was built,
+// one restored to HEAD's while others stay changed makes it stale (git no
+// longer lists it, and its time may be anything), and is named.
+func TestCheckRestoredFile(t *testing.T) {
+	ctx := context.Background()
+	root := testrepo.New(t, filepath.Join(t.TempDir(), "r"), files)
+	write(t, root, "a.go", "package a\n\nfunc A() { A() }\n")
+	if err := os.Remove(filepath.Join(root, "dir", "b.go")); err != nil {
+		t.Fatal(err)
+	}
+	later()
+	idx := indexed(t, root, "a.go", "go.mod")
+	idx.DirtyPaths = ReadGitState(ctx, root).Changed
+	if rep := Check(ctx, root, idx, "v1", ReadGitState(ctx, root)); !rep.Fresh {
+		t.Fatalf("dirty index of the same tree: %q", rep.Reasons)
+	}
+	testrepo.Git(t, root, "checkout", "-q", "--", "dir/b.go")
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(filepath.Join(root, "dir", "b.go"), old, old); err != nil {
+		t.Fatal(err)
+	}
+	rep := Check(ctx, root, idx, "v1", ReadGitState(ctx, root))
+	if rep.Fresh || rep.Changed != 1 || !strings.Contains(strings.Join(rep.Reasons, ";"), "1 file(s) changed since it was built: dir/b.go") {
+		t.Fatalf("dir/b.go restored: fresh %v, %d changed, %q", rep.Fresh, rep.Changed, rep.Reasons)
+	}
+}
+
 // TestCheckOutsideGit: a directory without git is compared file by file.
 func TestCheckOutsideGit(t *testing.T) {
 	ctx := context.Background()

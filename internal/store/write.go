@@ -31,15 +31,19 @@ const (
 // Meta describes an index. It is stored in the database (the source of
 // truth) and copied to meta.json for outside tools.
 type Meta struct {
-	Format        string    `json:"format"` // always "gitnexus-go"
-	SchemaVersion int       `json:"schemaVersion"`
-	ToolVersion   string    `json:"toolVersion"`
-	Generation    int64     `json:"generation"`
-	RepoPath      string    `json:"repoPath"`
-	IndexedCommit string    `json:"indexedCommit,omitempty"`
-	Branch        string    `json:"branch,omitempty"`
-	Dirty         bool      `json:"dirty"`
-	IndexedAt     time.Time `json:"indexedAt"`
+	Format        string `json:"format"` // always "gitnexus-go"
+	SchemaVersion int    `json:"schemaVersion"`
+	ToolVersion   string `json:"toolVersion"`
+	Generation    int64  `json:"generation"`
+	RepoPath      string `json:"repoPath"`
+	IndexedCommit string `json:"indexedCommit,omitempty"`
+	Branch        string `json:"branch,omitempty"`
+	Dirty         bool   `json:"dirty"`
+	// DirtyPaths are the files git saw changed or untracked when the index
+	// was built (up to MaxDirtyPaths; nil when there were more): one of
+	// them that git no longer lists is not what the index holds.
+	DirtyPaths []string  `json:"dirtyPaths,omitempty"`
+	IndexedAt  time.Time `json:"indexedAt"`
 	// History is what the git history was read with; nil when the index
 	// has no history.
 	History *graph.HistorySettings `json:"history,omitempty"`
@@ -77,6 +81,9 @@ func fromGraph(meta *Meta, g *graph.Graph) {
 		meta.Communities = &d
 	}
 }
+
+// MaxDirtyPaths is how many DirtyPaths an index keeps at most.
+const MaxDirtyPaths = 10000
 
 // Dir returns the index directory of a repository.
 func Dir(repo string) string { return filepath.Join(repo, DirName) }

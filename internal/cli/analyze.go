@@ -293,6 +293,9 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 		Communities: partition, CommunitiesWhy: communitiesWhy, Cache: cache, Embedder: embedder, EmbedProvider: ecfg.Provider, EmbedTokens: ecfg.MaxTokens}
 	iopt.SizeHint.Nodes, iopt.SizeHint.Edges = prevNodes, prevEdges
 	iopt.Listing = listing
+	if pf != nil {
+		iopt.Ahead = pf.Ahead
+	}
 	iopt.Resolving = pf.ReadAhead
 	if pf != nil {
 		iopt.PreviousHistory = pf.History
@@ -339,7 +342,8 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	}
 	meta := store.Meta{ToolVersion: Version(), RepoPath: root, IndexedCommit: gs.Commit, Branch: gs.Branch,
 		Dirty: gs.Dirty, DirtyPaths: dirtyPaths, IndexedAt: start.UTC(), Stats: statsJSON, Writer: extractorKey(), ExtractCache: res.Cache.Token}
-	wr, err := store.Save(ctx, root, res.Graph, res.Vectors, meta, store.WriteOptions{Fresh: o.force, Ahead: pf.Ahead()})
+	wr, err := store.Save(ctx, root, res.Graph, res.Vectors, meta,
+		store.WriteOptions{Fresh: o.force, Ahead: pf.Ahead(), CarryHistory: res.CarriedHistory != nil})
 	prog.done()
 	if cacheSaved != nil {
 		if err := <-cacheSaved; err != nil && !o.quiet {

@@ -47,14 +47,21 @@ func TestIncrementalEqualsRebuild(t *testing.T) {
 			inc := filepath.Join(t.TempDir(), "repo")
 			full := filepath.Join(t.TempDir(), "repo")
 			steps := 6
-			reused, inPlace, local := 0, 0, 0
+			reused, inPlace, local, carried := 0, 0, 0, 0
 			var before map[string]string
-			for step := 0; step <= steps; step++ {
-				if step > 0 {
+			// Two more steps, saved and not committed, add a function and
+			// calls: what an editor's saves do, and what carries the
+			// history over (store/carry.go) in every language.
+			for step := 0; step <= steps+2; step++ {
+				switch {
+				case step > steps:
+					m.addFunc(m.files[step%len(m.files)])
+					m.addCall(rng)
+				case step > 0:
 					m.edit(rng)
 				}
 				files := m.render(l)
-				commit := step == 0 || rng.Intn(2) == 0
+				commit := step == 0 || step <= steps && rng.Intn(2) == 0
 				for _, root := range []string{inc, full} {
 					syncFiles(t, root, files)
 					if commit {
@@ -75,7 +82,14 @@ func TestIncrementalEqualsRebuild(t *testing.T) {
 				if lc {
 					local++
 				}
+				if h := rep.Summary.History; h != nil && h.Carried {
+					carried++
+				}
 				before = memberships(t, inc)
+			}
+			t.Logf("%d re-indexes carried the history over", carried)
+			if carried == 0 {
+				t.Errorf("no re-index carried the history over: store/carry.go is not checked")
 			}
 			if local == 0 {
 				t.Errorf("no re-index updated communities locally: the local rule is not checked")
@@ -88,6 +102,95 @@ func TestIncrementalEqualsRebuild(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestHistoryCarryRules saves the edits that decide whether a re-index may
+// carry the index's history over instead of linking it again
+// (store/carry.go): after each, the index must equal a rebuild, and the
+// history must have been carried exactly when the rule allows it.
+func TestHistoryCarryRules(t *testing.T) {
+	home := t.TempDir()
+	inc, full := filepath.Join(t.TempDir(), "repo"), filepath.Join(t.TempDir(), "repo")
+	goFile := func(funcs ...string) string {
+		var b strings.Builder
+		b.WriteString("package main\n")
+		for _, f := range funcs {
+			fmt.Fprintf(&b, "\nfunc %s() int {\n\treturn %d\n}\n", f, len(f))
+		}
+		return b.String()
+	}
+	files := map[string]string{"go.mod": "module m\n", "a.go": goFile("A", "B"), "b.go": goFile("X"), "c.go": goFile(),
+		"x.h": "int f(void) { return 1; }\nint g(void) { return 2; }\n"}
+	steps := []struct {
+		what          string
+		edit          func(f map[string]string)
+		commit, carry bool
+	}{
+		{"the first index", func(map[string]string) {}, true, false},
+		{"B and g deleted, committed", func(f map[string]string) {
+			f["a.go"], f["x.h"] = goFile("A"), "int f(void) { return 1; }\n"
+		}, true, false},
+		{"a new function", func(f map[string]string) { f["a.go"] = goFile("A", "C") }, false, true},
+		{"a body changed", func(f map[string]string) { f["a.go"] = goFile("A", "Cc") }, false, true},
+		{"B, which the history has as deleted, back", func(f map[string]string) { f["a.go"] = goFile("A", "Cc", "B") }, false, false},
+		{"A, which has a history, deleted", func(f map[string]string) { f["a.go"] = goFile("Cc", "B") }, false, false},
+		{"b.go, which has a history, deleted", func(f map[string]string) { delete(f, "b.go") }, false, false},
+		{"b.go back", func(f map[string]string) { f["b.go"] = goFile("X") }, false, false},
+		{"c.go, which has a history and no symbol, deleted", func(f map[string]string) { delete(f, "c.go") }, false, false},
+		{"c.go back", func(f map[string]string) { f["c.go"] = goFile() }, false, false},
+		{"x.h, whose deleted g is a HistoricalSymbol, turned C++", func(f map[string]string) {
+			f["x.h"] = "int f(void) { return 1; }\nnamespace n {}\n"
+		}, false, false},
+	}
+	var before map[string]string
+	for step, s := range steps {
+		s.edit(files)
+		for _, root := range []string{inc, full} {
+			syncFiles(t, root, files)
+			if s.commit {
+				commitAll(t, root, step)
+			}
+		}
+		rep, _ := reindexAndCompare(t, home, inc, full, step, before, fmt.Sprint(files))
+		carried := rep.Summary.History != nil && rep.Summary.History.Carried
+		if carried != s.carry {
+			t.Errorf("step %d, %s: carried the history %v, want %v", step, s.what, carried, s.carry)
+		}
+		// The summary counts what it did not link from the index.
+		if a, b := summaryCounts(t, inc), summaryCounts(t, full); a != b {
+			t.Errorf("step %d, %s: the summary counts\n%s\nthe rebuild's\n%s", step, s.what, a, b)
+		}
+		before = memberships(t, inc)
+	}
+}
+
+// summaryCounts renders the counts of the summary an index keeps in its
+// meta.json: nodes and edges by kind, type and reason, and the history's
+// link counts.
+func summaryCounts(t *testing.T, root string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(root, ".gitnexus", "meta.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		Stats struct {
+			Nodes, Edges, Symbols, Functions int
+			NodesByKind, EdgesByType         map[string]int
+			EdgesByReason                    map[string]map[string]int
+			History                          struct {
+				FileChangesLinked, SymbolChangesLinked, HistoricalSymbols, Reverts int
+			}
+		}
+	}
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	out, err := json.MarshalIndent(m.Stats, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
 }
 
 // TestIncrementalEmbeddingsEqualRebuild is TestIncrementalEqualsRebuild
@@ -171,6 +274,7 @@ type reindexReport struct {
 		FilesReused int
 		Update      *struct{ VectorsWritten, VectorsRemoved int }
 		Rewritten   string
+		History     *struct{ Carried bool }
 	}
 }
 

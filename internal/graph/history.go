@@ -182,8 +182,12 @@ func CommitID(hash string) string { return "Commit:" + hash }
 // HistoricalSymbolID is the id of a HistoricalSymbol: the kind the symbol
 // had, its last path and its key.
 func HistoricalSymbolID(kind NodeKind, path, key string) string {
-	return "HistoricalSymbol:" + kind.String() + ":" + path + ":" + key
+	return HistoricalSymbolPrefix + SymbolID(kind, path, key)
 }
+
+// HistoricalSymbolPrefix is what a HistoricalSymbol's id adds to the id
+// the symbol had.
+const HistoricalSymbolPrefix = "HistoricalSymbol:"
 
 // HashOfCommitID returns the hash in a Commit node's id.
 func HashOfCommitID(id string) string { return strings.TrimPrefix(id, "Commit:") }

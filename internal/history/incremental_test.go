@@ -165,6 +165,34 @@ func TestHistoryListFromPrevious(t *testing.T) {
 	step("reset to an older commit", "git")
 }
 
+// TestLinkedCounts: the link counts of a history read back from its index
+// (what a re-index that carries the history over reports) are those Link
+// found; the fixture has renames, deletions, a guarded commit and a revert.
+func TestLinkedCounts(t *testing.T) {
+	r, _ := buildFixture(t, nil)
+	res := analyze(t, r.dir, history.Options{MaxCommitFiles: 3}, false)
+	want := res.Stats.History.LinkStats
+	if want.Reverts == 0 || want.HistoricalSymbols == 0 || want.FilesLinked == 0 || want.SymbolsLinked == 0 {
+		t.Fatalf("the fixture links too little to tell: %+v", want)
+	}
+	storeIndex(t, r.dir, res)
+	rd, err := store.OpenRepo(r.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	stored, err := rd.History(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := history.Linked(stored); got != want {
+		t.Errorf("counted from the index: %+v, Link counted %+v", got, want)
+	}
+	if !history.SameUnlinked(res.Graph.History(), stored) {
+		t.Error("the history read back differs from the one stored, links aside")
+	}
+}
+
 // TestHistoryCypher queries the stored index across both worlds: commits
 // and the call graph, with the history's node and edge properties.
 func TestHistoryCypher(t *testing.T) {

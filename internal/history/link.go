@@ -82,11 +82,9 @@ func Link(g *graph.Graph, h *graph.History) LinkStats {
 				history(graph.CommitID(p), graph.CommitID(c.Hash), graph.EdgeParentOf, graph.ReasonGit)
 			}
 		}
-		for _, m := range revertLine.FindAllStringSubmatch(c.Message, -1) {
-			if target := findCommit(sorted, m[1]); target != "" && target != c.Hash {
-				history(graph.CommitID(c.Hash), graph.CommitID(target), graph.EdgeReverts, graph.ReasonGit)
-				st.Reverts++
-			}
+		for _, target := range revertsOf(c, sorted) {
+			history(graph.CommitID(c.Hash), graph.CommitID(target), graph.EdgeReverts, graph.ReasonGit)
+			st.Reverts++
 		}
 	}
 
@@ -171,6 +169,76 @@ func Link(g *graph.Graph, h *graph.History) LinkStats {
 	st.HistoricalSymbols = len(h.Removed)
 	slices.SortFunc(h.Removed, func(a, b graph.RemovedSymbol) int { return strings.Compare(a.ID, b.ID) })
 	return st
+}
+
+// revertsOf returns the commits c's message says it reverts, among the
+// history's (sorted: their hashes, sorted).
+func revertsOf(c *graph.Commit, sorted []string) []string {
+	var out []string
+	for _, m := range revertLine.FindAllStringSubmatch(c.Message, -1) {
+		if target := findCommit(sorted, m[1]); target != "" && target != c.Hash {
+			out = append(out, target)
+		}
+	}
+	return out
+}
+
+// Linked counts what linking found in a history linked before (records
+// read back from an index, links included), as Link counted it.
+func Linked(h *graph.History) LinkStats {
+	var st LinkStats
+	for i := range h.Files {
+		if h.Files[i].FileID != "" {
+			st.FilesLinked++
+		}
+	}
+	for i := range h.Symbols {
+		if id := h.Symbols[i].NodeID; id != "" && !strings.HasPrefix(id, graph.HistoricalSymbolPrefix) {
+			st.SymbolsLinked++
+		}
+	}
+	st.HistoricalSymbols = len(h.Removed)
+	sorted := make([]string, 0, len(h.Commits))
+	for i := range h.Commits {
+		sorted = append(sorted, h.Commits[i].Hash)
+	}
+	sort.Strings(sorted)
+	for i := range h.Commits {
+		st.Reverts += len(revertsOf(&h.Commits[i], sorted))
+	}
+	return st
+}
+
+// SameUnlinked reports whether h and o hold the same records, their links
+// (FileID, NodeID, Removed) aside: h as read, before linking.
+func SameUnlinked(h, o *graph.History) bool {
+	if len(h.Commits) != len(o.Commits) || len(h.Files) != len(o.Files) || len(h.Symbols) != len(o.Symbols) {
+		return false
+	}
+	for i := range h.Commits {
+		a, b := &h.Commits[i], &o.Commits[i]
+		if a.Hash != b.Hash || !slices.Equal(a.Parents, b.Parents) || a.AuthorName != b.AuthorName ||
+			a.AuthorEmail != b.AuthorEmail || a.AuthoredAt != b.AuthoredAt || a.AuthorZone != b.AuthorZone ||
+			a.CommittedAt != b.CommittedAt || a.CommitZone != b.CommitZone || a.Subject != b.Subject ||
+			a.Message != b.Message || a.SymbolsSkip != b.SymbolsSkip {
+			return false
+		}
+	}
+	for i := range h.Files {
+		a, b := h.Files[i], o.Files[i]
+		a.FileID, b.FileID = "", ""
+		if a != b {
+			return false
+		}
+	}
+	for i := range h.Symbols {
+		a, b := h.Symbols[i], o.Symbols[i]
+		a.NodeID, b.NodeID = "", ""
+		if a != b {
+			return false
+		}
+	}
+	return true
 }
 
 // findCommit returns the commit whose hash is hash or starts with it, ""

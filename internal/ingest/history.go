@@ -17,11 +17,18 @@ type HistoryStats struct {
 	// Previous says why the previous index's history could not be read
 	// for reuse, when it could not.
 	Previous string `json:"previous,omitempty"`
+	// Carried: the records were the index's, and linking them again would
+	// have given the index's history nodes and edges, which were kept
+	// (store/carry.go); the link counts are those of the index.
+	Carried bool `json:"carried,omitempty"`
 }
 
 // addHistory reads the repository's git history, reusing the previous
-// index's records when asked, and links it into g.
-func addHistory(ctx context.Context, opts *Options, w *walkResult, g *graph.Graph, progress func(Event)) (*HistoryStats, error) {
+// index's records when asked, and links it into g, or carries the index's
+// over (then it returns their counts); changed tells the files extracted
+// anew.
+func addHistory(ctx context.Context, opts *Options, w *walkResult, g *graph.Graph, changed func(string) bool,
+	progress func(Event)) (*HistoryStats, *store.HistoryCounts, error) {
 	hopt := *opts.History
 	hst := &HistoryStats{}
 	if opts.ReuseHistory && hopt.Previous == nil {
@@ -45,10 +52,25 @@ func addHistory(ctx context.Context, opts *Options, w *walkResult, g *graph.Grap
 	hopt.Progress = func(e history.Event) { progress(Event{Phase: e.Phase, Done: e.Done, Total: e.Total}) }
 	h, st, err := history.Read(ctx, opts.Root, hopt)
 	if err != nil {
-		return nil, fmt.Errorf("read the git history: %w", err)
+		return nil, nil, fmt.Errorf("read the git history: %w", err)
 	}
 	hst.Stats = *st
 	if h != nil {
+		if prev := hopt.Previous; prev != nil && prev.Encoded != nil && opts.Ahead != nil && opts.Embedder == nil &&
+			history.SameUnlinked(h, prev) {
+			if a := opts.Ahead(); a != nil {
+				if counts, ok := a.CarriesHistory(g, changed); ok {
+					// The index's records, links included, with the
+					// settings this run read them with.
+					carried := *prev
+					carried.Settings, carried.Base = h.Settings, nil
+					g.SetHistory(&carried)
+					hst.LinkStats = history.Linked(&carried)
+					hst.Carried = true
+					return hst, counts, nil
+				}
+			}
+		}
 		hst.LinkStats = history.Link(g, h)
 		// Records the same as the index's, links included, are stored as
 		// they are: the store need not encode them to find that out.
@@ -60,7 +82,7 @@ func addHistory(ctx context.Context, opts *Options, w *walkResult, g *graph.Grap
 			}
 		}
 	}
-	return hst, nil
+	return hst, nil, nil
 }
 
 // previousHistory reads the history the current index kept; why says what

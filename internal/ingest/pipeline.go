@@ -66,6 +66,12 @@ type Options struct {
 	// Resolving, when set, is called as resolution starts: it runs on one
 	// core, and the caller may give the other something to do.
 	Resolving func()
+	// Ahead, when set, gives the current index's snapshot (nil when there
+	// is none to give): a run whose history records are the index's
+	// carries the index's history part over when the snapshot says linking
+	// them again would give it back (store/carry.go). Not with an
+	// Embedder (commits are embedded from the graph).
+	Ahead func() *store.Ahead
 	// SizeHint is the size of the graph expected (the current index's),
 	// which the graph is given room for at once; zero when not known.
 	SizeHint struct{ Nodes, Edges int }
@@ -91,6 +97,11 @@ type Result struct {
 	// Cache holds this run's facts, for the next run (Options.Cache); nil
 	// when the run had no cache.
 	Cache *ExtractCache
+	// CarriedHistory counts the history part of the index, when the run
+	// carried it over (Options.Ahead): Graph then holds the code alone,
+	// and the index must be written in place with the history kept
+	// (store.WriteOptions.CarryHistory).
+	CarriedHistory *store.HistoryCounts
 }
 
 // Stats describe one analysis.
@@ -258,13 +269,15 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	st.Flows = fs
 	timed("enrich", start)
+	res := &Result{}
 	if opts.History != nil {
 		start = time.Now()
-		hst, err := addHistory(ctx, &opts, w, g, emit)
+		hst, carried, err := addHistory(ctx, &opts, w, g, func(p string) bool { return extracted[p] }, emit)
 		if err != nil {
 			return nil, err
 		}
 		st.History = hst
+		res.CarriedHistory = carried
 		timed("history", start)
 	}
 	var vecs *store.Vectors
@@ -277,7 +290,8 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		vecs, st.Embeddings = v, est
 		timed("embed", start)
 	}
-	return &Result{Graph: g, Vectors: vecs, Stats: st, Cache: next}, nil
+	res.Graph, res.Vectors, res.Stats, res.Cache = g, vecs, st, next
+	return res, nil
 }
 
 func lineCount(r parsed) int {

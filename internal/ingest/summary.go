@@ -49,6 +49,31 @@ func Summarize(r *Result) Summary {
 		}
 		s.EdgesByReason[t][string(e.Reason)]++
 	}
+	if hc := r.CarriedHistory; hc != nil {
+		// The history part kept in the index is counted from it.
+		for k, n := range hc.NodesByKind {
+			s.Nodes += n
+			s.NodesByKind[k.String()] += n
+			if k.IsSymbol() {
+				s.Symbols += n
+			}
+			if k.IsCallable() {
+				s.Functions += n
+			}
+		}
+		for t, n := range hc.EdgesByType {
+			s.Edges += n
+			s.EdgesByType[t.String()] += n
+		}
+		for t, byReason := range hc.EdgesByReason {
+			if s.EdgesByReason[t.String()] == nil {
+				s.EdgesByReason[t.String()] = map[string]int{}
+			}
+			for reason, n := range byReason {
+				s.EdgesByReason[t.String()][string(reason)] += n
+			}
+		}
+	}
 	return s
 }
 

@@ -58,6 +58,11 @@ type WriteOptions struct {
 	// from, instead of reading and decoding it again (0.15 s on the Go
 	// standard library).
 	Ahead *Ahead
+	// CarryHistory keeps the index's history part (carry.go): the graph
+	// holds the code alone, and Ahead is the snapshot that
+	// Ahead.CarriesHistory approved. The write fails rather than writing a
+	// new file, which would have no history.
+	CarryHistory bool
 }
 
 // Ahead is an index's snapshot, read and decoded before a Save.
@@ -107,13 +112,19 @@ func (e errNoUpdate) Error() string { return "cannot update the index in place: 
 // WriteResult.Rewritten why a new file was written.
 func Save(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, meta Meta, opts WriteOptions) (*WriteResult, error) {
 	why := "--force"
+	if opts.CarryHistory && opts.Fresh {
+		return nil, errors.New("store: a new file cannot carry the history of the index it replaces")
+	}
 	if !opts.Fresh {
-		res, err := update(ctx, repo, g, vecs, meta, opts.Ahead)
+		res, err := update(ctx, repo, g, vecs, meta, opts.Ahead, opts.CarryHistory)
 		if err == nil {
 			return res, nil
 		}
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
+		}
+		if opts.CarryHistory {
+			return nil, fmt.Errorf("%w (the history was carried over from the index; run analyze again)", err)
 		}
 		// Anything else (no index, an older format, a damaged file) is
 		// mended by writing the index anew.
@@ -131,7 +142,7 @@ func Save(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, meta 
 	return res, nil
 }
 
-func update(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, meta Meta, ahead *Ahead) (*WriteResult, error) {
+func update(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, meta Meta, ahead *Ahead, carry bool) (*WriteResult, error) {
 	if meta.Writer == "" {
 		return nil, errNoUpdate{"the writer is not identified"}
 	}
@@ -178,6 +189,8 @@ func update(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, met
 		// Every write gives the index a new generation: this is the
 		// snapshot the transaction would read.
 		snap = ahead.snap
+	} else if carry {
+		return nil, errors.New("the index changed after its history was found the same")
 	} else {
 		var snapBytes []byte
 		if err := tx.QueryRowContext(ctx, `SELECT data FROM snapshot WHERE id = 1`).Scan(&snapBytes); err != nil {
@@ -196,16 +209,22 @@ func update(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, met
 	if snap.NextRid+int64(g.NodeCount()) >= math.MaxUint32 {
 		return nil, errNoUpdate{"the index has given out too many row ids"}
 	}
-	u := &updater{ctx: ctx, tx: tx, g: g, snap: snap}
+	u := &updater{ctx: ctx, tx: tx, g: g, snap: snap, carry: carry}
 	if err := u.nodes(); err != nil {
 		return nil, err
 	}
 	// The new snapshot is encoded on another core while the rows are
 	// written: it reads only the sorted graph and the rids, which are all
 	// given by now (0.3 s of the Go standard library's write).
-	edges, ends := g.Edges(), g.EdgeEnds()
+	nodes, hashes, edges, ends := u.newNodes, u.hashes, g.Edges(), g.EdgeEnds()
+	if carry {
+		var err error
+		if nodes, hashes, edges, ends, err = u.withHistory(edges, ends); err != nil {
+			return nil, err
+		}
+	}
 	snapDone := make(chan []byte, 1)
-	go func() { snapDone <- encodeSnapshot(u.newNodes, edges, ends, u.rid, u.hashes, u.nextRid) }()
+	go func() { snapDone <- encodeSnapshot(nodes, edges, ends, u.rid, hashes, u.nextRid) }()
 	snapNew := func() []byte { b := <-snapDone; snapDone <- b; return b }
 	defer snapNew() // the encoding ends before the graph is given back
 	if err := u.edges(); err != nil {
@@ -283,6 +302,14 @@ type updater struct {
 	rid      map[string]int64 // every new node's rid
 	nextRid  int64
 	stats    UpdateStats
+	// carry keeps the index's history part (carry.go). all are then the
+	// new graph's nodes and the history's, in id order, with their text
+	// hashes; atNew and atOld place newNodes and the snapshot's nodes in
+	// all (-1: not there).
+	carry        bool
+	all          []graph.Node
+	allHashes    []uint64
+	atNew, atOld []int32
 	// searched are the full-text rows deleted and inserted (searchValues),
 	// for the recount of their terms.
 	searched [][]any
@@ -304,12 +331,48 @@ func (u *updater) nodes() error {
 	u.rid = make(map[string]int64, len(u.newNodes))
 	u.nextRid = u.snap.NextRid
 	var gone, write []int64 // rids whose old rows go; positions in newNodes whose rows are written
+	if u.carry {
+		u.atNew, u.atOld = make([]int32, len(u.newNodes)), make([]int32, len(old))
+		for i := range u.atOld {
+			u.atOld[i] = -1
+		}
+		u.all = make([]graph.Node, 0, len(u.newNodes)+len(old)/2)
+		u.allHashes = make([]uint64, 0, cap(u.all))
+	}
+	// place puts the new node j (and the snapshot's node i it is, when i
+	// is not -1) in all.
+	place := func(j, i int) {
+		if !u.carry {
+			return
+		}
+		u.atNew[j] = int32(len(u.all))
+		if i >= 0 {
+			u.atOld[i] = int32(len(u.all))
+		}
+		u.all = append(u.all, u.newNodes[j])
+		u.allHashes = append(u.allHashes, u.hashes[j])
+	}
+	// leave handles the snapshot's node i, which the new graph does not
+	// have: a history node kept, or a node whose rows go.
+	leave := func(i int) {
+		o := &old[i]
+		if u.carry && graph.ParseKind(o.Kind).IsHistory() {
+			u.rid[o.ID] = o.Rid
+			u.atOld[i] = int32(len(u.all))
+			u.all = append(u.all, graph.Node{ID: o.ID, Kind: graph.ParseKind(o.Kind), Name: o.Name,
+				QualifiedName: o.QualifiedName, FilePath: o.FilePath, StartLine: o.StartLine, EndLine: o.EndLine,
+				Signature: o.Signature, Exported: o.Exported, Language: o.Language})
+			u.allHashes = append(u.allHashes, u.snap.TextHashes[i])
+			return
+		}
+		gone = append(gone, o.Rid)
+		u.stats.NodesRemoved++
+	}
 	i := 0
 	for j := range u.newNodes {
 		n := &u.newNodes[j]
 		for i < len(old) && old[i].ID < n.ID {
-			gone = append(gone, old[i].Rid)
-			u.stats.NodesRemoved++
+			leave(i)
 			i++
 		}
 		if i < len(old) && old[i].ID == n.ID {
@@ -320,6 +383,7 @@ func (u *updater) nodes() error {
 				write = append(write, int64(j))
 				u.stats.NodesChanged++
 			}
+			place(j, i)
 			i++
 			continue
 		}
@@ -327,10 +391,10 @@ func (u *updater) nodes() error {
 		u.nextRid++
 		write = append(write, int64(j))
 		u.stats.NodesAdded++
+		place(j, -1)
 	}
 	for ; i < len(old); i++ {
-		gone = append(gone, old[i].Rid)
-		u.stats.NodesRemoved++
+		leave(i)
 	}
 	if err := u.unsearch(gone); err != nil {
 		return err
@@ -472,11 +536,18 @@ func (u *updater) edges() error {
 		_, err := del.ExecContext(u.ctx, oldNodes[e.Src].Rid, oldNodes[e.Dst].Rid, e.Type)
 		return err
 	}
+	// kept: a history edge of the snapshot, kept as it is when the history
+	// is carried.
+	kept := func(e *SnapshotEdge) bool { return u.carry && graph.ParseEdgeType(e.Type).IsHistory() }
 	i := 0
 	for j := range u.newEdges {
 		n := &u.newEdges[j]
 		c := 1 // old[i] compared with n; 1 when old is used up
 		for i < len(old) {
+			if kept(&old[i]) {
+				i++
+				continue
+			}
 			s, t, d := oldKey(&old[i])
 			if c = compare(s, t, d, n.Src, n.Type, n.Dst); c >= 0 {
 				break
@@ -508,6 +579,9 @@ func (u *updater) edges() error {
 		i++
 	}
 	for ; i < len(old); i++ {
+		if kept(&old[i]) {
+			continue
+		}
 		if err := remove(&old[i]); err != nil {
 			return fmt.Errorf("remove edges: %w", err)
 		}
@@ -516,6 +590,51 @@ func (u *updater) edges() error {
 		return fmt.Errorf("store edges: %w", err)
 	}
 	return nil
+}
+
+// withHistory returns what the new snapshot holds when the history is
+// carried: the new graph's nodes and the kept history nodes (u.all, from
+// nodes), and the new graph's edges (sorted, with their ends) merged with
+// the snapshot's history edges. Both edge lists are in order: positions in
+// all keep the order of positions in either graph.
+func (u *updater) withHistory(edges []graph.Edge, ends [][2]int32) ([]graph.Node, []uint64, []graph.Edge, [][2]int32, error) {
+	old, oldNodes := u.snap.Edges, u.snap.Nodes
+	key := func(src int32, t graph.EdgeType, dst int32) uint64 {
+		return uint64(src)<<40 | uint64(t)<<32 | uint64(uint32(dst))
+	}
+	outE := make([]graph.Edge, 0, len(edges)+len(old))
+	outEnds := make([][2]int32, 0, cap(outE))
+	j := 0
+	addNew := func() {
+		outE = append(outE, edges[j])
+		outEnds = append(outEnds, [2]int32{u.atNew[ends[j][0]], u.atNew[ends[j][1]]})
+		j++
+	}
+	for k := range old {
+		e := &old[k]
+		t := graph.ParseEdgeType(e.Type)
+		if !t.IsHistory() {
+			continue
+		}
+		src, dst := u.atOld[e.Src], u.atOld[e.Dst]
+		if src < 0 || dst < 0 {
+			return nil, nil, nil, nil, fmt.Errorf("the history edge %s -> %s lost its end", oldNodes[e.Src].ID, oldNodes[e.Dst].ID)
+		}
+		for j < len(edges) && key(u.atNew[ends[j][0]], edges[j].Type, u.atNew[ends[j][1]]) < key(src, t, dst) {
+			addNew()
+		}
+		var more []int
+		for _, l := range e.More {
+			more = append(more, int(l))
+		}
+		outE = append(outE, graph.Edge{Src: oldNodes[e.Src].ID, Dst: oldNodes[e.Dst].ID, Type: t, Confidence: float64(e.Confidence),
+			Reason: graph.Reason(e.Reason), Line: int(e.Line), More: more})
+		outEnds = append(outEnds, [2]int32{src, dst})
+	}
+	for j < len(edges) {
+		addNew()
+	}
+	return u.all, u.allHashes, outE, outEnds, nil
 }
 
 func sameLines(a []int32, b []int) bool {
@@ -539,6 +658,14 @@ func (u *updater) history() error {
 	err := u.tx.QueryRowContext(u.ctx, `SELECT data FROM snapshot WHERE id = ?`, historyBlobID).Scan(&oldBlob)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return fmt.Errorf("read history blob: %w", err)
+	}
+	if u.carry {
+		// The graph has no history to encode: the records must be the
+		// index's.
+		if h == nil || h.Encoded == nil || !bytes.Equal(h.Encoded, oldBlob) {
+			return errors.New("the history carried over is not the index's")
+		}
+		return nil
 	}
 	var newBlob []byte
 	if h != nil {

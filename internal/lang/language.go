@@ -119,6 +119,31 @@ func ForFile(p string, src []byte) Language {
 	return ForPath(p)
 }
 
+// Preparer is a Language that can get ready for a file before one is
+// extracted: compile the queries its grammar needs (once per process, tens
+// of milliseconds for TypeScript), while the caller waits for something
+// else instead of the first file's extraction waiting for it.
+type Preparer interface {
+	Prepare(path string)
+}
+
+// Prepare gets the languages of these files ready (Preparer), each grammar
+// once; files of other languages are passed over.
+func Prepare(paths []string) {
+	done := map[string]bool{} // by language and extension
+	for _, p := range paths {
+		l := ForPath(p)
+		pr, ok := l.(Preparer)
+		if !ok {
+			continue
+		}
+		if k := l.Name() + strings.ToLower(path.Ext(p)); !done[k] {
+			done[k] = true
+			pr.Prepare(p)
+		}
+	}
+}
+
 // ForPath returns the language of a file by its extension, or nil.
 func ForPath(p string) Language {
 	ext := strings.ToLower(path.Ext(p))

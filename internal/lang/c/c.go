@@ -46,6 +46,9 @@ var compiled = sync.OnceValue(func() *lang.SplitQueries {
 	return lang.CompileSplit(ts.NewLanguage(tsc.Language()), "c", defsSource, usesSource)
 })
 
+// Prepare compiles the queries (lang.Preparer).
+func (cLanguage) Prepare(string) { compiled() }
+
 func (cLanguage) NewExtractor() (lang.Extractor, error) {
 	q := compiled()
 	tp, err := lang.NewTreeParser(q.Lang)

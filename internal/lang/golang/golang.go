@@ -42,6 +42,9 @@ var compiled = sync.OnceValue(func() *lang.SplitQueries {
 	return lang.CompileSplit(ts.NewLanguage(tsgo.Language()), "go", defsSource, factsSource)
 })
 
+// Prepare compiles the queries (lang.Preparer).
+func (goLanguage) Prepare(string) { compiled() }
+
 func (goLanguage) NewExtractor() (lang.Extractor, error) {
 	q := compiled()
 	tp, err := lang.NewTreeParser(q.Lang)

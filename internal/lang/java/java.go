@@ -80,6 +80,9 @@ var compiled = sync.OnceValue(func() *lang.SplitQueries {
 	return lang.CompileSplit(ts.NewLanguage(tsjava.Language()), "java", defsSource, usesSource)
 })
 
+// Prepare compiles the queries (lang.Preparer).
+func (javaLanguage) Prepare(string) { compiled() }
+
 func (javaLanguage) NewExtractor() (lang.Extractor, error) {
 	q := compiled()
 	tp, err := lang.NewTreeParser(q.Lang)

@@ -51,6 +51,9 @@ type queries struct {
 	defsPatterns int
 }
 
+// Prepare compiles the queries (lang.Preparer).
+func (pythonLanguage) Prepare(string) { compiled() }
+
 func (pythonLanguage) NewExtractor() (lang.Extractor, error) {
 	q := compiled()
 	tp, err := lang.NewTreeParser(q.lang)

@@ -53,6 +53,9 @@ type queries struct {
 	lang *ts.Language
 }
 
+// Prepare compiles the queries (lang.Preparer).
+func (rubyLanguage) Prepare(string) { compiled() }
+
 func (rubyLanguage) NewExtractor() (lang.Extractor, error) {
 	q := compiled()
 	tp, err := lang.NewTreeParser(q.lang)

@@ -46,6 +46,9 @@ var compiled = sync.OnceValue(func() *lang.SplitQueries {
 	return lang.CompileSplit(ts.NewLanguage(tsrust.Language()), "rust", defsSource, usesSource)
 })
 
+// Prepare compiles the queries (lang.Preparer).
+func (rustLanguage) Prepare(string) { compiled() }
+
 func (rustLanguage) NewExtractor() (lang.Extractor, error) {
 	q := compiled()
 	tp, err := lang.NewTreeParser(q.Lang)

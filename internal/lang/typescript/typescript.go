@@ -148,8 +148,10 @@ func (e *extractor) parser(g *grammar) (*lang.TreeParser, error) {
 }
 
 // grammarFor picks the grammar of a file by its extension.
-func (e *extractor) grammarFor(path string) *grammar {
-	if e.language != "typescript" {
+func (e *extractor) grammarFor(path string) *grammar { return grammarFor(e.language, path) }
+
+func grammarFor(language, path string) *grammar {
+	if language != "typescript" {
 		return jsGrammar()
 	}
 	if strings.HasSuffix(strings.ToLower(path), ".tsx") {
@@ -157,6 +159,9 @@ func (e *extractor) grammarFor(path string) *grammar {
 	}
 	return tsGrammar()
 }
+
+// Prepare compiles the grammar a file of this path needs (lang.Preparer).
+func (l language) Prepare(path string) { grammarFor(l.name, path) }
 
 func (e *extractor) Close() {
 	for _, p := range e.parsers {

@@ -406,7 +406,7 @@ func load(ctx context.Context, tx *sql.Tx, g *graph.Graph, vecs *Vectors, meta M
 		return err
 	}
 	if h := g.History(); h != nil {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO snapshot(id, data) VALUES (?, ?)`, historyBlobID, encodeHistory(g, h, rid)); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO snapshot(id, data) VALUES (?, ?)`, historyBlobID, encodeHistory(g, h, func(id string) bool { _, ok := rid[id]; return ok })); err != nil {
 			return fmt.Errorf("store history blob: %w", err)
 		}
 	}

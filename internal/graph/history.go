@@ -44,15 +44,48 @@ func (h *History) SameRecords(o *History) bool {
 		return false
 	}
 	for i := range h.Commits {
-		a, b := &h.Commits[i], &o.Commits[i]
-		if a.Hash != b.Hash || !slices.Equal(a.Parents, b.Parents) || a.AuthorName != b.AuthorName ||
-			a.AuthorEmail != b.AuthorEmail || a.AuthoredAt != b.AuthoredAt || a.AuthorZone != b.AuthorZone ||
-			a.CommittedAt != b.CommittedAt || a.CommitZone != b.CommitZone || a.Subject != b.Subject ||
-			a.Message != b.Message || a.SymbolsSkip != b.SymbolsSkip || a.ShortHashLen != b.ShortHashLen {
+		if !sameCommit(&h.Commits[i], &o.Commits[i]) || h.Commits[i].ShortHashLen != o.Commits[i].ShortHashLen {
 			return false
 		}
 	}
 	return slices.Equal(h.Files, o.Files) && slices.Equal(h.Symbols, o.Symbols) && slices.Equal(h.Removed, o.Removed)
+}
+
+// SameUnlinked reports whether h and o hold the same records, what linking
+// sets aside (FileID, NodeID, Removed, short-hash lengths): h as read, o
+// linked.
+func (h *History) SameUnlinked(o *History) bool {
+	if len(h.Commits) != len(o.Commits) || len(h.Files) != len(o.Files) || len(h.Symbols) != len(o.Symbols) {
+		return false
+	}
+	for i := range h.Commits {
+		if !sameCommit(&h.Commits[i], &o.Commits[i]) {
+			return false
+		}
+	}
+	for i := range h.Files {
+		a, b := h.Files[i], o.Files[i]
+		a.FileID, b.FileID = "", ""
+		if a != b {
+			return false
+		}
+	}
+	for i := range h.Symbols {
+		a, b := h.Symbols[i], o.Symbols[i]
+		a.NodeID, b.NodeID = "", ""
+		if a != b {
+			return false
+		}
+	}
+	return true
+}
+
+// sameCommit compares what git says of two commits.
+func sameCommit(a, b *Commit) bool {
+	return a.Hash == b.Hash && slices.Equal(a.Parents, b.Parents) && a.AuthorName == b.AuthorName &&
+		a.AuthorEmail == b.AuthorEmail && a.AuthoredAt == b.AuthoredAt && a.AuthorZone == b.AuthorZone &&
+		a.CommittedAt == b.CommittedAt && a.CommitZone == b.CommitZone && a.Subject == b.Subject &&
+		a.Message == b.Message && a.SymbolsSkip == b.SymbolsSkip
 }
 
 // RemovedSymbol is a symbol that no longer exists at HEAD.

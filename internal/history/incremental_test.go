@@ -188,7 +188,7 @@ func TestLinkedCounts(t *testing.T) {
 	if got := history.Linked(stored); got != want {
 		t.Errorf("counted from the index: %+v, Link counted %+v", got, want)
 	}
-	if !history.SameUnlinked(res.Graph.History(), stored) {
+	if !res.Graph.History().SameUnlinked(stored) {
 		t.Error("the history read back differs from the one stored, links aside")
 	}
 }

@@ -209,38 +209,6 @@ func Linked(h *graph.History) LinkStats {
 	return st
 }
 
-// SameUnlinked reports whether h and o hold the same records, their links
-// (FileID, NodeID, Removed) aside: h as read, before linking.
-func SameUnlinked(h, o *graph.History) bool {
-	if len(h.Commits) != len(o.Commits) || len(h.Files) != len(o.Files) || len(h.Symbols) != len(o.Symbols) {
-		return false
-	}
-	for i := range h.Commits {
-		a, b := &h.Commits[i], &o.Commits[i]
-		if a.Hash != b.Hash || !slices.Equal(a.Parents, b.Parents) || a.AuthorName != b.AuthorName ||
-			a.AuthorEmail != b.AuthorEmail || a.AuthoredAt != b.AuthoredAt || a.AuthorZone != b.AuthorZone ||
-			a.CommittedAt != b.CommittedAt || a.CommitZone != b.CommitZone || a.Subject != b.Subject ||
-			a.Message != b.Message || a.SymbolsSkip != b.SymbolsSkip {
-			return false
-		}
-	}
-	for i := range h.Files {
-		a, b := h.Files[i], o.Files[i]
-		a.FileID, b.FileID = "", ""
-		if a != b {
-			return false
-		}
-	}
-	for i := range h.Symbols {
-		a, b := h.Symbols[i], o.Symbols[i]
-		a.NodeID, b.NodeID = "", ""
-		if a != b {
-			return false
-		}
-	}
-	return true
-}
-
 // findCommit returns the commit whose hash is hash or starts with it, ""
 // when none or several do.
 func findCommit(sorted []string, prefix string) string {

@@ -57,7 +57,7 @@ func addHistory(ctx context.Context, opts *Options, w *walkResult, g *graph.Grap
 	hst.Stats = *st
 	if h != nil {
 		if prev := hopt.Previous; prev != nil && prev.Encoded != nil && opts.Ahead != nil && opts.Embedder == nil &&
-			history.SameUnlinked(h, prev) {
+			h.SameUnlinked(prev) {
 			if a := opts.Ahead(); a != nil {
 				if counts, ok := a.CarriesHistory(g, changed); ok {
 					// The index's records, links included, with the

@@ -298,11 +298,7 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	iopt.SizeHint.Nodes, iopt.SizeHint.Edges = prevNodes, prevEdges
 	iopt.Listing = listing
 	if pf != nil {
-		iopt.Ahead = pf.Ahead
-	}
-	iopt.Resolving = pf.ReadAhead
-	if pf != nil {
-		iopt.PreviousHistory = pf.History
+		iopt.PreviousHistory, iopt.Resolving, iopt.Ahead = pf.History, pf.ReadAhead, pf.Ahead
 	}
 	res, err := ingest.Run(ctx, iopt)
 	prog.done()

@@ -213,7 +213,7 @@ func update(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, met
 	u := &updater{ctx: ctx, tx: tx, g: g, snap: snap, carry: carry}
 	g.Nodes()
 	g.EdgeEnds() // sorted: from here on the graph is only read
-	u.encodeHistoryAhead()
+	defer u.encodeHistoryAhead()() // the encoding ends before the graph is given back
 	if err := u.nodes(); err != nil {
 		return nil, err
 	}
@@ -325,9 +325,10 @@ type updater struct {
 
 // encodeHistoryAhead encodes the graph's history on another core while the
 // rows are written, when it has records that did not come as they are from
-// the index (40 ms on trpc after a commit). Every node of the graph gets a
-// row, so the graph says which links are stored.
-func (u *updater) encodeHistoryAhead() {
+// the index (40 ms on trpc after a commit), and returns what waits for it.
+// Every node of the graph gets a row, so the graph says which links are
+// stored.
+func (u *updater) encodeHistoryAhead() (wait func()) {
 	h := u.g.History()
 	encode := func() (*graph.History, []byte) {
 		st := storedHistory(u.g, h, u.g.HasNode)
@@ -335,7 +336,7 @@ func (u *updater) encodeHistoryAhead() {
 	}
 	if h == nil || u.carry || h.Encoded != nil {
 		u.newHistory = encode // most likely not needed
-		return
+		return func() {}
 	}
 	type result struct {
 		h    *graph.History
@@ -350,6 +351,7 @@ func (u *updater) encodeHistoryAhead() {
 		r := <-done
 		return r.h, r.blob
 	})
+	return func() { u.newHistory() }
 }
 
 // nodes assigns rids and writes the node and full-text rows that differ.

@@ -212,7 +212,7 @@ func update(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, met
 	}
 	u := &updater{ctx: ctx, tx: tx, g: g, snap: snap, carry: carry}
 	g.Nodes()
-	g.EdgeEnds() // sorted: from here on the graph is only read
+	g.EdgeEnds()                   // sorted: from here on the graph is only read
 	defer u.encodeHistoryAhead()() // the encoding ends before the graph is given back
 	if err := u.nodes(); err != nil {
 		return nil, err

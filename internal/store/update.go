@@ -211,9 +211,12 @@ func update(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, met
 		return nil, errNoUpdate{"the index has given out too many row ids"}
 	}
 	u := &updater{ctx: ctx, tx: tx, g: g, snap: snap, carry: carry}
+	// Sorted now, the graph is only read from here on: the history is
+	// encoded on the side, and the encoding ends before the graph is
+	// given back.
 	g.Nodes()
-	g.EdgeEnds()                   // sorted: from here on the graph is only read
-	defer u.encodeHistoryAhead()() // the encoding ends before the graph is given back
+	g.EdgeEnds()
+	defer u.encodeHistoryAhead()()
 	if err := u.nodes(); err != nil {
 		return nil, err
 	}

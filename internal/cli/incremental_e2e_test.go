@@ -1,6 +1,7 @@
 package cli_test
 
 import (
+	"bytes"
 	"database/sql"
 	"encoding/json"
 	"errors"
@@ -1282,7 +1283,10 @@ func TestIncrementalAfterKill(t *testing.T) {
 // 50) commits of the repository GITNEXUS_REPLAY_REPO one by one, checking
 // each out in two clones: one re-indexed with `analyze`, the other rebuilt
 // with `analyze --force`; the indexes must be the same at every commit.
-// Run by hand on a real repository:
+// With GITNEXUS_REPLAY_SAVES set, each commit's changes are first saved in
+// the work tree on top of the commit before it, as an editor would, and
+// compared too (saved edits are where a re-index carries the history
+// over). Run by hand on a real repository:
 //
 //	GITNEXUS_REPLAY_REPO=/path/to/clone go test -tags sqlite_fts5 -run TestIncrementalReplay -timeout 2h ./internal/cli/
 func TestIncrementalReplay(t *testing.T) {
@@ -1307,16 +1311,16 @@ func TestIncrementalReplay(t *testing.T) {
 			t.Fatalf("clone: %v\n%s", err, out)
 		}
 	}
-	reused, inPlace, local := 0, 0, 0
+	saves := os.Getenv("GITNEXUS_REPLAY_SAVES") != ""
+	reused, inPlace, local, carried, saved := 0, 0, 0, 0, 0
 	var before map[string]string
-	for i, c := range commits {
-		for _, dst := range []string{inc, full} {
-			git(t, dst, "checkout", "-q", "--detach", c)
-		}
+	step := func(what string) {
+		t.Helper()
 		var rep struct {
 			Summary struct {
 				FilesReused int
 				Update      *struct{ NodesAdded int }
+				History     *struct{ Carried bool }
 			}
 		}
 		json.Unmarshal([]byte(mustRun(t, home, inc, "analyze", "--json", "-q").stdout), &rep)
@@ -1324,17 +1328,44 @@ func TestIncrementalReplay(t *testing.T) {
 		if rep.Summary.Update != nil {
 			inPlace++
 		}
+		if h := rep.Summary.History; h != nil && h.Carried {
+			carried++
+		}
 		mustRun(t, home, full, "analyze", "--force", "-q")
 		if msg := sameAsRebuild(t, inc, full, before); msg != "" {
-			t.Fatalf("commit %d of %d (%s): %s", i+1, len(commits), c, msg)
+			t.Fatalf("%s: %s", what, msg)
 		}
 		if communitiesLocal(t, inc) {
 			local++
 		}
 		before = memberships(t, inc)
 	}
-	t.Logf("%d commits replayed, the same index at each; %d file extractions reused, %d indexes changed in place, "+
-		"%d with communities updated locally", len(commits), reused, inPlace, local)
+	for i, c := range commits {
+		if saves && i > 0 {
+			for _, dst := range []string{inc, full} {
+				diff := exec.Command("git", "diff", "--binary", commits[i-1], c)
+				diff.Dir = dst
+				patch, err := diff.Output()
+				if err != nil {
+					t.Fatal(err)
+				}
+				apply := exec.Command("git", "apply", "--whitespace=nowarn")
+				apply.Dir, apply.Stdin = dst, bytes.NewReader(patch)
+				if out, err := apply.CombinedOutput(); err != nil {
+					t.Fatalf("git apply: %v\n%s", err, out)
+				}
+			}
+			step(fmt.Sprintf("commit %d of %d (%s), saved", i+1, len(commits), c))
+			saved++
+		}
+		for _, dst := range []string{inc, full} {
+			git(t, dst, "checkout", "-q", "-f", "--detach", c)
+			git(t, dst, "clean", "-q", "-f", "-d")
+		}
+		step(fmt.Sprintf("commit %d of %d (%s)", i+1, len(commits), c))
+	}
+	t.Logf("%d commits replayed (%d saved first), the same index at each; %d file extractions reused, %d indexes changed in place, "+
+		"%d with communities updated locally, %d with the history carried over", len(commits), saved, reused, inPlace, local, carried)
 	if inPlace == 0 && len(commits) > 1 {
 		t.Error("no re-index changed the index in place: the replay checked only full writes")
 	}

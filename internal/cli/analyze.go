@@ -196,11 +196,12 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	prevCacheToken := ""
 	prevNodes, prevEdges := -1, -1 // nodes and edges in the index, -1 when there is none
 	var prevEmbed *store.EmbeddingMeta
+	var prevDirty []string // the files git listed as changed when the index was built
 	cachePath := filepath.Join(store.Dir(root), extractCacheName)
 	prev, prevErr := store.OpenRepo(root)
 	var pf *prefetch // what a re-index reads of the index, read while git status runs
 	if prevErr == nil {
-		prevEmbed = prev.Meta().Embeddings
+		prevEmbed, prevDirty = prev.Meta().Embeddings, prev.Meta().DirtyPaths
 		if !o.force {
 			meta := prev.Meta()
 			pf = startPrefetch(ctx, root, cachePath, meta, o.history.options(true) != nil, meta.Writer == extractorKey())
@@ -271,8 +272,11 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	}
 	// The grammars of the files changed in the work tree are compiled on
 	// the side meanwhile, rather than when a parse worker reaches the first
-	// of them (TypeScript's: 25 ms).
-	go lang.Prepare(gs.Changed[:min(len(gs.Changed), 256)])
+	// of them (TypeScript's: 25 ms); so are those of the files that were
+	// changed when the index was built, which a commit since (the
+	// post-commit hook's run) most likely holds.
+	prepare := slices.Concat(gs.Changed, prevDirty)
+	go lang.Prepare(prepare[:min(len(prepare), 256)])
 	prog := newProgress(o.io.ErrOut, o.quiet)
 	if !o.quiet {
 		fmt.Fprintf(o.io.ErrOut, "Indexing %s (%s)\n", root, why)

@@ -74,13 +74,9 @@ type Ahead struct {
 
 // SnapshotAhead reads and decodes the index's snapshot for a later Save.
 func (r *Reader) SnapshotAhead(ctx context.Context) (*Ahead, error) {
-	var b []byte
-	if err := r.q.QueryRowContext(ctx, `SELECT data FROM snapshot WHERE id = 1`).Scan(&b); err != nil {
-		return nil, fmt.Errorf("read snapshot: %w", err)
-	}
-	snap, err := decodeSnapshot(b)
+	snap, err := r.Snapshot(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("read snapshot: %w", err)
+		return nil, err
 	}
 	return &Ahead{generation: r.meta.Generation, snap: snap}, nil
 }

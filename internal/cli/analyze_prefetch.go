@@ -28,9 +28,9 @@ type prefetch struct {
 	historyDone   chan struct{}
 	history       *graph.History
 	historyWhy    string // why the history could not be read
-	aheadDone     chan struct{}
+	aheadDone     chan struct{} // with startAhead, nil when the snapshot is not read
 	ahead         *store.Ahead
-	startAhead    func() // starts reading ahead; nil when it is not read
+	startAhead    func() // starts reading the snapshot
 }
 
 // startPrefetch starts the reads: the cache always, the history records
@@ -39,8 +39,7 @@ type prefetch struct {
 // its communities updated and is it changed in place).
 func startPrefetch(ctx context.Context, root, cachePath string, meta store.Meta, wantHistory, ours bool) *prefetch {
 	pctx, cancel := context.WithCancel(ctx)
-	p := &prefetch{cancel: cancel, cacheDone: make(chan struct{}), partitionDone: make(chan struct{}),
-		aheadDone: make(chan struct{})}
+	p := &prefetch{cancel: cancel, cacheDone: make(chan struct{}), partitionDone: make(chan struct{})}
 	go func() {
 		defer close(p.cacheDone)
 		p.cache = ingest.LoadExtractCache(cachePath, extractorKey())
@@ -67,6 +66,7 @@ func startPrefetch(ctx context.Context, root, cachePath string, meta store.Meta,
 		}, func(err error) { p.partitionErr = err })
 		// Read when resolution starts (startAhead): until then both cores
 		// are busy. Not an error when it fails: the store reads it again.
+		p.aheadDone = make(chan struct{})
 		p.startAhead = sync.OnceFunc(func() {
 			read(p.aheadDone, func(r *store.Reader) (err error) {
 				p.ahead, err = r.SnapshotAhead(pctx)

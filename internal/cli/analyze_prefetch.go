@@ -27,7 +27,7 @@ type prefetch struct {
 	partitionErr  error
 	historyDone   chan struct{}
 	history       *graph.History
-	historyWhy    string // why the history could not be read
+	historyWhy    string        // why the history could not be read
 	aheadDone     chan struct{} // with startAhead, nil when the snapshot is not read
 	ahead         *store.Ahead
 	startAhead    func() // starts reading the snapshot

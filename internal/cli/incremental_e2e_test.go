@@ -48,13 +48,17 @@ func TestIncrementalEqualsRebuild(t *testing.T) {
 			inc := filepath.Join(t.TempDir(), "repo")
 			full := filepath.Join(t.TempDir(), "repo")
 			steps := 6
-			reused, inPlace, local, carried := 0, 0, 0, 0
+			reused, inPlace, local, carried, carriedCommit := 0, 0, 0, 0, 0
 			var before map[string]string
 			// Two more steps, saved and not committed, add a function and
 			// calls: what an editor's saves do, and what carries the
-			// history over (store/carry.go) in every language.
-			for step := 0; step <= steps+2; step++ {
+			// history over (store/carry.go) in every language. Then
+			// whatever is left is committed, and a last committed step
+			// adds a function and a call, which links only its commit on
+			// top of the history carried over.
+			for step := 0; step <= steps+4; step++ {
 				switch {
+				case step == steps+3:
 				case step > steps:
 					m.addFunc(m.files[step%len(m.files)])
 					m.addCall(rng)
@@ -62,7 +66,7 @@ func TestIncrementalEqualsRebuild(t *testing.T) {
 					m.edit(rng)
 				}
 				files := m.render(l)
-				commit := step == 0 || step <= steps && rng.Intn(2) == 0
+				commit := step == 0 || step <= steps && rng.Intn(2) == 0 || step > steps+2
 				for _, root := range []string{inc, full} {
 					syncFiles(t, root, files)
 					if commit {
@@ -85,12 +89,18 @@ func TestIncrementalEqualsRebuild(t *testing.T) {
 				}
 				if h := rep.Summary.History; h != nil && h.Carried {
 					carried++
+					if commit && step > 0 {
+						carriedCommit++
+					}
 				}
 				before = memberships(t, inc)
 			}
-			t.Logf("%d re-indexes carried the history over", carried)
+			t.Logf("%d re-indexes carried the history over, %d of them after a commit", carried, carriedCommit)
 			if carried == 0 {
 				t.Errorf("no re-index carried the history over: store/carry.go is not checked")
+			}
+			if carriedCommit == 0 {
+				t.Errorf("no re-index after a commit carried the history over: history.LinkNewer is not checked")
 			}
 			if local == 0 {
 				t.Errorf("no re-index updated communities locally: the local rule is not checked")
@@ -142,13 +152,29 @@ func TestHistoryCarryRules(t *testing.T) {
 		{"x.h, whose deleted g is a HistoricalSymbol, turned C++", func(f map[string]string) {
 			f["x.h"] = "int f(void) { return 1; }\nnamespace n {}\n"
 		}, false, false},
+		// After a commit, only its records are linked when linking them
+		// all would link the older ones as the index has them
+		// (history.LinkNewer).
+		{"all committed: the commit deletes A, which is not in the graph", func(map[string]string) {}, true, false},
+		{"D added, committed", func(f map[string]string) { f["a.go"] = goFile("Cc", "B", "D") }, true, true},
+		{"d.go added, committed", func(f map[string]string) { f["d.go"] = goFile("Y") }, true, false},
+		{"d.go deleted, committed", func(f map[string]string) { delete(f, "d.go") }, true, false},
+		{"d.go back, saved: the older records of d.go link to it", func(f map[string]string) { f["d.go"] = goFile("Y") }, false, false},
+		{"d.go committed: its older records no longer link to it", func(map[string]string) {}, true, false},
+		{"a body changed, committed", func(f map[string]string) { f["a.go"] = strings.Replace(f["a.go"], "return 1", "return 7", 1) }, true, true},
+		{"another body changed, committed", func(f map[string]string) { f["a.go"] = strings.Replace(f["a.go"], "return 2", "return 9", 1) }, true, true},
+		{"the commit before reverted", func(f map[string]string) { f["a.go"] = strings.Replace(f["a.go"], "return 7", "return 1", 1) }, true, true},
+		{"b.go renamed, committed", func(f map[string]string) { f["e.go"] = f["b.go"]; delete(f, "b.go") }, true, false},
 	}
 	var before map[string]string
 	for step, s := range steps {
 		s.edit(files)
 		for _, root := range []string{inc, full} {
 			syncFiles(t, root, files)
-			if s.commit {
+			switch {
+			case strings.HasSuffix(s.what, "reverted"):
+				commitMessage(t, root, step, "Revert\n\nThis reverts commit "+testrepo.Git(t, root, "rev-parse", "HEAD~1")+".")
+			case s.commit:
 				commitAll(t, root, step)
 			}
 		}
@@ -405,8 +431,14 @@ func syncFiles(t *testing.T, root string, files map[string]string) {
 // both copies get the same commits.
 func commitAll(t *testing.T, root string, step int) {
 	t.Helper()
+	commitMessage(t, root, step, fmt.Sprintf("step %d", step))
+}
+
+// commitMessage is commitAll with a message.
+func commitMessage(t *testing.T, root string, step int, message string) {
+	t.Helper()
 	date := fmt.Sprintf("2026-01-%02dT12:00:00Z", step+1)
-	for _, args := range [][]string{{"add", "-A"}, {"commit", "-q", "--allow-empty", "-m", fmt.Sprintf("step %d", step)}} {
+	for _, args := range [][]string{{"add", "-A"}, {"commit", "-q", "--allow-empty", "-m", message}} {
 		cmd := exec.Command("git", args...)
 		cmd.Dir = root
 		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=T", "GIT_AUTHOR_EMAIL=t@example.com",

@@ -55,23 +55,57 @@ func (h *History) SameRecords(o *History) bool {
 // sets aside (FileID, NodeID, Removed, short-hash lengths): h as read, o
 // linked.
 func (h *History) SameUnlinked(o *History) bool {
-	if len(h.Commits) != len(o.Commits) || len(h.Files) != len(o.Files) || len(h.Symbols) != len(o.Symbols) {
-		return false
+	return len(h.Commits) == len(o.Commits) && len(h.Files) == len(o.Files) && len(h.Symbols) == len(o.Symbols) &&
+		h.tailUnlinked(o, 0, 0, 0)
+}
+
+// NewerUnlinked reports whether h holds o's records, what linking sets
+// aside, after those of newer commits (h as read, o linked): o's history
+// with commits on top. It returns how many commits, file changes and
+// symbol changes of h come before o's.
+func (h *History) NewerUnlinked(o *History) (commits, files, symbols int, ok bool) {
+	commits, files, symbols = len(h.Commits)-len(o.Commits), len(h.Files)-len(o.Files), len(h.Symbols)-len(o.Symbols)
+	if commits <= 0 || files < 0 || symbols < 0 {
+		return 0, 0, 0, false
 	}
-	for i := range h.Commits {
-		if !sameCommit(&h.Commits[i], &o.Commits[i]) {
+	// The records are grouped by commit: the newer commits' come first.
+	newer := make(map[string]bool, commits)
+	for i := range h.Commits[:commits] {
+		newer[h.Commits[i].Hash] = true
+	}
+	for i := range h.Files[:files] {
+		if !newer[h.Files[i].Commit] {
+			return 0, 0, 0, false
+		}
+	}
+	for i := range h.Symbols[:symbols] {
+		if !newer[h.Symbols[i].Commit] {
+			return 0, 0, 0, false
+		}
+	}
+	if !h.tailUnlinked(o, commits, files, symbols) {
+		return 0, 0, 0, false
+	}
+	return commits, files, symbols, true
+}
+
+// tailUnlinked compares h's records from the given positions on with all
+// of o's, links aside.
+func (h *History) tailUnlinked(o *History, commits, files, symbols int) bool {
+	for i := range o.Commits {
+		if !sameCommit(&h.Commits[commits+i], &o.Commits[i]) {
 			return false
 		}
 	}
-	for i := range h.Files {
-		a, b := h.Files[i], o.Files[i]
+	for i := range o.Files {
+		a, b := h.Files[files+i], o.Files[i]
 		a.FileID, b.FileID = "", ""
 		if a != b {
 			return false
 		}
 	}
-	for i := range h.Symbols {
-		a, b := h.Symbols[i], o.Symbols[i]
+	for i := range o.Symbols {
+		a, b := h.Symbols[symbols+i], o.Symbols[i]
 		a.NodeID, b.NodeID = "", ""
 		if a != b {
 			return false

@@ -36,7 +36,10 @@ type lineage struct {
 }
 
 // revertLine is the line `git revert` writes into the message.
-var revertLine = regexp.MustCompile(`This reverts commit ([0-9a-f]{7,64})`)
+var revertLine = regexp.MustCompile(revertMarker + ` ([0-9a-f]{7,64})`)
+
+// revertMarker opens the line `git revert` writes.
+const revertMarker = "This reverts commit"
 
 // Link adds the history h to g and attaches it (g.SetHistory). It fills
 // the records' FileID and NodeID and h.Removed.
@@ -169,6 +172,130 @@ func Link(g *graph.Graph, h *graph.History) LinkStats {
 	st.HistoricalSymbols = len(h.Removed)
 	slices.SortFunc(h.Removed, func(a, b graph.RemovedSymbol) int { return strings.Compare(a.ID, b.ID) })
 	return st
+}
+
+// LinkNewer links into g, the graph of the code, only the commits of h
+// that are newer than prev's, when h holds prev's records after theirs
+// (graph.History.NewerUnlinked gave the counts) and linking all of h
+// would link prev's records as prev has them. That holds when g's code
+// nodes leave prev's links as they are (store.Ahead.CarriesHistory) and
+// the newer commits change nothing Link carries to older ones:
+//   - no file of theirs was added, renamed or copied: that points older
+//     records of the path elsewhere;
+//   - every symbol they changed exists in g: a HistoricalSymbol takes
+//     its attributes from the newest change;
+//   - the older commits keep their short hashes, and the hashes their
+//     messages say they revert still name the same commit.
+//
+// Then h's older records get prev's links, h.Removed is prev's, and g gets
+// the newer commits' nodes and edges, with the older Commit nodes their
+// PARENT_OF and REVERTS edges reach. It returns those older nodes' count
+// (the index has them already), or false, with g as it was, when the
+// conditions do not hold.
+func LinkNewer(g *graph.Graph, h, prev *graph.History, commits, files, symbols int) (older int, ok bool) {
+	for i := range h.Files[:files] {
+		switch h.Files[i].Status {
+		case 'M', 'D', 'T':
+		default:
+			return 0, false
+		}
+	}
+	for i := range h.Symbols[:symbols] {
+		s := &h.Symbols[i]
+		if !g.HasNode(graph.SymbolID(s.Kind, s.Path, s.Key)) {
+			return 0, false
+		}
+	}
+	setShortHashes(h.Commits)
+	for i := range prev.Commits {
+		if h.Commits[commits+i].ShortHashLen != prev.Commits[i].ShortHashLen {
+			return 0, false
+		}
+	}
+	sorted := make([]string, 0, len(h.Commits))
+	for i := range h.Commits {
+		sorted = append(sorted, h.Commits[i].Hash)
+	}
+	sort.Strings(sorted)
+	sortedPrev := make([]string, 0, len(prev.Commits))
+	for i := range prev.Commits {
+		sortedPrev = append(sortedPrev, prev.Commits[i].Hash)
+	}
+	sort.Strings(sortedPrev)
+	for i := range prev.Commits {
+		c := &prev.Commits[i]
+		if strings.Contains(c.Message, revertMarker) && !slices.Equal(revertsOf(c, sorted), revertsOf(c, sortedPrev)) {
+			return 0, false
+		}
+	}
+
+	g.SetHistory(h)
+	for i := range prev.Files {
+		h.Files[files+i].FileID = prev.Files[i].FileID
+	}
+	for i := range prev.Symbols {
+		h.Symbols[symbols+i].NodeID = prev.Symbols[i].NodeID
+	}
+	h.Removed = slices.Clone(prev.Removed)
+	commitNode := func(c *graph.Commit) graph.Node {
+		return graph.Node{ID: graph.CommitID(c.Hash), Kind: graph.KindCommit, Name: c.ShortHash(),
+			QualifiedName: c.Hash, Doc: c.Message}
+	}
+	at := make(map[string]int, len(h.Commits))
+	for i := range h.Commits {
+		at[h.Commits[i].Hash] = i
+	}
+	for i := range h.Commits[:commits] {
+		g.AddNode(commitNode(&h.Commits[i]))
+	}
+	// An older commit an edge reaches is added as the index has it.
+	reach := func(hash string) {
+		if i := at[hash]; i >= commits && g.AddNode(commitNode(&h.Commits[i])) {
+			older++
+		}
+	}
+	type edgeKey struct {
+		src, dst string
+		t        graph.EdgeType
+	}
+	seen := map[edgeKey]bool{}
+	history := func(src, dst string, t graph.EdgeType, r graph.Reason) {
+		k := edgeKey{src, dst, t}
+		if seen[k] {
+			return
+		}
+		seen[k] = true
+		g.AddNewEdge(graph.Edge{Src: src, Dst: dst, Type: t, Confidence: r.Confidence(), Reason: r})
+	}
+	fi, si := 0, 0
+	for i := range h.Commits[:commits] {
+		c := &h.Commits[i]
+		cid := graph.CommitID(c.Hash)
+		clear(seen)
+		for _, p := range c.Parents {
+			if _, ok := at[p]; ok {
+				reach(p)
+				history(graph.CommitID(p), cid, graph.EdgeParentOf, graph.ReasonGit)
+			}
+		}
+		for _, target := range revertsOf(c, sorted) {
+			reach(target)
+			history(cid, graph.CommitID(target), graph.EdgeReverts, graph.ReasonGit)
+		}
+		for ; fi < files && h.Files[fi].Commit == c.Hash; fi++ {
+			f := &h.Files[fi]
+			if id := graph.FileID(f.Path); g.HasNode(id) {
+				f.FileID = id
+				history(cid, id, graph.EdgeModifies, graph.ReasonGit)
+			}
+		}
+		for ; si < symbols && h.Symbols[si].Commit == c.Hash; si++ {
+			s := &h.Symbols[si]
+			s.NodeID = graph.SymbolID(s.Kind, s.Path, s.Key)
+			history(cid, s.NodeID, graph.EdgeChanges, graph.ReasonDiffHunk)
+		}
+	}
+	return older, true
 }
 
 // revertsOf returns the commits c's message says it reverts, among the

@@ -1,6 +1,9 @@
 package history_test
 
 import (
+	"maps"
+	"slices"
+	"strings"
 	"testing"
 
 	"gitnexus.dev/gitnexus/internal/graph"
@@ -47,4 +50,138 @@ func TestLinkEdgesOnce(t *testing.T) {
 	if len(count) != len(want) {
 		t.Errorf("edges by type %v, want %v", count, want)
 	}
+}
+
+// TestLinkNewer links commits on top of a linked history and compares with
+// linking everything: where LinkNewer accepts, g and the records must be
+// what Link gives; where the newer commits would change an older link,
+// a short hash or a revert target, it must refuse and leave g alone.
+func TestLinkNewer(t *testing.T) {
+	hash := func(prefix string) string { return prefix + strings.Repeat("0", 40-len(prefix)) }
+	old1, old2, old3 := hash("1111111a"), hash("2222222a"), hash("3333333a")
+	code := func() *graph.Graph {
+		g := graph.New()
+		for _, p := range []string{"x.go", "y.go"} {
+			g.AddNode(graph.Node{ID: graph.FileID(p), Kind: graph.KindFile, Name: p, FilePath: p})
+		}
+		g.AddNode(graph.Node{ID: graph.SymbolID(graph.KindFunction, "x.go", "F"), Kind: graph.KindFunction, Name: "F", FilePath: "x.go"})
+		return g
+	}
+	sym := func(c, name string, ch graph.ChangeType) graph.SymbolChange {
+		return graph.SymbolChange{Commit: c, Path: "x.go", Kind: graph.KindFunction, Name: name, Qual: name, Key: name, Change: ch}
+	}
+	older := graph.History{
+		Commits: []graph.Commit{
+			{Hash: old3, Parents: []string{old2}, Message: "undo\n\nThis reverts commit 1111111.\nThis reverts commit 7777777."},
+			{Hash: old2, Parents: []string{old1}, Message: "gone"},
+			{Hash: old1, Message: "add"},
+		},
+		Files: []graph.FileChange{
+			{Commit: old3, Status: 'M', Path: "x.go"},
+			{Commit: old2, Status: 'D', Path: "z.go"},
+			{Commit: old1, Status: 'A', Path: "x.go"}, {Commit: old1, Status: 'A', Path: "z.go"},
+		},
+		Symbols: []graph.SymbolChange{
+			sym(old3, "G", graph.ChangeDeleted),
+			sym(old1, "F", graph.ChangeAdded), sym(old1, "G", graph.ChangeAdded),
+		},
+	}
+	cases := []struct {
+		name    string
+		commits []graph.Commit
+		files   []graph.FileChange
+		symbols []graph.SymbolChange
+		ok      bool
+	}{
+		{"a change", []graph.Commit{{Hash: hash("4444444a"), Parents: []string{old3}, Message: "edit"}},
+			[]graph.FileChange{{Commit: hash("4444444a"), Status: 'M', Path: "x.go"}},
+			[]graph.SymbolChange{sym(hash("4444444a"), "F", graph.ChangeModified)}, true},
+		{"two commits, one reverting an older one", []graph.Commit{
+			{Hash: hash("5555555a"), Parents: []string{hash("4444444a")}, Message: "Revert\n\nThis reverts commit " + old2 + "."},
+			{Hash: hash("4444444a"), Parents: []string{old3}, Message: "empty"}},
+			[]graph.FileChange{{Commit: hash("5555555a"), Status: 'M', Path: "y.go"}}, nil, true},
+		{"a deletion", []graph.Commit{{Hash: hash("4444444a"), Parents: []string{old3}, Message: "rm"}},
+			[]graph.FileChange{{Commit: hash("4444444a"), Status: 'D', Path: "y.go"}}, nil, true},
+		{"an added file", []graph.Commit{{Hash: hash("4444444a"), Parents: []string{old3}, Message: "add z"}},
+			[]graph.FileChange{{Commit: hash("4444444a"), Status: 'A', Path: "z.go"}}, nil, false},
+		{"a rename", []graph.Commit{{Hash: hash("4444444a"), Parents: []string{old3}, Message: "mv"}},
+			[]graph.FileChange{{Commit: hash("4444444a"), Status: 'R', Path: "y.go", OldPath: "z.go"}}, nil, false},
+		{"a symbol not in the graph", []graph.Commit{{Hash: hash("4444444a"), Parents: []string{old3}, Message: "rm G"}},
+			[]graph.FileChange{{Commit: hash("4444444a"), Status: 'M', Path: "x.go"}},
+			[]graph.SymbolChange{sym(hash("4444444a"), "G", graph.ChangeDeleted)}, false},
+		{"a hash that lengthens an older short hash", []graph.Commit{{Hash: hash("2222222b"), Parents: []string{old3}, Message: "edit"}},
+			nil, nil, false},
+		// (A hash that made an older revert's prefix ambiguous would
+		// lengthen the reverted commit's short hash too.)
+		{"a hash an older revert names, of a commit it did not have", []graph.Commit{{Hash: hash("7777777a"), Parents: []string{old3}, Message: "edit"}},
+			nil, nil, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			prev := cloneHistory(&older)
+			history.Link(code(), prev)
+			records := func() *graph.History {
+				h := cloneHistory(&older)
+				h.Commits = append(slices.Clone(c.commits), h.Commits...)
+				h.Files = append(slices.Clone(c.files), h.Files...)
+				h.Symbols = append(slices.Clone(c.symbols), h.Symbols...)
+				return h
+			}
+			h := records()
+			nc, nf, ns, ok := h.NewerUnlinked(prev)
+			if !ok || nc != len(c.commits) || nf != len(c.files) || ns != len(c.symbols) {
+				t.Fatalf("NewerUnlinked: %d %d %d %v", nc, nf, ns, ok)
+			}
+			g := code()
+			n := len(g.Nodes())
+			reached, ok := history.LinkNewer(g, h, prev, nc, nf, ns)
+			if ok != c.ok {
+				t.Fatalf("LinkNewer: %v, want %v", ok, c.ok)
+			}
+			if !ok {
+				if len(g.Nodes()) != n || len(g.Edges()) != 0 || g.History() != nil {
+					t.Error("the graph changed")
+				}
+				return
+			}
+			full, fh := code(), records()
+			history.Link(full, fh)
+			if !h.SameRecords(fh) {
+				t.Errorf("records\n%+v\nLink's\n%+v", h, fh)
+			}
+			// g holds the new commits' part: with the older one, it is Link's.
+			all := map[string]bool{}
+			for _, e := range g.Edges() {
+				all[e.Src+" "+e.Type.String()+" "+e.Dst] = true
+			}
+			prevGraph := code()
+			history.Link(prevGraph, cloneHistory(&older))
+			for _, e := range prevGraph.Edges() {
+				all[e.Src+" "+e.Type.String()+" "+e.Dst] = true
+			}
+			want := map[string]bool{}
+			for _, e := range full.Edges() {
+				want[e.Src+" "+e.Type.String()+" "+e.Dst] = true
+			}
+			if !maps.Equal(all, want) {
+				t.Errorf("edges\n%v\nLink's\n%v", all, want)
+			}
+			newer := 0
+			for _, nd := range g.Nodes() {
+				if nd.Kind == graph.KindCommit {
+					newer++
+					if w, _ := full.Node(nd.ID); w != nd {
+						t.Errorf("node %+v, Link's %+v", nd, w)
+					}
+				}
+			}
+			if newer != nc+reached {
+				t.Errorf("%d Commit nodes, want %d new and %d reached", newer, nc, reached)
+			}
+		})
+	}
+}
+
+func cloneHistory(h *graph.History) *graph.History {
+	return &graph.History{Commits: slices.Clone(h.Commits), Files: slices.Clone(h.Files), Symbols: slices.Clone(h.Symbols)}
 }

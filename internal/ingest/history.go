@@ -17,9 +17,9 @@ type HistoryStats struct {
 	// Previous says why the previous index's history could not be read
 	// for reuse, when it could not.
 	Previous string `json:"previous,omitempty"`
-	// Carried: the records were the index's, and linking them again would
-	// have given the index's history nodes and edges, which were kept
-	// (store/carry.go); the link counts are those of the index.
+	// Carried: linking the index's records again would have given the
+	// index's history nodes and edges, which were kept (store/carry.go);
+	// only the commits read since, if any, were linked, on top of them.
 	Carried bool `json:"carried,omitempty"`
 }
 
@@ -68,6 +68,23 @@ func addHistory(ctx context.Context, opts *Options, w *walkResult, g *graph.Grap
 					hst.LinkStats = history.Linked(&carried)
 					hst.Carried = true
 					return hst, counts, nil
+				}
+			}
+		}
+		if prev := hopt.Previous; prev != nil && prev.Encoded != nil && opts.Ahead != nil && opts.Embedder == nil {
+			if nc, nf, ns, ok := h.NewerUnlinked(prev); ok {
+				if a := opts.Ahead(); a != nil {
+					if counts, ok := a.CarriesHistory(g, changed); ok {
+						if older, ok := history.LinkNewer(g, h, prev, nc, nf, ns); ok {
+							// The older Commit nodes the new edges reach
+							// are in g, and counted there.
+							counts.NodesByKind[graph.KindCommit] -= older
+							h.Base = prev
+							hst.LinkStats = history.Linked(h)
+							hst.Carried = true
+							return hst, counts, nil
+						}
+					}
 				}
 			}
 		}

@@ -97,10 +97,11 @@ type Result struct {
 	// Cache holds this run's facts, for the next run (Options.Cache); nil
 	// when the run had no cache.
 	Cache *ExtractCache
-	// CarriedHistory counts the history part of the index, when the run
-	// carried it over (Options.Ahead): Graph then holds the code alone,
-	// and the index must be written in place with the history kept
-	// (store.WriteOptions.CarryHistory).
+	// CarriedHistory counts the history part of the index that Graph
+	// leaves out, when the run carried it over (Options.Ahead): Graph then
+	// holds the code, and the commits read since with the index's Commit
+	// nodes their edges reach, and the index must be written in place with
+	// the history kept (store.WriteOptions.CarryHistory).
 	CarriedHistory *store.HistoryCounts
 }
 

@@ -30,8 +30,17 @@ import (
 //     now link to it);
 //   - a File extracted anew keeps its language.
 //
+// After a commit the records are the index's with the new commits' on
+// top. Linking them all would link the older ones as the index has them
+// when, besides the above, the new commits change nothing that linking
+// carries to older commits (history.LinkNewer: no file added, renamed or
+// copied, no symbol changed that is not in the graph, the same short
+// hashes and revert targets). Then only the new commits are linked, into
+// the graph, with the index's Commit nodes their edges reach, and the
+// write keeps the rest.
+//
 // Anything else (a new file, a deleted symbol that has a history, a
-// commit) links the history again.
+// commit that renames a file) links the history again.
 
 // HistoryCounts count the history part of an index by node kind and by
 // edge type and reason, for the summary of a re-index that carried it.

@@ -57,8 +57,11 @@ func storedHistory(g *graph.Graph, h *graph.History, stored func(id string) bool
 	for k := range h.Commits {
 		c := h.Commits[k]
 		seq[c.Hash] = k
-		n, _ := g.Node(graph.CommitID(c.Hash))
-		c.Message, c.ShortHashLen = n.Doc, len(n.Name)
+		// A commit of a history carried over (carry.go) may have no node
+		// in g: its record holds what its row holds.
+		if n, ok := g.Node(graph.CommitID(c.Hash)); ok {
+			c.Message, c.ShortHashLen = n.Doc, len(n.Name)
+		}
 		if len(c.Parents) == 0 {
 			c.Parents = nil
 		}

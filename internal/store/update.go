@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 
@@ -60,8 +61,9 @@ type WriteOptions struct {
 	// standard library).
 	Ahead *Ahead
 	// CarryHistory keeps the index's history part (carry.go): the graph
-	// holds the code alone, and Ahead is the snapshot that
-	// Ahead.CarriesHistory approved. The write fails rather than writing a
+	// holds the code, and at most the commits read since (with the Commit
+	// nodes of the index their edges reach), and Ahead is the snapshot
+	// that Ahead.CarriesHistory approved. The write fails rather than writing a
 	// new file, which would have no history.
 	CarryHistory bool
 }
@@ -330,10 +332,10 @@ type updater struct {
 func (u *updater) encodeHistoryAhead() (wait func()) {
 	h := u.g.History()
 	encode := func() (*graph.History, []byte) {
-		st := storedHistory(u.g, h, u.g.HasNode)
+		st := storedHistory(u.g, h, u.stored)
 		return st, encodeStored(st)
 	}
-	if h == nil || u.carry || h.Encoded != nil {
+	if h == nil || h.Encoded != nil {
 		u.newHistory = encode // most likely not needed
 		return func() {}
 	}
@@ -351,6 +353,21 @@ func (u *updater) encodeHistoryAhead() (wait func()) {
 		return r.h, r.blob
 	})
 	return func() { u.newHistory() }
+}
+
+// stored reports whether the node with this id has a row after the write:
+// it is in the graph, or it is a history node of the index kept with the
+// history (carry.go).
+func (u *updater) stored(id string) bool {
+	if u.g.HasNode(id) {
+		return true
+	}
+	if !u.carry {
+		return false
+	}
+	old := u.snap.Nodes
+	k := sort.Search(len(old), func(k int) bool { return old[k].ID >= id })
+	return k < len(old) && old[k].ID == id && graph.ParseKind(old[k].Kind).IsHistory()
 }
 
 // nodes assigns rids and writes the node and full-text rows that differ.
@@ -696,13 +713,10 @@ func (u *updater) history() error {
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return fmt.Errorf("read history blob: %w", err)
 	}
-	if u.carry {
-		// The graph has no history to encode: the records must be the
-		// index's.
-		if h == nil || h.Encoded == nil || !bytes.Equal(h.Encoded, oldBlob) {
-			return errors.New("the history carried over is not the index's")
-		}
-		return nil
+	if u.carry && (h == nil || h.Encoded != nil && !bytes.Equal(h.Encoded, oldBlob)) {
+		// The graph has the history's newer commits at most: the older
+		// records must be the index's.
+		return errors.New("the history carried over is not the index's")
 	}
 	var newH *graph.History
 	var newBlob []byte

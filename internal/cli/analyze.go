@@ -294,7 +294,15 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 		partition, communitiesWhy = nil, "the extraction cache was not written with the index"
 	}
 	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(gcPercent(prevNodes, o.force))
+		// Without the index's cache (another build's, or none), every file
+		// is extracted again, as with --force.
+		reextract := o.force || cache.Token == "" || cache.Token != prevCacheToken
+		debug.SetGCPercent(gcPercent(prevNodes, reextract))
+		if os.Getenv("GOMEMLIMIT") == "" {
+			if total := totalMemory(); total > 0 {
+				debug.SetMemoryLimit(total / 2)
+			}
+		}
 	}
 	iopt := ingest.Options{Root: root, Workers: o.workers, MaxFileSize: o.maxFileSize * 1024,
 		Progress: prog.event, History: o.history.options(gs.Git && gs.Commit != ""), ReuseHistory: !o.force,
@@ -391,16 +399,56 @@ func newCacheToken() string {
 // gcPercent is the garbage collector's target for an analyze. Indexing
 // holds every file's facts until resolution: collecting twice as often as
 // Go's default keeps the peak about a sixth lower (1.47 to 1.22 GB on the
-// Go standard library) for no measurable time. A re-index of a smaller
-// repository is another matter: there collection is a fifth of its time,
-// and collecting half as often as Go's default takes it from 0.68 s to
-// 0.53 s on trpc (18,600 nodes; median of five edits) for 55 MB more at
-// the peak. Measured in bench/incremental/RESULTS.md.
-func gcPercent(prevNodes int, force bool) int {
-	if prevNodes >= 0 && prevNodes < 100_000 && !force {
+// Go standard library) for no measurable time when everything is
+// extracted (no index, --force, no extraction cache of the index:
+// reextract). A re-index is another matter: it reads
+// the extraction cache and the index's snapshot, and collecting is a good
+// part of its time. Collecting half as often as Go's default takes a
+// re-index of trpc (18,600 nodes) from 0.68 s to 0.53 s for 55 MB more at
+// the peak; a quarter as often takes one of the Go standard library
+// (240,000 nodes) to 0.86 of the time at 50, for a peak of 2.2 GB instead
+// of 1.5 (less often again is no faster). The memory limit, half the
+// machine's (totalMemory), makes it collect sooner where memory is short. Measured in bench/incremental/RESULTS.md.
+func gcPercent(prevNodes int, reextract bool) int {
+	switch {
+	case prevNodes < 0 || reextract:
+		return 50
+	case prevNodes < 100_000:
 		return 200
+	default:
+		return 400
 	}
-	return 50
+}
+
+// totalMemory is the machine's memory in bytes (Linux's /proc/meminfo), 0
+// when it cannot tell.
+func totalMemory() int64 {
+	data, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	return parseMemTotal(string(data))
+}
+
+// parseMemTotal reads the MemTotal line of /proc/meminfo ("MemTotal:
+// 24577000 kB"), 0 when there is none.
+func parseMemTotal(meminfo string) int64 {
+	for _, line := range strings.Split(meminfo, "\n") {
+		rest, ok := strings.CutPrefix(line, "MemTotal:")
+		if !ok {
+			continue
+		}
+		f := strings.Fields(rest)
+		if len(f) != 2 || f[1] != "kB" {
+			return 0
+		}
+		kb, err := strconv.ParseInt(f[0], 10, 64)
+		if err != nil || kb <= 0 {
+			return 0
+		}
+		return kb * 1024
+	}
+	return 0
 }
 
 // indexedSize is the node and edge counts an index's meta keeps, -1 for

@@ -41,22 +41,40 @@ func TestIndexedSize(t *testing.T) {
 	}
 }
 
+func TestParseMemTotal(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int64
+	}{
+		{"MemTotal:       24577000 kB\nMemFree:         1000 kB\n", 24577000 * 1024},
+		{"MemFree: 1 kB\nMemTotal: 2048 kB", 2048 * 1024},
+		{"MemTotal: 2048 MB\n", 0},
+		{"MemTotal: lots kB\n", 0},
+		{"", 0},
+	} {
+		if got := parseMemTotal(c.in); got != c.want {
+			t.Errorf("%q: %d, want %d", c.in, got, c.want)
+		}
+	}
+}
+
 func TestGCPercent(t *testing.T) {
 	for _, c := range []struct {
-		stats string
-		force bool
-		want  int
+		stats     string
+		reextract bool // --force, or no extraction cache of the index
+		want      int
 	}{
 		{``, false, 50}, // no index
 		{`{"nodes": 18578}`, false, 200},
 		{`{"nodes": 18578}`, true, 50},
-		{`{"nodes": 242757}`, false, 50},
+		{`{"nodes": 242757}`, false, 400},
+		{`{"nodes": 242757}`, true, 50},
 		{`{"files": 3}`, false, 50},
 		{`not json`, false, 50},
 	} {
 		nodes, _ := indexedSize(store.Meta{Stats: []byte(c.stats)})
-		if got := gcPercent(nodes, c.force); got != c.want {
-			t.Errorf("stats %s, force %v: %d, want %d", c.stats, c.force, got, c.want)
+		if got := gcPercent(nodes, c.reextract); got != c.want {
+			t.Errorf("stats %s, reextract %v: %d, want %d", c.stats, c.reextract, got, c.want)
 		}
 	}
 }

@@ -45,6 +45,12 @@ func TestPrefetch(t *testing.T) {
 	if sum := analyze(); sum.Update == nil || sum.History == nil || !sum.History.Carried {
 		t.Fatalf("the save was not written in place with the history carried over: %+v", sum)
 	}
+	// A commit on top links only its own records (history.LinkNewer); the
+	// history is then encoded on another core while the rows are written.
+	testrepo.Git(t, root, "commit", "-qam", "B calls C")
+	if sum := analyze(); sum.Update == nil || sum.History == nil || !sum.History.Carried || sum.History.Read != 1 {
+		t.Fatalf("the commit was not written in place with only its records linked: %+v", sum)
+	}
 
 	r, err := store.OpenRepo(root)
 	if err != nil {

@@ -55,38 +55,20 @@ func Link(g *graph.Graph, h *graph.History) LinkStats {
 	for i := range h.Commits {
 		c := &h.Commits[i]
 		sorted = append(sorted, c.Hash)
-		g.AddNode(graph.Node{ID: graph.CommitID(c.Hash), Kind: graph.KindCommit, Name: c.ShortHash(),
-			QualifiedName: c.Hash, Doc: c.Message})
+		g.AddNode(commitNode(c))
 	}
 	sort.Strings(sorted)
-	// Every history edge leaves or enters one commit (its parents', its
-	// own): the edges of one commit cannot repeat another commit's, so
-	// they are told apart among themselves and added as new, without the
-	// graph's edge index (rebuilding it for them took 37 ms of trpc's
-	// re-index).
-	type edgeKey struct {
-		src, dst string
-		t        graph.EdgeType
-	}
-	seen := map[edgeKey]bool{}
-	history := func(src, dst string, t graph.EdgeType, r graph.Reason) {
-		k := edgeKey{src, dst, t}
-		if seen[k] {
-			return
-		}
-		seen[k] = true
-		g.AddNewEdge(graph.Edge{Src: src, Dst: dst, Type: t, Confidence: r.Confidence(), Reason: r})
-	}
+	ce := newCommitEdges(g)
 	for i := range h.Commits {
 		c := &h.Commits[i]
-		clear(seen)
+		clear(ce.seen)
 		for _, p := range c.Parents {
 			if inGraph[p] {
-				history(graph.CommitID(p), graph.CommitID(c.Hash), graph.EdgeParentOf, graph.ReasonGit)
+				ce.add(graph.CommitID(p), graph.CommitID(c.Hash), graph.EdgeParentOf, graph.ReasonGit)
 			}
 		}
 		for _, target := range revertsOf(c, sorted) {
-			history(graph.CommitID(c.Hash), graph.CommitID(target), graph.EdgeReverts, graph.ReasonGit)
+			ce.add(graph.CommitID(c.Hash), graph.CommitID(target), graph.EdgeReverts, graph.ReasonGit)
 			st.Reverts++
 		}
 	}
@@ -104,13 +86,13 @@ func Link(g *graph.Graph, h *graph.History) LinkStats {
 	for ci := range h.Commits {
 		c := &h.Commits[ci]
 		cid := graph.CommitID(c.Hash)
-		clear(seen)
+		clear(ce.seen)
 		fStart := fi
 		for ; fi < len(h.Files) && h.Files[fi].Commit == c.Hash; fi++ {
 			f := &h.Files[fi]
 			if l := resolve(f.Path); !l.gone && g.HasNode(graph.FileID(l.path)) {
 				f.FileID = graph.FileID(l.path)
-				history(cid, f.FileID, graph.EdgeModifies, graph.ReasonGit)
+				ce.add(cid, f.FileID, graph.EdgeModifies, graph.ReasonGit)
 				st.FilesLinked++
 			}
 		}
@@ -143,7 +125,7 @@ func Link(g *graph.Graph, h *graph.History) LinkStats {
 					h.Removed = append(h.Removed, r)
 				}
 			}
-			history(cid, s.NodeID, graph.EdgeChanges, graph.ReasonDiffHunk)
+			ce.add(cid, s.NodeID, graph.EdgeChanges, graph.ReasonDiffHunk)
 		}
 		// Older commits see the paths as they were before this one. Every
 		// update reads the state after the commit, so renames that swap or
@@ -237,10 +219,6 @@ func LinkNewer(g *graph.Graph, h, prev *graph.History, commits, files, symbols i
 		h.Symbols[symbols+i].NodeID = prev.Symbols[i].NodeID
 	}
 	h.Removed = slices.Clone(prev.Removed)
-	commitNode := func(c *graph.Commit) graph.Node {
-		return graph.Node{ID: graph.CommitID(c.Hash), Kind: graph.KindCommit, Name: c.ShortHash(),
-			QualifiedName: c.Hash, Doc: c.Message}
-	}
 	at := make(map[string]int, len(h.Commits))
 	for i := range h.Commits {
 		at[h.Commits[i].Hash] = i
@@ -254,48 +232,71 @@ func LinkNewer(g *graph.Graph, h, prev *graph.History, commits, files, symbols i
 			older++
 		}
 	}
-	type edgeKey struct {
-		src, dst string
-		t        graph.EdgeType
-	}
-	seen := map[edgeKey]bool{}
-	history := func(src, dst string, t graph.EdgeType, r graph.Reason) {
-		k := edgeKey{src, dst, t}
-		if seen[k] {
-			return
-		}
-		seen[k] = true
-		g.AddNewEdge(graph.Edge{Src: src, Dst: dst, Type: t, Confidence: r.Confidence(), Reason: r})
-	}
+	ce := newCommitEdges(g)
 	fi, si := 0, 0
 	for i := range h.Commits[:commits] {
 		c := &h.Commits[i]
 		cid := graph.CommitID(c.Hash)
-		clear(seen)
+		clear(ce.seen)
 		for _, p := range c.Parents {
 			if _, ok := at[p]; ok {
 				reach(p)
-				history(graph.CommitID(p), cid, graph.EdgeParentOf, graph.ReasonGit)
+				ce.add(graph.CommitID(p), cid, graph.EdgeParentOf, graph.ReasonGit)
 			}
 		}
 		for _, target := range revertsOf(c, sorted) {
 			reach(target)
-			history(cid, graph.CommitID(target), graph.EdgeReverts, graph.ReasonGit)
+			ce.add(cid, graph.CommitID(target), graph.EdgeReverts, graph.ReasonGit)
 		}
 		for ; fi < files && h.Files[fi].Commit == c.Hash; fi++ {
 			f := &h.Files[fi]
 			if id := graph.FileID(f.Path); g.HasNode(id) {
 				f.FileID = id
-				history(cid, id, graph.EdgeModifies, graph.ReasonGit)
+				ce.add(cid, id, graph.EdgeModifies, graph.ReasonGit)
 			}
 		}
 		for ; si < symbols && h.Symbols[si].Commit == c.Hash; si++ {
 			s := &h.Symbols[si]
 			s.NodeID = graph.SymbolID(s.Kind, s.Path, s.Key)
-			history(cid, s.NodeID, graph.EdgeChanges, graph.ReasonDiffHunk)
+			ce.add(cid, s.NodeID, graph.EdgeChanges, graph.ReasonDiffHunk)
 		}
 	}
 	return older, true
+}
+
+// commitNode is the node of a commit.
+func commitNode(c *graph.Commit) graph.Node {
+	return graph.Node{ID: graph.CommitID(c.Hash), Kind: graph.KindCommit, Name: c.ShortHash(),
+		QualifiedName: c.Hash, Doc: c.Message}
+}
+
+// commitEdges adds the history edges of one commit at a time. Every
+// history edge leaves or enters one commit (its parents', its own): the
+// edges of one commit cannot repeat another commit's, so they are told
+// apart among themselves (seen, cleared for each commit) and added as new,
+// without the graph's edge index (rebuilding it for them took 37 ms of
+// trpc's re-index).
+type commitEdges struct {
+	g    *graph.Graph
+	seen map[commitEdge]bool
+}
+
+type commitEdge struct {
+	src, dst string
+	t        graph.EdgeType
+}
+
+func newCommitEdges(g *graph.Graph) *commitEdges {
+	return &commitEdges{g: g, seen: map[commitEdge]bool{}}
+}
+
+func (ce *commitEdges) add(src, dst string, t graph.EdgeType, r graph.Reason) {
+	k := commitEdge{src, dst, t}
+	if ce.seen[k] {
+		return
+	}
+	ce.seen[k] = true
+	ce.g.AddNewEdge(graph.Edge{Src: src, Dst: dst, Type: t, Confidence: r.Confidence(), Reason: r})
 }
 
 // revertsOf returns the commits c's message says it reverts, among the

@@ -39,15 +39,7 @@ func Summarize(r *Result) Summary {
 		if n == 0 {
 			continue
 		}
-		kind := graph.NodeKind(k)
-		s.Nodes += n
-		s.NodesByKind[kind.String()] += n
-		if kind.IsSymbol() {
-			s.Symbols += n
-		}
-		if kind.IsCallable() {
-			s.Functions += n
-		}
+		s.addNodes(graph.NodeKind(k), n)
 	}
 	// Each type's reasons are a handful, and mostly the same strings:
 	// looked up in a short list rather than a map.
@@ -69,43 +61,46 @@ func Summarize(r *Result) Summary {
 		}
 		rs[j].n++
 	}
-	for ti, rs := range byType {
+	for t, rs := range byType {
 		for _, rc := range rs {
-			t := graph.EdgeType(ti).String()
-			s.Edges += rc.n
-			s.EdgesByType[t] += rc.n
-			if s.EdgesByReason[t] == nil {
-				s.EdgesByReason[t] = map[string]int{}
-			}
-			s.EdgesByReason[t][string(rc.r)] += rc.n
+			s.addEdges(graph.EdgeType(t), rc.r, rc.n)
 		}
 	}
 	if hc := r.CarriedHistory; hc != nil {
 		// The history part kept in the index is counted from it.
 		for k, n := range hc.NodesByKind {
-			s.Nodes += n
-			s.NodesByKind[k.String()] += n
-			if k.IsSymbol() {
-				s.Symbols += n
-			}
-			if k.IsCallable() {
-				s.Functions += n
-			}
-		}
-		for t, n := range hc.EdgesByType {
-			s.Edges += n
-			s.EdgesByType[t.String()] += n
+			s.addNodes(k, n)
 		}
 		for t, byReason := range hc.EdgesByReason {
-			if s.EdgesByReason[t.String()] == nil {
-				s.EdgesByReason[t.String()] = map[string]int{}
-			}
 			for reason, n := range byReason {
-				s.EdgesByReason[t.String()][string(reason)] += n
+				s.addEdges(t, reason, n)
 			}
 		}
 	}
 	return s
+}
+
+// addNodes counts n nodes of a kind.
+func (s *Summary) addNodes(kind graph.NodeKind, n int) {
+	s.Nodes += n
+	s.NodesByKind[kind.String()] += n
+	if kind.IsSymbol() {
+		s.Symbols += n
+	}
+	if kind.IsCallable() {
+		s.Functions += n
+	}
+}
+
+// addEdges counts n edges of a type and reason.
+func (s *Summary) addEdges(t graph.EdgeType, r graph.Reason, n int) {
+	name := t.String()
+	s.Edges += n
+	s.EdgesByType[name] += n
+	if s.EdgesByReason[name] == nil {
+		s.EdgesByReason[name] = map[string]int{}
+	}
+	s.EdgesByReason[name][string(r)] += n
 }
 
 // KindOrder is the order in which summaries list node kinds.

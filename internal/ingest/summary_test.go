@@ -36,7 +36,6 @@ func TestSummarizeCounts(t *testing.T) {
 	}
 	carried := &store.HistoryCounts{
 		NodesByKind:   map[graph.NodeKind]int{graph.KindCommit: 2},
-		EdgesByType:   map[graph.EdgeType]int{graph.EdgeModifies: 3},
 		EdgesByReason: map[graph.EdgeType]map[graph.Reason]int{graph.EdgeModifies: {graph.ReasonGit: 3}},
 	}
 	s := Summarize(&Result{Graph: g, CarriedHistory: carried})

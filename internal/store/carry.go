@@ -46,7 +46,6 @@ import (
 // edge type and reason, for the summary of a re-index that carried it.
 type HistoryCounts struct {
 	NodesByKind   map[graph.NodeKind]int
-	EdgesByType   map[graph.EdgeType]int
 	EdgesByReason map[graph.EdgeType]map[graph.Reason]int
 }
 
@@ -59,8 +58,7 @@ func (a *Ahead) CarriesHistory(g *graph.Graph, changed func(path string) bool) (
 	if s.TextHashes == nil {
 		return nil, false
 	}
-	hc := &HistoryCounts{NodesByKind: map[graph.NodeKind]int{}, EdgesByType: map[graph.EdgeType]int{},
-		EdgesByReason: map[graph.EdgeType]map[graph.Reason]int{}}
+	hc := &HistoryCounts{NodesByKind: map[graph.NodeKind]int{}, EdgesByReason: map[graph.EdgeType]map[graph.Reason]int{}}
 	end := make([]bool, len(s.Nodes)) // the node is an end of a history edge
 	types := map[string]graph.EdgeType{}
 	for k := range s.Edges {
@@ -74,7 +72,6 @@ func (a *Ahead) CarriesHistory(g *graph.Graph, changed func(path string) bool) (
 			continue
 		}
 		end[e.Src], end[e.Dst] = true, true
-		hc.EdgesByType[t]++
 		if hc.EdgesByReason[t] == nil {
 			hc.EdgesByReason[t] = map[graph.Reason]int{}
 		}

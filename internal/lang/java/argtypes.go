@@ -34,6 +34,27 @@ type jtype struct {
 
 var unknownType = jtype{kind: jUnknown, sym: lang.NoSym}
 
+// boundsCycle reports whether the bounds of the type variable name,
+// followed from one variable to the next, come back to one: `<T extends U,
+// U extends T>` is not Java, but compiler test suites hold it, and typeOf
+// would follow it forever.
+func (r rules) boundsCycle(c lang.Ctx, name string) bool {
+	seen := map[string]bool{}
+	for !seen[name] {
+		seen[name] = true
+		tp, ok := typeParamAt(c.File, c.Scope, name)
+		if !ok {
+			return false
+		}
+		bound := r.ParseType(tp.Type).Path
+		if len(bound) != 1 {
+			return false
+		}
+		name = bound[0]
+	}
+	return true
+}
+
 // typeOf reads a written type in context c.
 func (r rules) typeOf(p *lang.Program, c lang.Ctx, text string) jtype {
 	if text == "" || text == "var" {
@@ -49,7 +70,7 @@ func (r rules) typeOf(p *lang.Program, c lang.Ctx, text string) jtype {
 	}
 	if len(te.Path) == 1 {
 		if tp, ok := typeParamAt(c.File, c.Scope, te.Path[0]); ok {
-			if bound := r.ParseType(tp.Type).Path; len(bound) > 0 && bound[0] != tp.Name {
+			if bound := r.ParseType(tp.Type).Path; len(bound) > 0 && bound[0] != tp.Name && !r.boundsCycle(c, tp.Name) {
 				// A bounded type variable accepts what its bound accepts.
 				t := r.typeOf(p, c, tp.Type)
 				t.dims += dims

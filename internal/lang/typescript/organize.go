@@ -1,7 +1,9 @@
 package typescript
 
 import (
+	"maps"
 	"path"
+	"slices"
 	"strings"
 
 	"gitnexus.dev/gitnexus/internal/lang"
@@ -58,8 +60,11 @@ func (rules) BindImports(p *lang.Program, f *lang.File) {
 		seen[target.Facts.Path] = true
 		f.ImportEdges = append(f.ImportEdges, lang.ImportEdge{Target: fileNodeID(target), Line: imp.Line})
 	}
-	for name, i := range info.locals {
+	// In name order: binding a name may follow re-exports around a cycle,
+	// where what the guard cuts depends on what was bound first, and a
+	// map's order changes from run to run.
+	for _, name := range slices.Sorted(maps.Keys(info.locals)) {
 		f.Imported[name], _ = info.imported(name)
-		f.ImportLines[name] = f.Facts.Imports[i].Line
+		f.ImportLines[name] = f.Facts.Imports[info.locals[name]].Line
 	}
 }

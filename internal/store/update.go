@@ -63,8 +63,8 @@ type WriteOptions struct {
 	// CarryHistory keeps the index's history part (carry.go): the graph
 	// holds the code, and at most the commits read since (with the Commit
 	// nodes of the index their edges reach), and Ahead is the snapshot
-	// that Ahead.CarriesHistory approved. The write fails rather than writing a
-	// new file, which would have no history.
+	// that Ahead.CarriesHistory approved. The write fails rather than
+	// writing a new file, which would have no history.
 	CarryHistory bool
 }
 
@@ -713,10 +713,17 @@ func (u *updater) history() error {
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return fmt.Errorf("read history blob: %w", err)
 	}
-	if u.carry && (h == nil || h.Encoded != nil && !bytes.Equal(h.Encoded, oldBlob)) {
-		// The graph has the history's newer commits at most: the older
-		// records must be the index's.
-		return errors.New("the history carried over is not the index's")
+	if u.carry {
+		// The graph has the history's newer commits at most: the records
+		// carried over must be the index's, as they are (a save) or under
+		// the newer commits' (Base, after a commit).
+		carried := h
+		if h != nil && h.Encoded == nil {
+			carried = h.Base
+		}
+		if carried == nil || !bytes.Equal(carried.Encoded, oldBlob) {
+			return errors.New("the history carried over is not the index's")
+		}
 	}
 	var newH *graph.History
 	var newBlob []byte

@@ -401,14 +401,15 @@ func newCacheToken() string {
 // Go's default keeps the peak about a sixth lower (1.47 to 1.22 GB on the
 // Go standard library) for no measurable time when everything is
 // extracted (no index, --force, no extraction cache of the index:
-// reextract). A re-index is another matter: it reads
-// the extraction cache and the index's snapshot, and collecting is a good
-// part of its time. Collecting half as often as Go's default takes a
-// re-index of trpc (18,600 nodes) from 0.68 s to 0.53 s for 55 MB more at
-// the peak; a quarter as often takes one of the Go standard library
-// (240,000 nodes) to 0.86 of the time at 50, for a peak of 2.2 GB instead
-// of 1.5 (less often again is no faster). The memory limit, half the
-// machine's (totalMemory), makes it collect sooner where memory is short. Measured in bench/incremental/RESULTS.md.
+// reextract). A re-index is another matter: it reads the extraction cache
+// and the index's snapshot, and collecting is a good part of its time.
+// Collecting half as often as Go's default takes a re-index of trpc
+// (18,600 nodes) from 0.68 s to 0.53 s for 55 MB more at the peak; a
+// quarter as often takes one of the Go standard library (240,000 nodes) to
+// 0.86 of the time at 50, for a peak of 2.2 GB instead of 1.5 (less often
+// again is no faster). The memory limit, half the machine's
+// (totalMemory), makes it collect sooner where memory is short. Measured
+// in bench/incremental/RESULTS.md.
 func gcPercent(prevNodes int, reextract bool) int {
 	switch {
 	case prevNodes < 0 || reextract:

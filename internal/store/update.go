@@ -222,14 +222,16 @@ func update(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, met
 	// written: it reads only the sorted graph and the rids, which are all
 	// given by now (0.3 s of the Go standard library's write).
 	nodes, hashes, edges, ends := u.newNodes, u.hashes, g.Edges(), g.EdgeEnds()
+	encode := func() []byte { return encodeSnapshot(nodes, edges, ends, u.rid, hashes, u.nextRid) }
 	if carry {
-		var err error
-		if nodes, hashes, edges, ends, err = u.withHistory(edges, ends); err != nil {
+		nodes, hashes, n, each, err := u.withHistory(edges, ends)
+		if err != nil {
 			return nil, err
 		}
+		encode = func() []byte { return encodeSnapshotFrom(nodes, hashes, u.rid, u.nextRid, n, each) }
 	}
 	snapDone := make(chan []byte, 1)
-	go func() { snapDone <- encodeSnapshot(nodes, edges, ends, u.rid, hashes, u.nextRid) }()
+	go func() { snapDone <- encode() }()
 	snapNew := func() []byte { b := <-snapDone; snapDone <- b; return b }
 	defer snapNew() // the encoding ends before the graph is given back
 	if err := u.edges(); err != nil {
@@ -649,46 +651,56 @@ func (u *updater) edges() error {
 // withHistory returns what the new snapshot holds when the history is
 // carried: the new graph's nodes and the kept history nodes (u.all, from
 // nodes), and the new graph's edges (sorted, with their ends) merged with
-// the snapshot's history edges. Both edge lists are in order: positions in
-// all keep the order of positions in either graph.
-func (u *updater) withHistory(edges []graph.Edge, ends [][2]int32) ([]graph.Node, []uint64, []graph.Edge, [][2]int32, error) {
+// the snapshot's history edges, in order, as encodeSnapshotFrom takes
+// them: positions in all keep the order of positions in either graph.
+func (u *updater) withHistory(edges []graph.Edge, ends [][2]int32) ([]graph.Node, []uint64, int,
+	func(yield func(*graph.Edge, [2]int32) bool), error) {
 	old, oldNodes := u.snap.Edges, u.snap.Nodes
+	var kept []int // the snapshot's history edges
+	for k := range old {
+		e := &old[k]
+		if !graph.ParseEdgeType(e.Type).IsHistory() {
+			continue
+		}
+		if u.atOld[e.Src] < 0 || u.atOld[e.Dst] < 0 {
+			return nil, nil, 0, nil, fmt.Errorf("the history edge %s -> %s lost its end", oldNodes[e.Src].ID, oldNodes[e.Dst].ID)
+		}
+		kept = append(kept, k)
+	}
 	key := func(src int32, t graph.EdgeType, dst int32) uint64 {
 		return uint64(src)<<40 | uint64(t)<<32 | uint64(uint32(dst))
 	}
-	outE := make([]graph.Edge, 0, len(edges)+len(old))
-	outEnds := make([][2]int32, 0, cap(outE))
-	j := 0
-	addNew := func() {
-		outE = append(outE, edges[j])
-		outEnds = append(outEnds, [2]int32{u.atNew[ends[j][0]], u.atNew[ends[j][1]]})
-		j++
+	each := func(yield func(*graph.Edge, [2]int32) bool) {
+		j := 0
+		newer := func() bool {
+			return yield(&edges[j], [2]int32{u.atNew[ends[j][0]], u.atNew[ends[j][1]]})
+		}
+		for _, k := range kept {
+			e := &old[k]
+			t := graph.ParseEdgeType(e.Type)
+			src, dst := u.atOld[e.Src], u.atOld[e.Dst]
+			for ; j < len(edges) && key(u.atNew[ends[j][0]], edges[j].Type, u.atNew[ends[j][1]]) < key(src, t, dst); j++ {
+				if !newer() {
+					return
+				}
+			}
+			var more []int
+			for _, l := range e.More {
+				more = append(more, int(l))
+			}
+			h := graph.Edge{Src: oldNodes[e.Src].ID, Dst: oldNodes[e.Dst].ID, Type: t, Confidence: float64(e.Confidence),
+				Reason: graph.Reason(e.Reason), Line: int(e.Line), More: more}
+			if !yield(&h, [2]int32{src, dst}) {
+				return
+			}
+		}
+		for ; j < len(edges); j++ {
+			if !newer() {
+				return
+			}
+		}
 	}
-	for k := range old {
-		e := &old[k]
-		t := graph.ParseEdgeType(e.Type)
-		if !t.IsHistory() {
-			continue
-		}
-		src, dst := u.atOld[e.Src], u.atOld[e.Dst]
-		if src < 0 || dst < 0 {
-			return nil, nil, nil, nil, fmt.Errorf("the history edge %s -> %s lost its end", oldNodes[e.Src].ID, oldNodes[e.Dst].ID)
-		}
-		for j < len(edges) && key(u.atNew[ends[j][0]], edges[j].Type, u.atNew[ends[j][1]]) < key(src, t, dst) {
-			addNew()
-		}
-		var more []int
-		for _, l := range e.More {
-			more = append(more, int(l))
-		}
-		outE = append(outE, graph.Edge{Src: oldNodes[e.Src].ID, Dst: oldNodes[e.Dst].ID, Type: t, Confidence: float64(e.Confidence),
-			Reason: graph.Reason(e.Reason), Line: int(e.Line), More: more})
-		outEnds = append(outEnds, [2]int32{src, dst})
-	}
-	for j < len(edges) {
-		addNew()
-	}
-	return u.all, u.allHashes, outE, outEnds, nil
+	return u.all, u.allHashes, len(edges) + len(kept), each, nil
 }
 
 func sameLines(a []int32, b []int) bool {

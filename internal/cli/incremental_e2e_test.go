@@ -191,6 +191,59 @@ func TestHistoryCarryRules(t *testing.T) {
 	}
 }
 
+// TestHistoryWindowCarry re-indexes after commits with --max-commits 3:
+// once the window is full, each commit drops the oldest, and the history
+// is still carried over, less the dropped commits' nodes and edges and the
+// HistoricalSymbols only they changed (history.Dropped). After each
+// commit the index must equal a rebuild, summary counts included.
+func TestHistoryWindowCarry(t *testing.T) {
+	home := t.TempDir()
+	inc, full := filepath.Join(t.TempDir(), "repo"), filepath.Join(t.TempDir(), "repo")
+	body := func(f string, v int) string { return fmt.Sprintf("\nfunc %s() int {\n\treturn %d\n}\n", f, v) }
+	files := map[string]string{"go.mod": "module m\n", "a.go": "package main\n" + body("A", 1) + body("Z", 1), "b.go": "package main\n" + body("B", 1)}
+	steps := []struct {
+		what   string
+		edit   func(f map[string]string)
+		revert bool // the message reverts the commit before
+		carry  bool
+	}{
+		{"the first index", func(map[string]string) {}, false, false},
+		{"Z deleted", func(f map[string]string) { f["a.go"] = "package main\n" + body("A", 1) }, false, false},
+		{"A changed", func(f map[string]string) { f["a.go"] = "package main\n" + body("A", 2) }, false, true},
+		{"B changed, the first commit dropped", func(f map[string]string) { f["b.go"] = "package main\n" + body("B", 2) }, false, true},
+		{"A changed, the commit deleting Z dropped: Z goes", func(f map[string]string) { f["a.go"] = "package main\n" + body("A", 3) }, false, true},
+		{"A's change reverted", func(f map[string]string) { f["a.go"] = "package main\n" + body("A", 2) }, true, true},
+		{"B changed", func(f map[string]string) { f["b.go"] = "package main\n" + body("B", 3) }, false, true},
+		{"B changed again, the reverted commit dropped with the REVERTS edge", func(f map[string]string) { f["b.go"] = "package main\n" + body("B", 4) }, false, true},
+	}
+	var before map[string]string
+	for step, s := range steps {
+		s.edit(files)
+		for _, root := range []string{inc, full} {
+			syncFiles(t, root, files)
+			msg := fmt.Sprintf("step %d", step)
+			if s.revert {
+				msg = "Revert\n\nThis reverts commit " + testrepo.Git(t, root, "rev-parse", "HEAD") + "."
+			}
+			commitMessage(t, root, step, msg)
+		}
+		rep, _ := reindexAndCompare(t, home, inc, full, step, before, fmt.Sprint(files), "--max-commits", "3")
+		h := rep.Summary.History
+		if carried := h != nil && h.Carried; carried != s.carry {
+			t.Errorf("step %d, %s: carried the history %v, want %v", step, s.what, carried, s.carry)
+		}
+		if a, b := summaryCounts(t, inc), summaryCounts(t, full); a != b {
+			t.Errorf("step %d, %s: the summary counts\n%s\nthe rebuild's\n%s", step, s.what, a, b)
+		}
+		before = memberships(t, inc)
+		// Z is a HistoricalSymbol until the commits that changed it drop.
+		historical := strings.Contains(strings.Join(dumpIndex(t, inc)["nodes"], "\n"), "HistoricalSymbol:Function:a.go:Z")
+		if want := step >= 1 && step < 4; historical != want {
+			t.Errorf("step %d, %s: Z is a HistoricalSymbol: %v, want %v", step, s.what, historical, want)
+		}
+	}
+}
+
 // summaryCounts renders the counts of the summary an index keeps in its
 // meta.json: nodes and edges by kind, type and reason, and the history's
 // link counts.

@@ -59,34 +59,68 @@ func (h *History) SameUnlinked(o *History) bool {
 		h.tailUnlinked(o, 0, 0, 0)
 }
 
+// Newer says how a history read again (h) holds the records of the one an
+// index kept (o): first those of newer commits, then o's, but for o's
+// oldest commits, which a bound on the history (--max-commits, --since)
+// may have dropped.
+type Newer struct {
+	// Commits, Files and Symbols count h's records of the newer commits,
+	// which come first.
+	Commits, Files, Symbols int
+	// Kept counts o's commits h still holds, its newest; KeptFiles and
+	// KeptSymbols count their records, which come first in o.
+	Kept, KeptFiles, KeptSymbols int
+}
+
 // NewerUnlinked reports whether h holds o's records, what linking sets
-// aside, after those of newer commits (h as read, o linked): o's history
-// with commits on top. It returns how many commits, file changes and
-// symbol changes of h come before o's.
-func (h *History) NewerUnlinked(o *History) (commits, files, symbols int, ok bool) {
-	commits, files, symbols = len(h.Commits)-len(o.Commits), len(h.Files)-len(o.Files), len(h.Symbols)-len(o.Symbols)
-	if commits <= 0 || files < 0 || symbols < 0 {
-		return 0, 0, 0, false
+// aside, after those of newer commits (h as read, o linked), but for o's
+// oldest commits: o's history with commits on top, and perhaps fewer at
+// the bottom.
+func (h *History) NewerUnlinked(o *History) (Newer, bool) {
+	var n Newer
+	if len(o.Commits) == 0 {
+		return n, false
 	}
-	// The records are grouped by commit: the newer commits' come first.
-	newer := make(map[string]bool, commits)
-	for i := range h.Commits[:commits] {
+	n.Commits = slices.IndexFunc(h.Commits, func(c Commit) bool { return c.Hash == o.Commits[0].Hash })
+	if n.Commits <= 0 {
+		return n, false
+	}
+	n.Kept = len(h.Commits) - n.Commits
+	if n.Kept > len(o.Commits) {
+		return n, false
+	}
+	// Records are grouped by commit in the order of the commits: the kept
+	// commits' come first in o, the newer commits' first in h.
+	kept := make(map[string]bool, n.Kept)
+	for i := range o.Commits[:n.Kept] {
+		kept[o.Commits[i].Hash] = true
+	}
+	for n.KeptFiles < len(o.Files) && kept[o.Files[n.KeptFiles].Commit] {
+		n.KeptFiles++
+	}
+	for n.KeptSymbols < len(o.Symbols) && kept[o.Symbols[n.KeptSymbols].Commit] {
+		n.KeptSymbols++
+	}
+	n.Files, n.Symbols = len(h.Files)-n.KeptFiles, len(h.Symbols)-n.KeptSymbols
+	if n.Files < 0 || n.Symbols < 0 {
+		return n, false
+	}
+	newer := make(map[string]bool, n.Commits)
+	for i := range h.Commits[:n.Commits] {
 		newer[h.Commits[i].Hash] = true
 	}
-	for i := range h.Files[:files] {
+	for i := range h.Files[:n.Files] {
 		if !newer[h.Files[i].Commit] {
-			return 0, 0, 0, false
+			return n, false
 		}
 	}
-	for i := range h.Symbols[:symbols] {
+	for i := range h.Symbols[:n.Symbols] {
 		if !newer[h.Symbols[i].Commit] {
-			return 0, 0, 0, false
+			return n, false
 		}
 	}
-	if !h.tailUnlinked(o, commits, files, symbols) {
-		return 0, 0, 0, false
-	}
-	return commits, files, symbols, true
+	trimmed := &History{Commits: o.Commits[:n.Kept], Files: o.Files[:n.KeptFiles], Symbols: o.Symbols[:n.KeptSymbols]}
+	return n, h.tailUnlinked(trimmed, n.Commits, n.Files, n.Symbols)
 }
 
 // tailUnlinked compares h's records from the given positions on with all

@@ -157,40 +157,46 @@ func Link(g *graph.Graph, h *graph.History) LinkStats {
 }
 
 // LinkNewer links into g, the graph of the code, only the commits of h
-// that are newer than prev's, when h holds prev's records after theirs
-// (graph.History.NewerUnlinked gave the counts) and linking all of h
-// would link prev's records as prev has them. That holds when g's code
-// nodes leave prev's links as they are (store.Ahead.CarriesHistory) and
-// the newer commits change nothing Link carries to older ones:
+// that are newer than prev's, when h holds prev's records after theirs,
+// but for prev's oldest commits that a bound on the history may have
+// dropped (graph.History.NewerUnlinked gave the counts), and linking all
+// of h would link prev's records as prev has them. That holds when g's
+// code nodes leave prev's links as they are (store.Ahead.CarriesHistory)
+// and the newer commits change nothing Link carries to older ones:
 //   - no file of theirs was added, renamed or copied: that points older
 //     records of the path elsewhere;
 //   - every symbol they changed exists in g: a HistoricalSymbol takes
 //     its attributes from the newest change;
 //   - the older commits keep their short hashes, and the hashes their
-//     messages say they revert still name the same commit.
+//     messages say they revert still name the same commit (among h's: a
+//     dropped commit is no longer named).
 //
-// Then h's older records get prev's links, h.Removed is prev's, and g gets
-// the newer commits' nodes and edges, with the older Commit nodes their
-// PARENT_OF and REVERTS edges reach. It returns those older nodes' count
-// (the index has them already), or false, with g as it was, when the
-// conditions do not hold.
-func LinkNewer(g *graph.Graph, h, prev *graph.History, commits, files, symbols int) (older int, ok bool) {
-	for i := range h.Files[:files] {
+// Dropping the oldest commits changes no link of the newer ones (a path's
+// lineage is followed from the newest commit down); their nodes and edges
+// go, and so do the HistoricalSymbols only they changed (Dropped).
+//
+// Then h's older records get prev's links, h.Removed is prev's but for
+// the dropped, and g gets the newer commits' nodes and edges, with the
+// older Commit nodes their PARENT_OF and REVERTS edges reach. It returns
+// those older nodes' count (the index has them already), or false, with g
+// as it was, when the conditions do not hold.
+func LinkNewer(g *graph.Graph, h, prev *graph.History, n graph.Newer) (older int, ok bool) {
+	for i := range h.Files[:n.Files] {
 		switch h.Files[i].Status {
 		case 'M', 'D', 'T':
 		default:
 			return 0, false
 		}
 	}
-	for i := range h.Symbols[:symbols] {
+	for i := range h.Symbols[:n.Symbols] {
 		s := &h.Symbols[i]
 		if !g.HasNode(graph.SymbolID(s.Kind, s.Path, s.Key)) {
 			return 0, false
 		}
 	}
 	setShortHashes(h.Commits)
-	for i := range prev.Commits {
-		if h.Commits[commits+i].ShortHashLen != prev.Commits[i].ShortHashLen {
+	for i := range prev.Commits[:n.Kept] {
+		if h.Commits[n.Commits+i].ShortHashLen != prev.Commits[i].ShortHashLen {
 			return 0, false
 		}
 	}
@@ -204,37 +210,46 @@ func LinkNewer(g *graph.Graph, h, prev *graph.History, commits, files, symbols i
 		sortedPrev = append(sortedPrev, prev.Commits[i].Hash)
 	}
 	sort.Strings(sortedPrev)
-	for i := range prev.Commits {
+	inH := func(hash string) bool {
+		_, found := slices.BinarySearch(sorted, hash)
+		return found
+	}
+	for i := range prev.Commits[:n.Kept] {
 		c := &prev.Commits[i]
-		if strings.Contains(c.Message, revertMarker) && !slices.Equal(revertsOf(c, sorted), revertsOf(c, sortedPrev)) {
+		if !strings.Contains(c.Message, revertMarker) {
+			continue
+		}
+		// A REVERTS edge to a dropped commit goes with it.
+		if !slices.Equal(revertsOf(c, sorted), slices.DeleteFunc(revertsOf(c, sortedPrev), func(h string) bool { return !inH(h) })) {
 			return 0, false
 		}
 	}
 
 	g.SetHistory(h)
-	for i := range prev.Files {
-		h.Files[files+i].FileID = prev.Files[i].FileID
+	for i := range prev.Files[:n.KeptFiles] {
+		h.Files[n.Files+i].FileID = prev.Files[i].FileID
 	}
-	for i := range prev.Symbols {
-		h.Symbols[symbols+i].NodeID = prev.Symbols[i].NodeID
+	for i := range prev.Symbols[:n.KeptSymbols] {
+		h.Symbols[n.Symbols+i].NodeID = prev.Symbols[i].NodeID
 	}
-	h.Removed = slices.Clone(prev.Removed)
+	drop := Dropped(prev, n)
+	h.Removed = slices.DeleteFunc(slices.Clone(prev.Removed), func(r graph.RemovedSymbol) bool { return drop[r.ID] })
 	at := make(map[string]int, len(h.Commits))
 	for i := range h.Commits {
 		at[h.Commits[i].Hash] = i
 	}
-	for i := range h.Commits[:commits] {
+	for i := range h.Commits[:n.Commits] {
 		g.AddNode(commitNode(&h.Commits[i]))
 	}
 	// An older commit an edge reaches is added as the index has it.
 	reach := func(hash string) {
-		if i := at[hash]; i >= commits && g.AddNode(commitNode(&h.Commits[i])) {
+		if i := at[hash]; i >= n.Commits && g.AddNode(commitNode(&h.Commits[i])) {
 			older++
 		}
 	}
 	ce := newCommitEdges(g)
 	fi, si := 0, 0
-	for i := range h.Commits[:commits] {
+	for i := range h.Commits[:n.Commits] {
 		c := &h.Commits[i]
 		cid := graph.CommitID(c.Hash)
 		clear(ce.seen)
@@ -248,20 +263,43 @@ func LinkNewer(g *graph.Graph, h, prev *graph.History, commits, files, symbols i
 			reach(target)
 			ce.add(cid, graph.CommitID(target), graph.EdgeReverts, graph.ReasonGit)
 		}
-		for ; fi < files && h.Files[fi].Commit == c.Hash; fi++ {
+		for ; fi < n.Files && h.Files[fi].Commit == c.Hash; fi++ {
 			f := &h.Files[fi]
 			if id := graph.FileID(f.Path); g.HasNode(id) {
 				f.FileID = id
 				ce.add(cid, id, graph.EdgeModifies, graph.ReasonGit)
 			}
 		}
-		for ; si < symbols && h.Symbols[si].Commit == c.Hash; si++ {
+		for ; si < n.Symbols && h.Symbols[si].Commit == c.Hash; si++ {
 			s := &h.Symbols[si]
 			s.NodeID = graph.SymbolID(s.Kind, s.Path, s.Key)
 			ce.add(cid, s.NodeID, graph.EdgeChanges, graph.ReasonDiffHunk)
 		}
 	}
 	return older, true
+}
+
+// Dropped returns the ids of the history nodes of prev, linked, that go
+// when only its n.Kept newest commits are kept: the other commits', and
+// the HistoricalSymbols that only their changes reach.
+func Dropped(prev *graph.History, n graph.Newer) map[string]bool {
+	drop := map[string]bool{}
+	for i := range prev.Commits[n.Kept:] {
+		drop[graph.CommitID(prev.Commits[n.Kept+i].Hash)] = true
+	}
+	if len(drop) == 0 {
+		return drop
+	}
+	reached := map[string]bool{}
+	for i := range prev.Symbols[:n.KeptSymbols] {
+		reached[prev.Symbols[i].NodeID] = true
+	}
+	for _, r := range prev.Removed {
+		if !reached[r.ID] {
+			drop[r.ID] = true
+		}
+	}
+	return drop
 }
 
 // commitNode is the node of a commit.

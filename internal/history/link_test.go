@@ -52,10 +52,12 @@ func TestLinkEdgesOnce(t *testing.T) {
 	}
 }
 
-// TestLinkNewer links commits on top of a linked history and compares with
-// linking everything: where LinkNewer accepts, g and the records must be
-// what Link gives; where the newer commits would change an older link,
-// a short hash or a revert target, it must refuse and leave g alone.
+// TestLinkNewer links commits on top of a linked history, whose oldest
+// commits a bound on the history may drop, and compares with linking
+// everything: where LinkNewer accepts, g with the older part (less what
+// Dropped names) and the records must be what Link gives; where the newer
+// commits would change an older link, a short hash or a revert target, it
+// must refuse and leave g alone.
 func TestLinkNewer(t *testing.T) {
 	hash := func(prefix string) string { return prefix + strings.Repeat("0", 40-len(prefix)) }
 	old1, old2, old3 := hash("1111111a"), hash("2222222a"), hash("3333333a")
@@ -83,7 +85,7 @@ func TestLinkNewer(t *testing.T) {
 		},
 		Symbols: []graph.SymbolChange{
 			sym(old3, "G", graph.ChangeDeleted),
-			sym(old1, "F", graph.ChangeAdded), sym(old1, "G", graph.ChangeAdded),
+			sym(old1, "F", graph.ChangeAdded), sym(old1, "G", graph.ChangeAdded), sym(old1, "H", graph.ChangeAdded),
 		},
 	}
 	cases := []struct {
@@ -92,49 +94,75 @@ func TestLinkNewer(t *testing.T) {
 		files   []graph.FileChange
 		symbols []graph.SymbolChange
 		ok      bool
+		kept    int            // the older commits kept (0: all)
+		older   *graph.History // instead of older
 	}{
 		{"a change", []graph.Commit{{Hash: hash("4444444a"), Parents: []string{old3}, Message: "edit"}},
 			[]graph.FileChange{{Commit: hash("4444444a"), Status: 'M', Path: "x.go"}},
-			[]graph.SymbolChange{sym(hash("4444444a"), "F", graph.ChangeModified)}, true},
+			[]graph.SymbolChange{sym(hash("4444444a"), "F", graph.ChangeModified)}, true, 0, nil},
 		{"two commits, one reverting an older one", []graph.Commit{
 			{Hash: hash("5555555a"), Parents: []string{hash("4444444a")}, Message: "Revert\n\nThis reverts commit " + old2 + "."},
 			{Hash: hash("4444444a"), Parents: []string{old3}, Message: "empty"}},
-			[]graph.FileChange{{Commit: hash("5555555a"), Status: 'M', Path: "y.go"}}, nil, true},
+			[]graph.FileChange{{Commit: hash("5555555a"), Status: 'M', Path: "y.go"}}, nil, true, 0, nil},
 		{"a deletion", []graph.Commit{{Hash: hash("4444444a"), Parents: []string{old3}, Message: "rm"}},
-			[]graph.FileChange{{Commit: hash("4444444a"), Status: 'D', Path: "y.go"}}, nil, true},
+			[]graph.FileChange{{Commit: hash("4444444a"), Status: 'D', Path: "y.go"}}, nil, true, 0, nil},
 		{"an added file", []graph.Commit{{Hash: hash("4444444a"), Parents: []string{old3}, Message: "add z"}},
-			[]graph.FileChange{{Commit: hash("4444444a"), Status: 'A', Path: "z.go"}}, nil, false},
+			[]graph.FileChange{{Commit: hash("4444444a"), Status: 'A', Path: "z.go"}}, nil, false, 0, nil},
 		{"a rename", []graph.Commit{{Hash: hash("4444444a"), Parents: []string{old3}, Message: "mv"}},
-			[]graph.FileChange{{Commit: hash("4444444a"), Status: 'R', Path: "y.go", OldPath: "z.go"}}, nil, false},
+			[]graph.FileChange{{Commit: hash("4444444a"), Status: 'R', Path: "y.go", OldPath: "z.go"}}, nil, false, 0, nil},
 		{"a symbol not in the graph", []graph.Commit{{Hash: hash("4444444a"), Parents: []string{old3}, Message: "rm G"}},
 			[]graph.FileChange{{Commit: hash("4444444a"), Status: 'M', Path: "x.go"}},
-			[]graph.SymbolChange{sym(hash("4444444a"), "G", graph.ChangeDeleted)}, false},
+			[]graph.SymbolChange{sym(hash("4444444a"), "G", graph.ChangeDeleted)}, false, 0, nil},
 		{"a hash that lengthens an older short hash", []graph.Commit{{Hash: hash("2222222b"), Parents: []string{old3}, Message: "edit"}},
-			nil, nil, false},
+			nil, nil, false, 0, nil},
 		// (A hash that made an older revert's prefix ambiguous would
 		// lengthen the reverted commit's short hash too.)
 		{"a hash an older revert names, of a commit it did not have", []graph.Commit{{Hash: hash("7777777a"), Parents: []string{old3}, Message: "edit"}},
-			nil, nil, false},
+			nil, nil, false, 0, nil},
+		// The oldest commit dropped (--max-commits): its edges go, the
+		// REVERTS edge to it too, and H, which only it changed.
+		{"the oldest dropped", []graph.Commit{{Hash: hash("4444444a"), Parents: []string{old3}, Message: "edit"}},
+			[]graph.FileChange{{Commit: hash("4444444a"), Status: 'M', Path: "x.go"}},
+			[]graph.SymbolChange{sym(hash("4444444a"), "F", graph.ChangeModified)}, true, 2, nil},
+		{"the two oldest dropped", []graph.Commit{
+			{Hash: hash("5555555a"), Parents: []string{hash("4444444a")}, Message: "b"},
+			{Hash: hash("4444444a"), Parents: []string{old3}, Message: "a"}},
+			nil, nil, true, 1, nil},
+		{"the oldest dropped, which shortens a short hash", []graph.Commit{{Hash: hash("4444444a"), Parents: []string{old3}, Message: "edit"}},
+			nil, nil, false, 2, renamed(&older, old1, hash("3333333b"))},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			prev := cloneHistory(&older)
+			older := &older
+			if c.older != nil {
+				older = c.older
+			}
+			prev := cloneHistory(older)
 			history.Link(code(), prev)
 			records := func() *graph.History {
-				h := cloneHistory(&older)
+				h := cloneHistory(older)
+				if c.kept > 0 {
+					h.Commits = h.Commits[:c.kept]
+					keep := func(commit string) bool {
+						return slices.ContainsFunc(h.Commits, func(k graph.Commit) bool { return k.Hash == commit })
+					}
+					h.Files = slices.DeleteFunc(h.Files, func(f graph.FileChange) bool { return !keep(f.Commit) })
+					h.Symbols = slices.DeleteFunc(h.Symbols, func(s graph.SymbolChange) bool { return !keep(s.Commit) })
+				}
 				h.Commits = append(slices.Clone(c.commits), h.Commits...)
 				h.Files = append(slices.Clone(c.files), h.Files...)
 				h.Symbols = append(slices.Clone(c.symbols), h.Symbols...)
 				return h
 			}
 			h := records()
-			nc, nf, ns, ok := h.NewerUnlinked(prev)
-			if !ok || nc != len(c.commits) || nf != len(c.files) || ns != len(c.symbols) {
-				t.Fatalf("NewerUnlinked: %d %d %d %v", nc, nf, ns, ok)
+			nw, ok := h.NewerUnlinked(prev)
+			if !ok || nw.Commits != len(c.commits) || nw.Files != len(c.files) || nw.Symbols != len(c.symbols) ||
+				nw.Kept != len(h.Commits)-len(c.commits) {
+				t.Fatalf("NewerUnlinked: %+v %v", nw, ok)
 			}
 			g := code()
 			n := len(g.Nodes())
-			reached, ok := history.LinkNewer(g, h, prev, nc, nf, ns)
+			reached, ok := history.LinkNewer(g, h, prev, nw)
 			if ok != c.ok {
 				t.Fatalf("LinkNewer: %v, want %v", ok, c.ok)
 			}
@@ -155,9 +183,15 @@ func TestLinkNewer(t *testing.T) {
 				all[e.Src+" "+e.Type.String()+" "+e.Dst] = true
 			}
 			prevGraph := code()
-			history.Link(prevGraph, cloneHistory(&older))
+			history.Link(prevGraph, cloneHistory(older))
+			drop := history.Dropped(prev, nw)
+			if c.kept == 2 && !drop["HistoricalSymbol:Function:x.go:H"] || c.kept == 0 && len(drop) > 0 {
+				t.Errorf("dropped %v", drop)
+			}
 			for _, e := range prevGraph.Edges() {
-				all[e.Src+" "+e.Type.String()+" "+e.Dst] = true
+				if !drop[e.Src] && !drop[e.Dst] {
+					all[e.Src+" "+e.Type.String()+" "+e.Dst] = true
+				}
 			}
 			want := map[string]bool{}
 			for _, e := range full.Edges() {
@@ -175,11 +209,39 @@ func TestLinkNewer(t *testing.T) {
 					}
 				}
 			}
-			if newer != nc+reached {
-				t.Errorf("%d Commit nodes, want %d new and %d reached", newer, nc, reached)
+			if newer != nw.Commits+reached {
+				t.Errorf("%d Commit nodes, want %d new and %d reached", newer, nw.Commits, reached)
 			}
 		})
 	}
+}
+
+// renamed is a copy of h in which the commit from is named to.
+func renamed(h *graph.History, from, to string) *graph.History {
+	r := cloneHistory(h)
+	for i := range r.Commits {
+		c := &r.Commits[i]
+		c.Parents = slices.Clone(c.Parents)
+		if c.Hash == from {
+			c.Hash = to
+		}
+		for k, p := range c.Parents {
+			if p == from {
+				c.Parents[k] = to
+			}
+		}
+	}
+	for i := range r.Files {
+		if r.Files[i].Commit == from {
+			r.Files[i].Commit = to
+		}
+	}
+	for i := range r.Symbols {
+		if r.Symbols[i].Commit == from {
+			r.Symbols[i].Commit = to
+		}
+	}
+	return r
 }
 
 func cloneHistory(h *graph.History) *graph.History {

@@ -59,7 +59,7 @@ func addHistory(ctx context.Context, opts *Options, w *walkResult, g *graph.Grap
 		if prev := hopt.Previous; prev != nil && prev.Encoded != nil && opts.Ahead != nil && opts.Embedder == nil &&
 			h.SameUnlinked(prev) {
 			if a := opts.Ahead(); a != nil {
-				if counts, ok := a.CarriesHistory(g, changed); ok {
+				if counts, ok := a.CarriesHistory(g, changed, nil); ok {
 					// The index's records, links included, with the
 					// settings this run read them with.
 					carried := *prev
@@ -72,10 +72,12 @@ func addHistory(ctx context.Context, opts *Options, w *walkResult, g *graph.Grap
 			}
 		}
 		if prev := hopt.Previous; prev != nil && prev.Encoded != nil && opts.Ahead != nil && opts.Embedder == nil {
-			if nc, nf, ns, ok := h.NewerUnlinked(prev); ok {
+			if n, ok := h.NewerUnlinked(prev); ok {
 				if a := opts.Ahead(); a != nil {
-					if counts, ok := a.CarriesHistory(g, changed); ok {
-						if older, ok := history.LinkNewer(g, h, prev, nc, nf, ns); ok {
+					// The oldest commits a bound on the history dropped
+					// go, with what only they reached.
+					if counts, ok := a.CarriesHistory(g, changed, history.Dropped(prev, n)); ok {
+						if older, ok := history.LinkNewer(g, h, prev, n); ok {
 							// The older Commit nodes the new edges reach
 							// are in g, and counted there.
 							counts.NodesByKind[graph.KindCommit] -= older

@@ -51,13 +51,18 @@ type HistoryCounts struct {
 
 // CarriesHistory reports whether linking the index's history records into
 // g, the new graph of the code without its history, would give the
-// index's history part again; changed tells the files extracted anew. It
-// counts that part when it does.
-func (a *Ahead) CarriesHistory(g *graph.Graph, changed func(path string) bool) (*HistoryCounts, bool) {
+// index's history part again, but for the history nodes drop names (those
+// of commits a bound on the history dropped, history.Dropped) and the
+// edges that touch them; changed tells the files extracted anew. It counts
+// that part when it does, and the write that keeps it leaves the dropped
+// nodes and edges out.
+func (a *Ahead) CarriesHistory(g *graph.Graph, changed func(path string) bool, drop map[string]bool) (*HistoryCounts, bool) {
 	s := a.snap
 	if s.TextHashes == nil {
 		return nil, false
 	}
+	a.drop = drop
+	dropped := func(k uint32) bool { return len(drop) > 0 && drop[s.Nodes[k].ID] }
 	hc := &HistoryCounts{NodesByKind: map[graph.NodeKind]int{}, EdgesByReason: map[graph.EdgeType]map[graph.Reason]int{}}
 	end := make([]bool, len(s.Nodes)) // the node is an end of a history edge
 	types := map[string]graph.EdgeType{}
@@ -68,7 +73,7 @@ func (a *Ahead) CarriesHistory(g *graph.Graph, changed func(path string) bool) (
 			t = graph.ParseEdgeType(e.Type)
 			types[e.Type] = t
 		}
-		if !t.IsHistory() {
+		if !t.IsHistory() || dropped(e.Src) || dropped(e.Dst) {
 			continue
 		}
 		end[e.Src], end[e.Dst] = true, true
@@ -79,12 +84,14 @@ func (a *Ahead) CarriesHistory(g *graph.Graph, changed func(path string) bool) (
 	}
 	had := func(id string) bool {
 		k := sort.Search(len(s.Nodes), func(k int) bool { return s.Nodes[k].ID >= id })
-		return k < len(s.Nodes) && s.Nodes[k].ID == id
+		return k < len(s.Nodes) && s.Nodes[k].ID == id && !dropped(uint32(k))
 	}
 	// went reports whether the index's node k may be missing from g.
 	went := func(k int) bool {
 		if kind := graph.ParseKind(s.Nodes[k].Kind); kind.IsHistory() {
-			hc.NodesByKind[kind]++
+			if !dropped(uint32(k)) {
+				hc.NodesByKind[kind]++
+			}
 			return true
 		}
 		return !end[k]

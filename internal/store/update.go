@@ -72,6 +72,9 @@ type WriteOptions struct {
 type Ahead struct {
 	generation int64
 	snap       *Snapshot
+	// drop names the history nodes a write that carries the history
+	// leaves out (CarriesHistory).
+	drop map[string]bool
 }
 
 // SnapshotAhead reads and decodes the index's snapshot for a later Save.
@@ -209,6 +212,9 @@ func update(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, met
 		return nil, errNoUpdate{"the index has given out too many row ids"}
 	}
 	u := &updater{ctx: ctx, tx: tx, g: g, snap: snap, carry: carry}
+	if carry {
+		u.drop = ahead.drop
+	}
 	// Sorted now, the graph is only read from here on: the history is
 	// encoded on the side, and the encoding ends before the graph is
 	// given back.
@@ -313,7 +319,10 @@ type updater struct {
 	// new graph's nodes and the history's, in id order, with their text
 	// hashes; atNew and atOld place newNodes and the snapshot's nodes in
 	// all (-1: not there).
-	carry        bool
+	carry bool
+	// drop names the index's history nodes that go even so, with their
+	// edges (Ahead.CarriesHistory).
+	drop         map[string]bool
 	all          []graph.Node
 	allHashes    []uint64
 	atNew, atOld []int32
@@ -369,7 +378,16 @@ func (u *updater) stored(id string) bool {
 	}
 	old := u.snap.Nodes
 	k := sort.Search(len(old), func(k int) bool { return old[k].ID >= id })
-	return k < len(old) && old[k].ID == id && graph.ParseKind(old[k].Kind).IsHistory()
+	return k < len(old) && old[k].ID == id && graph.ParseKind(old[k].Kind).IsHistory() && !u.drop[id]
+}
+
+// keptHistory reports whether the snapshot's edge e is a history edge
+// that a write carrying the history keeps: neither end is dropped.
+func (u *updater) keptHistory(e *SnapshotEdge) bool {
+	if !graph.ParseEdgeType(e.Type).IsHistory() {
+		return false
+	}
+	return len(u.drop) == 0 || !u.drop[u.snap.Nodes[e.Src].ID] && !u.drop[u.snap.Nodes[e.Dst].ID]
 }
 
 // nodes assigns rids and writes the node and full-text rows that differ.
@@ -412,7 +430,7 @@ func (u *updater) nodes() error {
 	// have: a history node kept, or a node whose rows go.
 	leave := func(i int) {
 		o := &old[i]
-		if u.carry && graph.ParseKind(o.Kind).IsHistory() {
+		if u.carry && graph.ParseKind(o.Kind).IsHistory() && !u.drop[o.ID] {
 			u.rid[o.ID] = o.Rid
 			u.atOld[i] = int32(len(u.all))
 			u.all = append(u.all, graph.Node{ID: o.ID, Kind: graph.ParseKind(o.Kind), Name: o.Name,
@@ -594,7 +612,7 @@ func (u *updater) edges() error {
 	}
 	// kept: a history edge of the snapshot, kept as it is when the history
 	// is carried.
-	kept := func(e *SnapshotEdge) bool { return u.carry && graph.ParseEdgeType(e.Type).IsHistory() }
+	kept := func(e *SnapshotEdge) bool { return u.carry && u.keptHistory(e) }
 	i := 0
 	for j := range u.newEdges {
 		n := &u.newEdges[j]
@@ -659,7 +677,7 @@ func (u *updater) withHistory(edges []graph.Edge, ends [][2]int32) ([]graph.Node
 	var kept []int // the snapshot's history edges
 	for k := range old {
 		e := &old[k]
-		if !graph.ParseEdgeType(e.Type).IsHistory() {
+		if !u.keptHistory(e) {
 			continue
 		}
 		if u.atOld[e.Src] < 0 || u.atOld[e.Dst] < 0 {

@@ -37,7 +37,8 @@ import (
 // copied, no symbol changed that is not in the graph, the same short
 // hashes and revert targets). Then only the new commits are linked, into
 // the graph, with the index's Commit nodes their edges reach, and the
-// write keeps the rest.
+// write keeps the rest, less the oldest commits a bound on the history
+// dropped and what only they reached (history.Dropped: Ahead.drop).
 //
 // Anything else (a new file, a deleted symbol that has a history, a
 // commit that renames a file) links the history again.

@@ -1370,8 +1370,9 @@ func TestIncrementalAfterKill(t *testing.T) {
 // with `analyze --force`; the indexes must be the same at every commit.
 // With GITNEXUS_REPLAY_SAVES set, each commit's changes are first saved in
 // the work tree on top of the commit before it, as an editor would, and
-// compared too (saved edits are where a re-index carries the history
-// over). Run by hand on a real repository:
+// compared too. GITNEXUS_REPLAY_MAX_COMMITS sets --max-commits for both,
+// so that each commit pushes the oldest out of the history. Run by hand on
+// a real repository:
 //
 //	GITNEXUS_REPLAY_REPO=/path/to/clone go test -tags sqlite_fts5 -run TestIncrementalReplay -timeout 2h ./internal/cli/
 func TestIncrementalReplay(t *testing.T) {
@@ -1397,6 +1398,10 @@ func TestIncrementalReplay(t *testing.T) {
 		}
 	}
 	saves := os.Getenv("GITNEXUS_REPLAY_SAVES") != ""
+	var flags []string
+	if v := os.Getenv("GITNEXUS_REPLAY_MAX_COMMITS"); v != "" {
+		flags = []string{"--max-commits", v}
+	}
 	reused, inPlace, local, carried, saved := 0, 0, 0, 0, 0
 	var before map[string]string
 	step := func(what string) {
@@ -1408,7 +1413,7 @@ func TestIncrementalReplay(t *testing.T) {
 				History     *struct{ Carried bool }
 			}
 		}
-		json.Unmarshal([]byte(mustRun(t, home, inc, "analyze", "--json", "-q").stdout), &rep)
+		json.Unmarshal([]byte(mustRun(t, home, inc, append([]string{"analyze", "--json", "-q"}, flags...)...).stdout), &rep)
 		reused += rep.Summary.FilesReused
 		if rep.Summary.Update != nil {
 			inPlace++
@@ -1416,7 +1421,7 @@ func TestIncrementalReplay(t *testing.T) {
 		if h := rep.Summary.History; h != nil && h.Carried {
 			carried++
 		}
-		mustRun(t, home, full, "analyze", "--force", "-q")
+		mustRun(t, home, full, append([]string{"analyze", "--force", "-q"}, flags...)...)
 		if msg := sameAsRebuild(t, inc, full, before); msg != "" {
 			t.Fatalf("%s: %s", what, msg)
 		}

@@ -242,6 +242,14 @@ func TestHistoryWindowCarry(t *testing.T) {
 			t.Errorf("step %d, %s: Z is a HistoricalSymbol: %v, want %v", step, s.what, historical, want)
 		}
 	}
+	// A narrower window and no new commit: the oldest only drop.
+	rep, _ := reindexAndCompare(t, home, inc, full, len(steps), before, fmt.Sprint(files), "--max-commits", "2")
+	if h := rep.Summary.History; h == nil || !h.Carried || h.Dropped != 1 {
+		t.Errorf("--max-commits 2: the history was not carried over with one commit dropped: %+v", h)
+	}
+	if a, b := summaryCounts(t, inc), summaryCounts(t, full); a != b {
+		t.Errorf("--max-commits 2: the summary counts\n%s\nthe rebuild's\n%s", a, b)
+	}
 }
 
 // summaryCounts renders the counts of the summary an index keeps in its
@@ -354,7 +362,10 @@ type reindexReport struct {
 		FilesReused int
 		Update      *struct{ VectorsWritten, VectorsRemoved int }
 		Rewritten   string
-		History     *struct{ Carried bool }
+		History     *struct {
+			Carried bool
+			Dropped int
+		}
 	}
 }
 

@@ -74,19 +74,19 @@ type Newer struct {
 
 // NewerUnlinked reports whether h holds o's records, what linking sets
 // aside, after those of newer commits (h as read, o linked), but for o's
-// oldest commits: o's history with commits on top, and perhaps fewer at
-// the bottom.
+// oldest commits: o's history with commits on top, or fewer at the
+// bottom, or both (the same records are SameUnlinked).
 func (h *History) NewerUnlinked(o *History) (Newer, bool) {
 	var n Newer
 	if len(o.Commits) == 0 {
 		return n, false
 	}
 	n.Commits = slices.IndexFunc(h.Commits, func(c Commit) bool { return c.Hash == o.Commits[0].Hash })
-	if n.Commits <= 0 {
+	if n.Commits < 0 {
 		return n, false
 	}
 	n.Kept = len(h.Commits) - n.Commits
-	if n.Kept > len(o.Commits) {
+	if n.Kept > len(o.Commits) || n.Commits == 0 && n.Kept == len(o.Commits) {
 		return n, false
 	}
 	// Records are grouped by commit in the order of the commits: the kept

@@ -160,9 +160,10 @@ func Link(g *graph.Graph, h *graph.History) LinkStats {
 // that are newer than prev's (there may be none), when h holds prev's
 // records after theirs, but for prev's oldest commits that a bound on the
 // history may have dropped (graph.History.NewerUnlinked gave the counts),
-// and linking all of h would link prev's records as prev has them. That holds when g's
-// code nodes leave prev's links as they are (store.Ahead.CarriesHistory)
-// and the newer commits change nothing Link carries to older ones:
+// and linking all of h would link prev's records as prev has them. That
+// holds when g's code nodes leave prev's links as they are
+// (store.Ahead.CarriesHistory) and the newer commits change nothing Link
+// carries to older ones:
 //   - no file of theirs was added, renamed or copied: that points older
 //     records of the path elsewhere;
 //   - every symbol they changed exists in g: a HistoricalSymbol takes

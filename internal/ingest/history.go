@@ -56,39 +56,10 @@ func addHistory(ctx context.Context, opts *Options, w *walkResult, g *graph.Grap
 	}
 	hst.Stats = *st
 	if h != nil {
-		if prev := hopt.Previous; prev != nil && prev.Encoded != nil && opts.Ahead != nil && opts.Embedder == nil &&
-			h.SameUnlinked(prev) {
-			if a := opts.Ahead(); a != nil {
-				if counts, ok := a.CarriesHistory(g, changed, nil); ok {
-					// The index's records, links included, with the
-					// settings this run read them with.
-					carried := *prev
-					carried.Settings, carried.Base = h.Settings, nil
-					g.SetHistory(&carried)
-					hst.LinkStats = history.Linked(&carried)
-					hst.Carried = true
-					return hst, counts, nil
-				}
-			}
-		}
-		if prev := hopt.Previous; prev != nil && prev.Encoded != nil && opts.Ahead != nil && opts.Embedder == nil {
-			if n, ok := h.NewerUnlinked(prev); ok {
-				if a := opts.Ahead(); a != nil {
-					// The oldest commits a bound on the history dropped
-					// go, with what only they reached.
-					if counts, ok := a.CarriesHistory(g, changed, history.Dropped(prev, n)); ok {
-						if older, ok := history.LinkNewer(g, h, prev, n); ok {
-							// The older Commit nodes the new edges reach
-							// are in g, and counted there.
-							counts.NodesByKind[graph.KindCommit] -= older
-							h.Base = prev
-							hst.LinkStats = history.Linked(h)
-							hst.Carried = true
-							return hst, counts, nil
-						}
-					}
-				}
-			}
+		if counts, ok := carryHistory(opts, hopt.Previous, h, g, changed); ok {
+			hst.LinkStats = history.Linked(g.History())
+			hst.Carried = true
+			return hst, counts, nil
 		}
 		hst.LinkStats = history.Link(g, h)
 		// Records the same as the index's, links included, are stored as
@@ -102,6 +73,57 @@ func addHistory(ctx context.Context, opts *Options, w *walkResult, g *graph.Grap
 		}
 	}
 	return hst, nil, nil
+}
+
+// carryHistory keeps the index's history part (store/carry.go) when the
+// records h read are prev's, or prev's with newer commits on top and its
+// oldest perhaps dropped (then only the newer are linked, into g), and
+// linking them all would give the same: it attaches the history to g and
+// returns the kept part's counts. Embeddings turn it off (commits are
+// embedded from the graph).
+func carryHistory(opts *Options, prev, h *graph.History, g *graph.Graph, changed func(string) bool) (*store.HistoryCounts, bool) {
+	if prev == nil || prev.Encoded == nil || opts.Ahead == nil || opts.Embedder != nil {
+		return nil, false
+	}
+	same := h.SameUnlinked(prev)
+	var n graph.Newer
+	if !same {
+		var newer bool
+		if n, newer = h.NewerUnlinked(prev); !newer {
+			return nil, false
+		}
+	}
+	a := opts.Ahead()
+	if a == nil {
+		return nil, false
+	}
+	if same {
+		counts, ok := a.CarriesHistory(g, changed, nil)
+		if !ok {
+			return nil, false
+		}
+		// The index's records, links included, with the settings this
+		// run read them with.
+		carried := *prev
+		carried.Settings, carried.Base = h.Settings, nil
+		g.SetHistory(&carried)
+		return counts, true
+	}
+	// The oldest commits a bound on the history dropped go, with what
+	// only they reached.
+	counts, ok := a.CarriesHistory(g, changed, history.Dropped(prev, n))
+	if !ok {
+		return nil, false
+	}
+	older, ok := history.LinkNewer(g, h, prev, n)
+	if !ok {
+		return nil, false
+	}
+	// The older Commit nodes the new edges reach are in g, and counted
+	// there.
+	counts.NodesByKind[graph.KindCommit] -= older
+	h.Base = prev
+	return counts, true
 }
 
 // previousHistory reads the history the current index kept; why says what

@@ -13,12 +13,7 @@ func (p *Program) Overrides(m SymID) []SymID {
 	if owner == NoSym {
 		return nil
 	}
-	if v, ok := p.overrideMemo[m]; ok {
-		return v
-	}
-	out := p.overridesBelow(m, owner)
-	p.overrideMemo[m] = out
-	return out
+	return p.overrideMemo.Get(p, m, nil, func() []SymID { return p.overridesBelow(m, owner) })
 }
 
 // OverridesBelow is Overrides for a call whose receiver has the static type
@@ -32,12 +27,7 @@ func (p *Program) OverridesBelow(m, recv SymID) []SymID {
 		return p.Overrides(m)
 	}
 	k := [2]SymID{m, recv}
-	if v, ok := p.belowMemo[k]; ok {
-		return v
-	}
-	out := p.overridesBelow(m, recv)
-	p.belowMemo[k] = out
-	return out
+	return p.belowMemo.Get(p, k, nil, func() []SymID { return p.overridesBelow(m, recv) })
 }
 
 func (p *Program) overridesBelow(m, top SymID) []SymID {

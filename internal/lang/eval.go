@@ -292,19 +292,27 @@ func (p *Program) localBinding(c Ctx, scope int, name string) (Value, bool) {
 }
 
 func (p *Program) bindingValue(c Ctx, i int) Value {
-	k := bindKey{c.File, i}
-	if v, ok := p.bindMemo[k]; ok {
+	b := &c.File.Facts.Bindings[i]
+	// Evaluate the value where it is written: just before the binding
+	// becomes visible, so that `x = x.next()` sees the previous x. A
+	// binding visible in its whole scope is evaluated at the use.
+	pos := b.Byte - 1
+	if b.Byte == 0 {
+		pos = c.Pos
+	}
+	k := bindKey{c.File, i, pos}
+	if b.Byte != 0 {
+		k.pos = 0
+	}
+	if v, ok := p.bindMemo.Cached(p, k); ok {
 		return v
 	}
-	p.bindMemo[k] = none // recursion guard: `x = x.next()`
-	b := &c.File.Facts.Bindings[i]
-	var v Value
-	// Evaluate the value where it is written: just before the binding
-	// becomes visible, so that `x = x.next()` sees the previous x.
-	bc := Ctx{File: c.File, Scope: b.Scope, Pos: b.Byte - 1, depth: c.depth + 1}
-	if b.Byte == 0 {
-		bc.Pos = c.Pos
+	mark, ok := p.bindMemo.Enter(p, k)
+	if !ok {
+		return none // `x = x.next()` reaching itself
 	}
+	bc := Ctx{File: c.File, Scope: b.Scope, Pos: pos}
+	var v Value
 	if b.Type != "" {
 		v = p.ResolveType(bc, b.Type)
 	}
@@ -318,7 +326,7 @@ func (p *Program) bindingValue(c Ctx, i int) Value {
 			v = elementOf(p.held(v))
 		}
 	}
-	p.bindMemo[k] = v
+	p.bindMemo.Leave(p, k, mark, v, true)
 	return v
 }
 
@@ -410,14 +418,18 @@ func (p *Program) ResolveType(c Ctx, text string) Value {
 		if !s.Kind.IsType() {
 			return none
 		}
-		if s.Kind == graph.KindTypeAlias && s.Type != "" && len(s.members) == 0 && !p.inFlight[v.Sym] {
+		if s.Kind == graph.KindTypeAlias && s.Type != "" && len(s.members) == 0 {
 			// Follow aliases that declare nothing of their own.
-			p.inFlight[v.Sym] = true
-			av := p.ResolveType(Ctx{File: s.File, Scope: s.Parent, Pos: s.StartByte, depth: c.depth}, s.Type)
-			delete(p.inFlight, v.Sym)
-			if av.Known() {
-				av.Elem += te.Elem
-				return av
+			if p.aliases[v.Sym] {
+				p.Cut() // an alias of itself
+			} else {
+				p.aliases[v.Sym] = true
+				av := p.ResolveType(Ctx{File: s.File, Scope: s.Parent, Pos: s.StartByte, depth: c.depth}, s.Type)
+				delete(p.aliases, v.Sym)
+				if av.Known() {
+					av.Elem += te.Elem
+					return av
+				}
 			}
 		}
 		return Value{Kind: ValInstance, Sym: v.Sym, Elem: te.Elem}
@@ -555,13 +567,13 @@ func (p *Program) bases(t SymID) []baseRef { return p.Syms[t].bases }
 // ValueOf returns the value held by a variable, constant or property symbol:
 // an instance of its declared type, or what its initializer evaluates to.
 func (p *Program) ValueOf(id SymID) Value {
-	if v, ok := p.typeMemo[id]; ok {
+	if v, ok := p.typeMemo.Cached(p, id); ok {
 		return v
 	}
-	if p.inFlight[id] {
+	mark, ok := p.typeMemo.Enter(p, id)
+	if !ok {
 		return none
 	}
-	p.inFlight[id] = true
 	s := &p.Syms[id]
 	c := Ctx{File: s.File, Scope: s.Parent, Pos: s.StartByte}
 	v := none
@@ -579,8 +591,7 @@ func (p *Program) ValueOf(id SymID) Value {
 		// Python `self.x = Foo()` assignments recorded as field bindings.
 		v = p.fieldBindingValue(s)
 	}
-	delete(p.inFlight, id)
-	p.typeMemo[id] = v
+	p.typeMemo.Leave(p, id, mark, v, true)
 	return v
 }
 
@@ -662,13 +673,13 @@ func (p *Program) resultOf(fn SymID, index int) Value {
 		if index == 0 && len(s.Returns) == 0 && s.Value != nil {
 			// A returned expression recorded by the extractor for
 			// languages without declared result types.
-			if v, ok := p.retMemo[fn]; ok {
+			if v, ok := p.retMemo.Cached(p, fn); ok {
 				return v
 			}
-			if p.inFlight[fn] {
+			mark, ok := p.retMemo.Enter(p, fn)
+			if !ok {
 				return none
 			}
-			p.inFlight[fn] = true
 			c := Ctx{File: s.File, Scope: s.Local, Pos: s.EndByte}
 			var v Value
 			if s.Value.Kind == ExprCall {
@@ -676,21 +687,23 @@ func (p *Program) resultOf(fn SymID, index int) Value {
 			} else {
 				v, _ = p.Eval(c, s.Value)
 			}
-			delete(p.inFlight, fn)
-			p.retMemo[fn] = v
+			p.retMemo.Leave(p, fn, mark, v, true)
 			return v
 		}
 		return none
 	}
-	if index == 0 {
-		if v, ok := p.retMemo[fn]; ok {
-			return v
-		}
+	if index != 0 {
+		return p.ResolveType(Ctx{File: s.File, Scope: s.Local, Pos: s.StartByte}, s.Returns[index])
+	}
+	if v, ok := p.retMemo.Cached(p, fn); ok {
+		return v
+	}
+	mark, ok := p.retMemo.Enter(p, fn)
+	if !ok {
+		return none
 	}
 	v := p.ResolveType(Ctx{File: s.File, Scope: s.Local, Pos: s.StartByte}, s.Returns[index])
-	if index == 0 {
-		p.retMemo[fn] = v
-	}
+	p.retMemo.Leave(p, fn, mark, v, true)
 	return v
 }
 

@@ -7,10 +7,13 @@ package lang
 // rejects, or bases that did not all resolve), it falls back to a
 // depth-first, left-to-right walk without repeats.
 func (p *Program) MRO(t SymID) []SymID {
-	if m, ok := p.mroMemo[t]; ok {
+	if m, ok := p.mroMemo.Cached(p, t); ok {
 		return m
 	}
-	p.mroMemo[t] = []SymID{t} // a cycle of bases ends here
+	mark, ok := p.mroMemo.Enter(p, t)
+	if !ok {
+		return []SymID{t} // a cycle of bases ends here
+	}
 	bases := p.Bases(t)
 	seqs := make([][]SymID, 0, len(bases)+1)
 	for _, b := range bases {
@@ -21,7 +24,7 @@ func (p *Program) MRO(t SymID) []SymID {
 	if !ok {
 		out = p.depthFirstOrder(t)
 	}
-	p.mroMemo[t] = out
+	p.mroMemo.Leave(p, t, mark, out, true)
 	return out
 }
 

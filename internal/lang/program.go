@@ -30,21 +30,28 @@ type Program struct {
 
 	byPath   map[string]*File
 	byName   map[string][]SymID // every symbol by simple name
-	typeMemo map[SymID]Value    // declared type of a value symbol, resolved
-	retMemo  map[SymID]Value    // result type of a callable, resolved
-	inFlight map[SymID]bool     // recursion guard for the memo tables
+	typeMemo Memo[SymID, Value] // value held by a variable symbol (ValueOf)
+	retMemo  Memo[SymID, Value] // result of a callable, resolved
+	aliases  map[SymID]bool     // type aliases being followed (ResolveType)
 	subtypes map[SymID][]SymID  // direct subtypes, from resolved bases
-	bindMemo map[bindKey]Value
+	bindMemo Memo[bindKey, Value]
 	// overrideMemo caches Overrides, belowMemo OverridesBelow.
-	overrideMemo map[SymID][]SymID
-	belowMemo    map[[2]SymID][]SymID
+	overrideMemo Memo[SymID, []SymID]
+	belowMemo    Memo[[2]SymID, []SymID]
 	// mroMemo caches the method resolution orders (Features.LinearMRO).
-	mroMemo map[SymID][]SymID
+	mroMemo Memo[SymID, []SymID]
+	// round numbers the files resolved, from 1 (0 while linking); cuts
+	// counts the computations recursion guards cut short (see memo.go).
+	round uint32
+	cuts  uint64
 }
 
+// bindKey is a binding of a file; pos is the position it is evaluated at
+// when that depends on the use (bindings visible in their whole scope).
 type bindKey struct {
 	file *File
 	idx  int
+	pos  uint32
 }
 
 // File is one source file in the program.
@@ -303,15 +310,8 @@ func NewProgram(rules Rules, facts []*FileFacts, config map[string][]byte) *Prog
 		Modules:  map[string]*Module{},
 		byPath:   map[string]*File{},
 		byName:   map[string][]SymID{},
-		typeMemo: map[SymID]Value{},
-		retMemo:  map[SymID]Value{},
-		inFlight: map[SymID]bool{},
+		aliases:  map[SymID]bool{},
 		subtypes: map[SymID][]SymID{},
-		bindMemo: map[bindKey]Value{},
-
-		overrideMemo: map[SymID][]SymID{},
-		belowMemo:    map[[2]SymID][]SymID{},
-		mroMemo:      map[SymID][]SymID{},
 	}
 	for _, ff := range facts {
 		f := &File{Facts: ff, First: SymID(len(p.Syms)), Top: map[string][]SymID{},

@@ -17,6 +17,13 @@ type ResolveStats struct {
 // nodes, Package nodes, structural edges, IMPORTS, EXTENDS/IMPLEMENTS,
 // CALLS and REFERENCES. File nodes must already be in g.
 func (p *Program) Resolve(g *graph.Graph) ResolveStats {
+	return p.ResolveOnly(g, nil)
+}
+
+// ResolveOnly is Resolve with the CALLS and REFERENCES of the files keep
+// accepts only (all files when keep is nil). A file's edges do not depend
+// on which other files are resolved (memo.go).
+func (p *Program) ResolveOnly(g *graph.Graph, keep func(path string) bool) ResolveStats {
 	p.Rules.Organize(p)
 	for _, f := range p.Files {
 		p.Rules.BindImports(p, f)
@@ -27,6 +34,10 @@ func (p *Program) Resolve(g *graph.Graph) ResolveStats {
 	p.addStructure(g)
 	var st ResolveStats
 	for _, f := range p.Files {
+		if keep != nil && !keep(f.Facts.Path) {
+			continue
+		}
+		p.round++
 		p.resolveCalls(g, f, &st)
 		p.resolveRefs(g, f)
 		st.Macros += f.Facts.Macros

@@ -2,7 +2,6 @@ package cpp
 
 import (
 	"strings"
-	"sync"
 
 	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/lang"
@@ -34,8 +33,8 @@ type state struct {
 	// out-of-line definition, declOf the other way.
 	defOf, declOf map[lang.SymID]lang.SymID
 
-	mu      sync.Mutex
-	virtual map[lang.SymID]bool
+	// virtual caches isVirtual.
+	virtual lang.Memo[lang.SymID, bool]
 }
 
 type namespaceSpan struct {
@@ -66,7 +65,7 @@ func (rules) Organize(p *lang.Program) {
 		defines: map[string][]lang.SymID{}, modules: map[string]*lang.Module{}, namespaceOf: map[*lang.Module]string{},
 		spans: map[*lang.File][]namespaceSpan{}, usingNamespaces: map[*lang.File][]string{},
 		usingNames: map[*lang.File]map[string]string{}, defOf: map[lang.SymID]lang.SymID{},
-		declOf: map[lang.SymID]lang.SymID{}, virtual: map[lang.SymID]bool{},
+		declOf: map[lang.SymID]lang.SymID{},
 	}
 	p.Module(stateKey, "", "", false).Data = st
 	var outOfLine []lang.SymID

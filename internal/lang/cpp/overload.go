@@ -309,7 +309,7 @@ func isSubtypeNamed(p *lang.Program, sub, super string) bool {
 // takes the same parameter types.
 func (rules) Overrides(p *lang.Program, m, o lang.SymID) bool {
 	st := stateOf(p)
-	if st == nil || !st.isVirtual(p, m, 0) {
+	if st == nil || !st.isVirtual(p, m) {
 		return false
 	}
 	return sameParams(p.Sym(m).Params, p.Sym(o).Params)
@@ -341,21 +341,20 @@ func unqualified(t string) string {
 // isVirtual reports whether method m is virtual: marked virtual,
 // override or final (on it or on its declaration in the class), or
 // overriding a virtual method of a base class.
-func (st *state) isVirtual(p *lang.Program, m lang.SymID, depth int) bool {
-	st.mu.Lock()
-	v, ok := st.virtual[m]
-	st.mu.Unlock()
-	if ok {
+func (st *state) isVirtual(p *lang.Program, m lang.SymID) bool {
+	if v, ok := st.virtual.Cached(p, m); ok {
 		return v
 	}
-	v = st.computeVirtual(p, m, depth)
-	st.mu.Lock()
-	st.virtual[m] = v
-	st.mu.Unlock()
+	mark, ok := st.virtual.Enter(p, m)
+	if !ok {
+		return false // classes that derive from each other
+	}
+	v := st.computeVirtual(p, m)
+	st.virtual.Leave(p, m, mark, v, true)
 	return v
 }
 
-func (st *state) computeVirtual(p *lang.Program, m lang.SymID, depth int) bool {
+func (st *state) computeVirtual(p *lang.Program, m lang.SymID) bool {
 	s := p.Sym(m)
 	marked := func(id lang.SymID) bool {
 		d := p.Sym(id).Symbol
@@ -368,18 +367,18 @@ func (st *state) computeVirtual(p *lang.Program, m lang.SymID, depth int) bool {
 		return true
 	}
 	owner := p.Owner(m)
-	if owner == lang.NoSym || depth > 12 {
+	if owner == lang.NoSym {
 		return false
 	}
 	for _, b := range p.Bases(owner) {
 		for _, bm := range p.Members(b, s.Name) {
-			if p.Sym(bm).Kind.IsCallable() && sameParams(p.Sym(bm).Params, s.Params) && st.isVirtual(p, bm, depth+1) {
+			if p.Sym(bm).Kind.IsCallable() && sameParams(p.Sym(bm).Params, s.Params) && st.isVirtual(p, bm) {
 				return true
 			}
 		}
 		ids, _ := rules{}.LookupMember(p, b, s.Name)
 		for _, bm := range ids {
-			if p.Sym(bm).Kind.IsCallable() && sameParams(p.Sym(bm).Params, s.Params) && st.isVirtual(p, bm, depth+1) {
+			if p.Sym(bm).Kind.IsCallable() && sameParams(p.Sym(bm).Params, s.Params) && st.isVirtual(p, bm) {
 				return true
 			}
 		}

@@ -350,18 +350,19 @@ func localIndex(f *lang.File) map[scopeName][]int {
 func (r rules) paramTypes(p *lang.Program, m lang.SymID) []jtype {
 	s := p.Sym(m)
 	d := dataOf(s.File.Module)
-	if d.params == nil {
-		d.params = map[lang.SymID][]jtype{}
-	}
-	if ts, ok := d.params[m]; ok {
+	if ts, ok := d.params.Cached(p, m); ok {
 		return ts
 	}
-	c := lang.Ctx{File: s.File, Scope: s.Local, Pos: s.StartByte}
 	ts := make([]jtype, len(s.Params))
+	mark, ok := d.params.Enter(p, m)
+	if !ok {
+		return ts // parameter types that name the method's own parameters
+	}
+	c := lang.Ctx{File: s.File, Scope: s.Local, Pos: s.StartByte}
 	for i, prm := range s.Params {
 		ts[i] = r.typeOf(p, c, prm.Type)
 	}
-	d.params[m] = ts
+	d.params.Leave(p, m, mark, ts, true)
 	return ts
 }
 

@@ -50,14 +50,14 @@ type typePair struct{ sub, super lang.SymID }
 // reached.
 func (r rules) supertypeBindings(p *lang.Program, sub, super lang.SymID) (map[string]string, bool) {
 	d := dataOf(p.Sym(sub).File.Module)
-	if d.bindings == nil {
-		d.bindings = map[typePair]map[string]string{}
-	}
 	key := typePair{sub, super}
-	if b, ok := d.bindings[key]; ok {
-		return b, b != nil
+	if b, ok := d.bindings.Cached(p, key); ok {
+		return b.bind, b.ok
 	}
-	d.bindings[key] = nil // while computing: not reached
+	mark, entered := d.bindings.Enter(p, key)
+	if !entered {
+		return nil, false // while computing: not reached
+	}
 	type step struct {
 		t    lang.SymID
 		bind map[string]string
@@ -102,6 +102,6 @@ search:
 	if ok && found == nil {
 		found = map[string]string{}
 	}
-	d.bindings[key] = found
+	d.bindings.Leave(p, key, mark, bindingSet{found, ok}, true)
 	return found, ok
 }

@@ -33,14 +33,13 @@ const maxHierarchyDepth = 16
 func (r rules) LookupMember(p *lang.Program, t lang.SymID, name string) ([]lang.SymID, int) {
 	d := dataOf(p.Sym(t).File.Module)
 	key := memberKey{t, name}
-	if ms, ok := d.members[key]; ok {
+	if ms, ok := d.members.Cached(p, key); ok {
 		return ms.ids, ms.depth
 	}
-	if d.busy[key] {
+	mark, ok := d.members.Enter(p, key)
+	if !ok {
 		return nil, 0 // a lookup that needs itself (broken hierarchies)
 	}
-	d.busy[key] = true
-	defer delete(d.busy, key)
 	var methods, others []lang.SymID
 	nearer := 0 // methods[:nearer] come from nearer levels
 	depth := 0
@@ -85,9 +84,7 @@ func (r rules) LookupMember(p *lang.Program, t lang.SymID, name string) ([]lang.
 		level = next
 	}
 	ids := append(methods, others...)
-	if d.linked {
-		d.members[key] = memberSet{ids: ids, depth: depth}
-	}
+	d.members.Leave(p, key, mark, memberSet{ids: ids, depth: depth}, d.linked)
 	return ids, depth
 }
 

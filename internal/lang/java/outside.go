@@ -38,13 +38,13 @@ func outsideName(f *lang.File, path []string) string {
 // (every one of them is a JDK type of the supertype table).
 func (r rules) outsideSupers(p *lang.Program, t lang.SymID) (map[string]bool, bool) {
 	d := dataOf(p.Sym(t).File.Module)
-	if d.outside == nil {
-		d.outside = map[lang.SymID]outsideSet{}
-	}
-	if o, ok := d.outside[t]; ok {
+	if o, ok := d.outside.Cached(p, t); ok {
 		return o.names, o.closed
 	}
-	d.outside[t] = outsideSet{map[string]bool{"Object": true}, false} // while computing
+	mark, ok := d.outside.Enter(p, t)
+	if !ok {
+		return map[string]bool{"Object": true}, false // while computing
+	}
 	names := map[string]bool{"Object": true}
 	closed := true
 	seen := map[lang.SymID]bool{}
@@ -84,7 +84,7 @@ func (r rules) outsideSupers(p *lang.Program, t lang.SymID) (map[string]bool, bo
 		}
 	}
 	walk(t, 0)
-	d.outside[t] = outsideSet{names, closed}
+	d.outside.Leave(p, t, mark, outsideSet{names, closed}, true)
 	return names, closed
 }
 

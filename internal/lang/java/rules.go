@@ -48,15 +48,20 @@ type moduleData struct {
 	imports map[*lang.File]*fileImports
 	// members caches LookupMember for the types declared in the module,
 	// once linked (all supertypes resolved).
-	members map[memberKey]memberSet
-	busy    map[memberKey]bool
+	members lang.Memo[memberKey, memberSet]
 	linked  bool
 	// locals indexes each file's bindings; params caches parameter types.
 	locals map[*lang.File]map[scopeName][]int
-	params map[lang.SymID][]jtype
+	params lang.Memo[lang.SymID, []jtype]
 	// bindings caches supertypeBindings; outside caches outsideSupers.
-	bindings map[typePair]map[string]string
-	outside  map[lang.SymID]outsideSet
+	bindings lang.Memo[typePair, bindingSet]
+	outside  lang.Memo[lang.SymID, outsideSet]
+}
+
+// bindingSet is a cached supertypeBindings.
+type bindingSet struct {
+	bind map[string]string
+	ok   bool
 }
 
 func dataOf(m *lang.Module) *moduleData {
@@ -66,8 +71,7 @@ func dataOf(m *lang.Module) *moduleData {
 	if d, ok := m.Data.(*moduleData); ok {
 		return d
 	}
-	d := &moduleData{imports: map[*lang.File]*fileImports{}, members: map[memberKey]memberSet{},
-		busy: map[memberKey]bool{}}
+	d := &moduleData{imports: map[*lang.File]*fileImports{}}
 	m.Data = d
 	return d
 }

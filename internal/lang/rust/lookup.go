@@ -111,6 +111,7 @@ func (st *state) isLocal(c *lang.Ctx, name string) bool {
 func (st *state) lookupIn(mi *modInfo, name string, types, called, outside bool) (lang.Value, graph.Reason) {
 	k := lookupKey{mi, name}
 	if st.busy[k] {
+		st.p.Cut()
 		return lang.None(), "" // globs importing each other
 	}
 	st.busy[k] = true
@@ -217,13 +218,13 @@ func (rules) Export(p *lang.Program, m *lang.Module, name string) lang.Value {
 // module the import is declared in.
 func (st *state) resolveImport(f *lang.File, idx int, mi *modInfo) lang.Value {
 	k := importKey{f, idx}
-	if v, ok := st.importMemo[k]; ok {
+	if v, ok := st.importMemo.Cached(st.p, k); ok {
 		return v
 	}
-	if st.importBusy[k] {
+	mark, ok := st.importMemo.Enter(st.p, k)
+	if !ok {
 		return lang.None()
 	}
-	st.importBusy[k] = true
 	imp := f.Facts.Imports[idx]
 	var segs []string
 	if imp.Path != "" {
@@ -233,8 +234,7 @@ func (st *state) resolveImport(f *lang.File, idx int, mi *modInfo) lang.Value {
 		segs = append(segs, imp.Name)
 	}
 	v := st.resolvePath(mi, segs)
-	delete(st.importBusy, k)
-	st.importMemo[k] = v
+	st.importMemo.Leave(st.p, k, mark, v, true)
 	return v
 }
 

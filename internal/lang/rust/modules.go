@@ -37,9 +37,8 @@ type state struct {
 	// bounds: for a type's unbounded type parameter, the impl block that
 	// bounds a parameter of the same name (recordBounds).
 	bounds map[lang.SymID]map[string]lang.SymID
-	// importMemo caches resolved imports; importBusy breaks cycles.
-	importMemo map[importKey]lang.Value
-	importBusy map[importKey]bool
+	// importMemo caches resolved imports (and breaks their cycles).
+	importMemo lang.Memo[importKey, lang.Value]
 	busy       map[lookupKey]bool
 	// bindings are the local bindings of each file by name (isLocal).
 	bindings map[*lang.File]map[string][]int
@@ -95,8 +94,8 @@ func (rules) Organize(p *lang.Program) {
 	st := &state{p: p, externs: map[string]*modInfo{}, inline: map[*lang.File][]*modInfo{},
 		blockUses: map[*lang.File]map[int][]int{}, implSelf: map[lang.SymID]lang.SymID{},
 		implTrait: map[lang.SymID]lang.SymID{}, traitsOf: map[lang.SymID][]lang.SymID{},
-		bounds:     map[lang.SymID]map[string]lang.SymID{},
-		importMemo: map[importKey]lang.Value{}, importBusy: map[importKey]bool{}, busy: map[lookupKey]bool{},
+		bounds:   map[lang.SymID]map[string]lang.SymID{},
+		busy:     map[lookupKey]bool{},
 		bindings: map[*lang.File]map[string][]int{}}
 	var manifests []string
 	for file := range p.Config {

@@ -20,14 +20,15 @@ type moduleInfo struct {
 	// locals maps the local names bound by imports to Facts.Imports.
 	locals map[string]int
 
-	importMemo map[string]lang.Value
-	exportMemo map[string]lang.Value
-	busy       map[string]bool
+	importMemo lang.Memo[string, lang.Value]
+	exportMemo lang.Memo[string, lang.Value]
+	// busy holds the type parameters whose bounds are being resolved.
+	busy map[string]bool
 }
 
 func newModuleInfo(proj *project, f *lang.File, m *lang.Module) *moduleInfo {
 	info := &moduleInfo{proj: proj, file: f, mod: m, exports: map[string][]int{}, locals: map[string]int{},
-		importMemo: map[string]lang.Value{}, exportMemo: map[string]lang.Value{}, busy: map[string]bool{}}
+		busy: map[string]bool{}}
 	for i, e := range f.Facts.Exports {
 		info.exports[e.Name] = append(info.exports[e.Name], i)
 	}
@@ -70,14 +71,8 @@ func (m *moduleInfo) imported(name string) (lang.Value, bool) {
 	if !ok {
 		return lang.None(), false
 	}
-	if v, ok := m.importMemo[name]; ok {
-		return v, true
-	}
-	m.importMemo[name] = lang.None() // cycle guard
 	imp := &m.file.Facts.Imports[i]
-	v := m.proj.importValue(m.file, imp)
-	m.importMemo[name] = v
-	return v, true
+	return m.importMemo.Get(m.proj.p, name, lang.None(), func() lang.Value { return m.proj.importValue(m.file, imp) }), true
 }
 
 // importValue is what one import binds: a module (or, for a module that
@@ -120,17 +115,7 @@ func (rules) Export(p *lang.Program, m *lang.Module, name string) lang.Value {
 }
 
 func (m *moduleInfo) export(name string) lang.Value {
-	if v, ok := m.exportMemo[name]; ok {
-		return v
-	}
-	if m.busy[name] {
-		return lang.None()
-	}
-	m.busy[name] = true
-	v := m.computeExport(name)
-	delete(m.busy, name)
-	m.exportMemo[name] = v
-	return v
+	return m.exportMemo.Get(m.proj.p, name, lang.None(), func() lang.Value { return m.computeExport(name) })
 }
 
 // computeExport looks name up in order: export lists and CommonJS exports,

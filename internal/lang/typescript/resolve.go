@@ -17,14 +17,14 @@ type project struct {
 	nearest       map[string]*compilerPaths
 	packages      map[string]*workspacePackage
 	packagesByDir map[string]*workspacePackage
-	resolved      map[string]*lang.File
+	resolved      lang.Memo[string, *lang.File]
 	busy          map[string]bool
 }
 
 func newProject(p *lang.Program) *project {
 	proj := &project{p: p, configs: map[string]*tsconfigFile{}, effective: map[string]*compilerPaths{},
 		nearest: map[string]*compilerPaths{}, packages: map[string]*workspacePackage{},
-		packagesByDir: map[string]*workspacePackage{}, resolved: map[string]*lang.File{}, busy: map[string]bool{}}
+		packagesByDir: map[string]*workspacePackage{}, busy: map[string]bool{}}
 	paths := make([]string, 0, len(p.Config))
 	for k := range p.Config {
 		paths = append(paths, k)
@@ -80,12 +80,7 @@ var sourceForOutput = map[string][]string{
 func (proj *project) resolve(from, spec string) *lang.File {
 	dir := lang.Dir(from)
 	key := dir + "\x00" + spec
-	if f, ok := proj.resolved[key]; ok {
-		return f
-	}
-	f := proj.resolveUncached(dir, spec)
-	proj.resolved[key] = f
-	return f
+	return proj.resolved.Get(proj.p, key, nil, func() *lang.File { return proj.resolveUncached(dir, spec) })
 }
 
 func isRelative(spec string) bool {
@@ -181,6 +176,7 @@ func (proj *project) probe(p string) *lang.File {
 func (proj *project) resolvePackage(pkg *workspacePackage, sub string) *lang.File {
 	key := pkg.dir + "\x00" + sub
 	if proj.busy[key] {
+		proj.p.Cut() // packages whose entries lead back to themselves
 		return nil
 	}
 	proj.busy[key] = true

@@ -108,7 +108,11 @@ func typeParameter(p *lang.Program, c *lang.Ctx, name string) (lang.Value, bool)
 			}
 			info := moduleOf(f)
 			key := "typeparam\x00" + s.Qual + "\x00" + name
-			if tp.Type == "" || info == nil || info.busy[key] {
+			if tp.Type == "" || info == nil {
+				return lang.None(), true
+			}
+			if info.busy[key] {
+				p.Cut() // bounds that name each other
 				return lang.None(), true
 			}
 			info.busy[key] = true

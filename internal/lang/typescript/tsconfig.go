@@ -86,16 +86,19 @@ func joinRel(elem ...string) (string, bool) {
 // extending file's baseUrl and paths replace those it inherits. Relative
 // directories are resolved against the file that declares them; `paths`
 // targets against baseUrl when there is one, else against the file that
-// declares `paths`.
+// declares `paths`. Only whole results (depth 0) are cached: a chain of
+// extends that comes back to a file is followed to the depth limit, which
+// gives each file the same result whichever file was asked for first.
 func (proj *project) effectiveConfig(p string, depth int) *compilerPaths {
-	if cp, ok := proj.effective[p]; ok {
-		return cp
+	if depth == 0 {
+		if cp, ok := proj.effective[p]; ok {
+			return cp
+		}
 	}
 	cfg := proj.configs[p]
 	if cfg == nil || depth > 8 {
 		return nil
 	}
-	proj.effective[p] = nil // cycle guard
 	out := &compilerPaths{}
 	var pathsDir string
 	var paths map[string][]string
@@ -128,7 +131,9 @@ func (proj *project) effectiveConfig(p string, depth int) *compilerPaths {
 		}
 		out.rules = pathRules(paths, base)
 	}
-	proj.effective[p] = out
+	if depth == 0 {
+		proj.effective[p] = out
+	}
 	return out
 }
 

@@ -29,6 +29,10 @@ type Options struct {
 	// Progress, when set, receives events from every stage. It is called
 	// from worker goroutines and must be safe for concurrent use.
 	Progress func(Event)
+	// Family, when set, receives the facts of each language family before
+	// they are resolved (sorted by path; to be read, not changed), with the
+	// configuration files, so that checks can resolve them again.
+	Family func(rules lang.Rules, facts []*lang.FileFacts, config map[string][]byte)
 	// History, when set, reads the git history into the graph with these
 	// options (the indexer fills in what it decides: which paths and
 	// contents are indexed, the workers, the file size limit).
@@ -251,6 +255,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		}
 		facts := families[rules]
 		sort.Slice(facts, func(i, j int) bool { return facts[i].Path < facts[j].Path })
+		if opts.Family != nil {
+			opts.Family(rules, facts, config)
+		}
 		prog := lang.NewProgram(rules, facts, config)
 		rs := prog.Resolve(g)
 		st.Resolve.Calls += rs.Calls

@@ -35,6 +35,7 @@ import (
 
 	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/ingest"
+	"gitnexus.dev/gitnexus/internal/lang"
 )
 
 // Fixture is a parsed fixture file.
@@ -147,19 +148,34 @@ func RunDir(t *testing.T, dir string) {
 // Index materializes a fixture and runs the pipeline over it.
 func Index(t testing.TB, fx *Fixture) *ingest.Result {
 	t.Helper()
+	res, _ := index(t, fx)
+	return res
+}
+
+func index(t testing.TB, fx *Fixture) (*ingest.Result, []family) {
+	t.Helper()
 	dir := t.TempDir()
 	fx.Materialize(t, dir)
-	res, err := ingest.Run(context.Background(), ingest.Options{Root: dir, Workers: 2})
+	var fams []family
+	res, err := ingest.Run(context.Background(), ingest.Options{Root: dir, Workers: 2,
+		Family: func(rules lang.Rules, facts []*lang.FileFacts, config map[string][]byte) {
+			fams = append(fams, family{rules, append([]*lang.FileFacts(nil), facts...), config})
+		}})
 	if err != nil {
 		t.Fatalf("index %s: %v", fx.Name, err)
 	}
-	return res
+	return res, fams
 }
 
 // Check indexes a fixture and verifies its want lines.
 func Check(t *testing.T, fx *Fixture) {
 	t.Helper()
-	res := Index(t, fx)
+	res, fams := index(t, fx)
+	for _, fam := range fams {
+		if err := checkIsolation(fam); err != nil {
+			t.Errorf("%s: %v", fx.Name, err)
+		}
+	}
 	g := res.Graph
 	nodes := g.Nodes()
 	edges := g.Edges()

@@ -1,6 +1,9 @@
 // Package langtest runs language fixtures: small repositories written as
 // txtar-style files, indexed by the real pipeline in a temporary git work
 // tree, and checked against the nodes and edges their `want` section lists.
+// Every fixture's files are also resolved one at a time, each with a new
+// program, and must give the edges of one resolution of all files
+// (isolation.go).
 //
 // A fixture file:
 //

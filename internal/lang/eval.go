@@ -296,13 +296,10 @@ func (p *Program) bindingValue(c Ctx, i int) Value {
 	// Evaluate the value where it is written: just before the binding
 	// becomes visible, so that `x = x.next()` sees the previous x. A
 	// binding visible in its whole scope is evaluated at the use.
+	k := bindKey{file: c.File, idx: i}
 	pos := b.Byte - 1
 	if b.Byte == 0 {
-		pos = c.Pos
-	}
-	k := bindKey{c.File, i, pos}
-	if b.Byte != 0 {
-		k.pos = 0
+		pos, k.pos = c.Pos, c.Pos
 	}
 	if v, ok := p.bindMemo.Cached(p, k); ok {
 		return v

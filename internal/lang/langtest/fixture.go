@@ -38,7 +38,6 @@ import (
 
 	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/ingest"
-	"gitnexus.dev/gitnexus/internal/lang"
 )
 
 // Fixture is a parsed fixture file.
@@ -160,10 +159,7 @@ func index(t testing.TB, fx *Fixture) (*ingest.Result, []family) {
 	dir := t.TempDir()
 	fx.Materialize(t, dir)
 	var fams []family
-	res, err := ingest.Run(context.Background(), ingest.Options{Root: dir, Workers: 2,
-		Family: func(rules lang.Rules, facts []*lang.FileFacts, config map[string][]byte) {
-			fams = append(fams, family{rules, append([]*lang.FileFacts(nil), facts...), config})
-		}})
+	res, err := ingest.Run(context.Background(), collectFamilies(dir, &fams))
 	if err != nil {
 		t.Fatalf("index %s: %v", fx.Name, err)
 	}

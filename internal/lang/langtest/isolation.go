@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"gitnexus.dev/gitnexus/internal/graph"
+	"gitnexus.dev/gitnexus/internal/ingest"
 	"gitnexus.dev/gitnexus/internal/lang"
 )
 
@@ -21,12 +22,12 @@ type family struct {
 // one resolution of all files: a file's edges must not depend on which files
 // were resolved before it, which is what lets a re-index resolve only some.
 func checkIsolation(fam family) error {
-	all, stats := resolveEdges(fam, nil)
+	all, stats := resolveEdges(fam, nil, nil)
 	var alone []string
 	var sum lang.ResolveStats
 	for _, ff := range fam.facts {
 		path := ff.Path
-		e, st := resolveEdges(fam, func(p string) bool { return p == path })
+		e, st := resolveEdges(fam, func(p string) bool { return p == path }, nil)
 		alone = append(alone, e...)
 		sum = addStats(sum, st)
 	}
@@ -49,9 +50,19 @@ func addStats(a, b lang.ResolveStats) lang.ResolveStats {
 	return a
 }
 
-// resolveEdges resolves the family with a new program and returns its CALLS
-// and REFERENCES edges as sorted lines.
-func resolveEdges(fam family, keep func(string) bool) ([]string, lang.ResolveStats) {
+// collectFamilies returns ingest options that run the pipeline over root and
+// keep each family's facts in *fams.
+func collectFamilies(root string, fams *[]family) ingest.Options {
+	return ingest.Options{Root: root, Workers: 2,
+		Family: func(rules lang.Rules, facts []*lang.FileFacts, config map[string][]byte) {
+			*fams = append(*fams, family{rules, append([]*lang.FileFacts(nil), facts...), config})
+		}}
+}
+
+// resolveEdges resolves the CALLS and REFERENCES of the files keep accepts
+// (all when nil) with a new program, and returns those out of the files from
+// accepts (all when nil) as sorted lines.
+func resolveEdges(fam family, keep, from func(string) bool) ([]string, lang.ResolveStats) {
 	g := graph.New()
 	p := lang.NewProgram(fam.rules, fam.facts, fam.config)
 	st := p.ResolveOnly(g, keep)
@@ -59,6 +70,15 @@ func resolveEdges(fam family, keep func(string) bool) ([]string, lang.ResolveSta
 	for _, e := range g.Edges() {
 		if e.Type != graph.EdgeCalls && e.Type != graph.EdgeReferences {
 			continue
+		}
+		if from != nil {
+			n, _ := g.Node(e.Src)
+			if n.Kind == graph.KindFile {
+				n.FilePath = n.QualifiedName
+			}
+			if !from(n.FilePath) {
+				continue
+			}
 		}
 		out = append(out, fmt.Sprintf("%s %s -> %s %s %.2f line %d", e.Type, e.Src, e.Dst, e.Reason, e.Confidence, e.Line))
 	}

@@ -1,0 +1,48 @@
+package langtest
+
+import (
+	"context"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"testing"
+
+	"gitnexus.dev/gitnexus/internal/ingest"
+)
+
+// TestResolveSubsetCorpus resolves a random tenth of the files of the
+// repository GITNEXUS_ISOLATION_DIR with a program of their own and requires
+// the CALLS and REFERENCES edges out of those files that resolving every file
+// gives (lang/memo.go). GITNEXUS_ISOLATION_SEED picks the files (default 1).
+// It is skipped without the variable: every fixture is checked the same way
+// on every run (checkIsolation), this is for real repositories.
+func TestResolveSubsetCorpus(t *testing.T) {
+	dir := os.Getenv("GITNEXUS_ISOLATION_DIR")
+	if dir == "" {
+		t.Skip("GITNEXUS_ISOLATION_DIR is not set")
+	}
+	seed, _ := strconv.ParseUint(os.Getenv("GITNEXUS_ISOLATION_SEED"), 10, 64)
+	if seed == 0 {
+		seed = 1
+	}
+	var fams []family
+	if _, err := ingest.Run(context.Background(), collectFamilies(dir, &fams)); err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(seed, 0))
+	for _, fam := range fams {
+		keep := map[string]bool{}
+		for _, f := range fam.facts {
+			if rng.IntN(10) == 0 {
+				keep[f.Path] = true
+			}
+		}
+		kept := func(p string) bool { return keep[p] }
+		all, _ := resolveEdges(fam, nil, kept)
+		some, _ := resolveEdges(fam, kept, nil)
+		t.Logf("%d of %d files, %d edges", len(keep), len(fam.facts), len(all))
+		if err := sameEdges("a tenth of the files alone", all, some); err != nil {
+			t.Error(err)
+		}
+	}
+}

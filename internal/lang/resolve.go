@@ -24,6 +24,21 @@ func (p *Program) Resolve(g *graph.Graph) ResolveStats {
 // accepts only (all files when keep is nil). A file's edges do not depend
 // on which other files are resolved (memo.go).
 func (p *Program) ResolveOnly(g *graph.Graph, keep func(path string) bool) ResolveStats {
+	return p.ResolveEach(g, keep, nil)
+}
+
+// ResolveEach is ResolveOnly that also gives each resolved file's own
+// counts to each, when set.
+func (p *Program) ResolveEach(g *graph.Graph, keep func(path string) bool, each func(path string, st ResolveStats)) ResolveStats {
+	p.AddDeclarations(g)
+	return p.ResolveFiles(g, keep, each)
+}
+
+// AddDeclarations links the program and adds what does not depend on call
+// sites to g: symbol nodes, Package nodes, structural edges, IMPORTS,
+// EXTENDS/IMPLEMENTS. ResolveFiles then adds the files' CALLS and
+// REFERENCES.
+func (p *Program) AddDeclarations(g *graph.Graph) {
 	p.Rules.Organize(p)
 	for _, f := range p.Files {
 		p.Rules.BindImports(p, f)
@@ -32,17 +47,38 @@ func (p *Program) ResolveOnly(g *graph.Graph, keep func(path string) bool) Resol
 	p.resolveBases(g)
 	p.Rules.Link(p, g)
 	p.addStructure(g)
-	var st ResolveStats
+}
+
+// ResolveFiles adds the CALLS and REFERENCES of the files keep accepts (all
+// when nil) to g, after AddDeclarations, and gives each file's own counts
+// to each, when set. It may run more than once, on other files: a file's
+// edges do not depend on which files were resolved before it.
+func (p *Program) ResolveFiles(g *graph.Graph, keep func(path string) bool, each func(path string, st ResolveStats)) ResolveStats {
+	var total ResolveStats
 	for _, f := range p.Files {
 		if keep != nil && !keep(f.Facts.Path) {
 			continue
 		}
 		p.round++
+		var st ResolveStats
 		p.resolveCalls(g, f, &st)
 		p.resolveRefs(g, f)
-		st.Macros += f.Facts.Macros
+		st.Macros = f.Facts.Macros
+		total.Add(st)
+		if each != nil {
+			each(f.Facts.Path, st)
+		}
 	}
-	return st
+	return total
+}
+
+// Add adds o's counts to s's.
+func (s *ResolveStats) Add(o ResolveStats) {
+	s.Calls += o.Calls
+	s.CallsResolved += o.CallsResolved
+	s.CallsNameOnly += o.CallsNameOnly
+	s.CallsUnresolved += o.CallsUnresolved
+	s.Macros += o.Macros
 }
 
 // QualifiedName is a symbol's qualified name including its module's

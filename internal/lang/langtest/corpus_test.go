@@ -46,3 +46,45 @@ func TestResolveSubsetCorpus(t *testing.T) {
 		}
 	}
 }
+
+// TestAffectedCorpus edits the facts of random files of the repository
+// GITNEXUS_ISOLATION_DIR as checkAffected does the fixtures' (a symbol
+// renamed, its type or supertypes dropped, a binding's value dropped), and
+// after each requires that resolving only the files lang.Affected names,
+// with the others' edges from before, gives the edges and call counts of a
+// resolution of every file. GITNEXUS_AFFECTED_EDITS edits per family (10
+// by default; each resolves the family twice), GITNEXUS_ISOLATION_SEED
+// picks them.
+func TestAffectedCorpus(t *testing.T) {
+	dir := os.Getenv("GITNEXUS_ISOLATION_DIR")
+	if dir == "" {
+		t.Skip("GITNEXUS_ISOLATION_DIR is not set")
+	}
+	seed, _ := strconv.ParseUint(os.Getenv("GITNEXUS_ISOLATION_SEED"), 10, 64)
+	if seed == 0 {
+		seed = 1
+	}
+	n, _ := strconv.Atoi(os.Getenv("GITNEXUS_AFFECTED_EDITS"))
+	if n <= 0 {
+		n = 10
+	}
+	var fams []family
+	if _, err := ingest.Run(context.Background(), collectFamilies(dir, &fams)); err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(seed, 0))
+	for _, fam := range fams {
+		var edits []edit
+		for tries := 0; len(edits) < n && tries < 100*n; tries++ {
+			fi := rng.IntN(len(fam.facts))
+			if ms := mutations(fam.facts[fi]); len(ms) > 0 {
+				edits = append(edits, edit{fi, ms[rng.IntN(len(ms))]})
+			}
+		}
+		st, err := checkEdits(fam, edits)
+		t.Logf("%d files: %d edits resolved only the files they affect (%d in all), %d resolved every file", len(fam.facts), st.checked, st.resolved, st.fallbacks)
+		if err != nil {
+			t.Error(err)
+		}
+	}
+}

@@ -3,7 +3,10 @@
 // tree, and checked against the nodes and edges their `want` section lists.
 // Every fixture's files are also resolved one at a time, each with a new
 // program, and must give the edges of one resolution of all files
-// (isolation.go).
+// (isolation.go); and every fixture's facts are edited in the ways real
+// edits change them, after which resolving only the files lang.Affected
+// names, with the others' edges from before, must give the edges of a
+// resolution of all files (affected.go).
 //
 // A fixture file:
 //
@@ -173,6 +176,11 @@ func Check(t *testing.T, fx *Fixture) {
 	for _, fam := range fams {
 		if err := checkIsolation(fam); err != nil {
 			t.Errorf("%s: %v", fx.Name, err)
+		}
+		if st, err := checkAffected(fam); err != nil {
+			t.Errorf("%s: %v", fx.Name, err)
+		} else {
+			t.Logf("%s: %d edits resolved only the files they affect (%d in all), %d resolved every file", fx.Name, st.checked, st.resolved, st.fallbacks)
 		}
 	}
 	g := res.Graph

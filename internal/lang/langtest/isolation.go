@@ -80,10 +80,15 @@ func resolveEdges(fam family, keep, from func(string) bool) ([]string, lang.Reso
 				continue
 			}
 		}
-		out = append(out, fmt.Sprintf("%s %s -> %s %s %.2f line %d", e.Type, e.Src, e.Dst, e.Reason, e.Confidence, e.Line))
+		out = append(out, edgeLine(e))
 	}
 	sort.Strings(out)
 	return out, st
+}
+
+// edgeLine is an edge as the checks compare it.
+func edgeLine(e graph.Edge) string {
+	return fmt.Sprintf("%s %s -> %s %s %.2f lines %d %v", e.Type, e.Src, e.Dst, e.Reason, e.Confidence, e.Line, e.More)
 }
 
 func sameEdges(what string, want, have []string) error {

@@ -257,8 +257,13 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 		switch {
 		case fr.Fresh && !o.force:
 			// An index made elsewhere (a CI artifact unpacked here) is
-			// fresh but not yet in this machine's registry.
+			// fresh but not yet in this machine's registry. And a run
+			// killed just after it committed the index left meta.json
+			// behind it.
 			if err := ensureRegistered(root, meta); err != nil {
+				return err
+			}
+			if err := store.SyncMetaJSON(root, meta); err != nil {
 				return err
 			}
 			return reportFresh(o, root)

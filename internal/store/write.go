@@ -443,6 +443,22 @@ func syncFile(path string) error {
 	return nil
 }
 
+// SyncMetaJSON writes meta.json again when it is not the copy of meta (the
+// database's, Reader.Meta): a writer killed after its transaction
+// committed and before it copied the meta leaves the old copy behind. The
+// caller holds the repository's lock (Lock).
+func SyncMetaJSON(repo string, meta Meta) error {
+	b, err := json.MarshalIndent(meta, "", "  ")
+	if err != nil {
+		return err
+	}
+	dir := Dir(repo)
+	if have, err := os.ReadFile(filepath.Join(dir, MetaName)); err == nil && string(have) == string(b)+"\n" {
+		return nil
+	}
+	return writeMetaJSON(dir, meta)
+}
+
 // writeMetaJSON writes meta.json atomically.
 func writeMetaJSON(dir string, meta Meta) error {
 	b, err := json.MarshalIndent(meta, "", "  ")

@@ -313,6 +313,9 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 		Progress: prog.event, History: o.history.options(gs.Git && gs.Commit != ""), ReuseHistory: !o.force,
 		Communities: partition, CommunitiesWhy: communitiesWhy, Cache: cache, Embedder: embedder, EmbedProvider: ecfg.Provider, EmbedTokens: ecfg.MaxTokens}
 	iopt.SizeHint.Nodes, iopt.SizeHint.Edges = prevNodes, prevEdges
+	// The index's resolution is reused for the files an edit cannot
+	// affect only with the cache written with the index, by this build.
+	iopt.CacheIsIndex = pf != nil && cache.Token != "" && cache.Token == prevCacheToken
 	iopt.Listing = listing
 	if pf != nil {
 		iopt.PreviousHistory, iopt.Resolving, iopt.Ahead = pf.History, pf.ReadAhead, pf.Ahead

@@ -48,7 +48,7 @@ func TestIncrementalEqualsRebuild(t *testing.T) {
 			inc := filepath.Join(t.TempDir(), "repo")
 			full := filepath.Join(t.TempDir(), "repo")
 			steps := 6
-			reused, inPlace, local, carried, carriedCommit := 0, 0, 0, 0, 0
+			reused, inPlace, local, carried, carriedCommit, partial := 0, 0, 0, 0, 0, 0
 			var before map[string]string
 			// Two more steps, saved and not committed, add a function and
 			// calls: what an editor's saves do, and what carries the
@@ -75,6 +75,9 @@ func TestIncrementalEqualsRebuild(t *testing.T) {
 				}
 				rep, lc := reindexAndCompare(t, home, inc, full, step, before, renderListing(files))
 				reused += rep.Summary.FilesReused
+				if step > 0 && rep.Status == "indexed" && rep.Summary.FilesResolved < rep.Summary.SourceFiles {
+					partial++
+				}
 				if rep.Summary.Update != nil {
 					inPlace++
 				} else if step > 0 && rep.Status == "indexed" {
@@ -95,7 +98,11 @@ func TestIncrementalEqualsRebuild(t *testing.T) {
 				}
 				before = memberships(t, inc)
 			}
-			t.Logf("%d re-indexes carried the history over, %d of them after a commit", carried, carriedCommit)
+			t.Logf("%d re-indexes carried the history over, %d of them after a commit; %d resolved only the files the edit could affect",
+				carried, carriedCommit, partial)
+			if partial == 0 {
+				t.Errorf("no re-index resolved only some files: ingest/resolve.go is not checked")
+			}
 			if carried == 0 {
 				t.Errorf("no re-index carried the history over: store/carry.go is not checked")
 			}
@@ -281,6 +288,35 @@ func summaryCounts(t *testing.T, root string) string {
 	return string(out)
 }
 
+// resolveCounts renders the call counts of the summary an index keeps in
+// its meta (the database's: meta.json is a copy written after the commit).
+func resolveCounts(t *testing.T, root string) string {
+	t.Helper()
+	var m struct {
+		Stats struct{ Resolve map[string]int }
+	}
+	if err := json.Unmarshal([]byte(indexMeta(t, root)), &m); err != nil {
+		t.Fatal(err)
+	}
+	out, err := json.Marshal(m.Stats.Resolve)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
+}
+
+// indexMeta is the meta the index's database holds, as stored.
+func indexMeta(t *testing.T, root string) string {
+	t.Helper()
+	db := openIndex(t, root)
+	defer db.Close()
+	var v string
+	if err := db.QueryRow(`SELECT value FROM meta WHERE key = 'meta'`).Scan(&v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
 // TestIncrementalEmbeddingsEqualRebuild is TestIncrementalEqualsRebuild
 // with embeddings (an OpenAI-protocol endpoint on 127.0.0.1): a re-index
 // changes the embedding rows in place, and they and the answers that fuse
@@ -359,10 +395,13 @@ func TestIncrementalEmbeddingsEqualRebuild(t *testing.T) {
 type reindexReport struct {
 	Status  string
 	Summary struct {
-		FilesReused int
-		Update      *struct{ VectorsWritten, VectorsRemoved int }
-		Rewritten   string
-		History     *struct {
+		FilesReused   int
+		SourceFiles   int
+		FilesResolved int
+		ResolveAllWhy string
+		Update        *struct{ VectorsWritten, VectorsRemoved int }
+		Rewritten     string
+		History       *struct {
 			Carried bool
 			Dropped int
 		}
@@ -603,6 +642,9 @@ func sameAsRebuild(t *testing.T, inc, full string, before map[string]string) str
 		if msg := checkLocalCommunities(t, inc, before); msg != "" {
 			return "communities updated locally: " + msg
 		}
+	}
+	if a, b := resolveCounts(t, inc), resolveCounts(t, full); a != b {
+		return fmt.Sprintf("call counts differ\nincremental: %s\n    rebuild: %s", a, b)
 	}
 	a, b := dumpIndex(t, inc, !local), dumpIndex(t, full, !local)
 	for _, k := range slices.Sorted(mapsKeys(a)) {
@@ -1528,6 +1570,20 @@ func TestIncrementalAfterKilledWrite(t *testing.T) {
 			mustRun(t, home, inc, "analyze", "-q")
 			if msg := sameAsRebuild(t, inc, full, nil); msg != "" {
 				t.Fatalf("after the killed write: %s", msg)
+			}
+			// meta.json is the database's meta again, whether the next
+			// run re-indexed or found the index fresh.
+			var js, db map[string]any
+			b, err := os.ReadFile(filepath.Join(inc, ".gitnexus", "meta.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			stored := indexMeta(t, inc)
+			if err := errors.Join(json.Unmarshal(b, &js), json.Unmarshal([]byte(stored), &db)); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(js, db) {
+				t.Errorf("meta.json is not the index's meta after the killed write:\n%s\nindex: %s", b, stored)
 			}
 		})
 	}

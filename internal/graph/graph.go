@@ -211,6 +211,20 @@ func (g *Graph) AddNewEdge(e Edge) {
 	g.edgesSorted = false
 }
 
+// AppendNewEdges adds edges that no edge of the graph has the (src, dst,
+// type) of, nor each other, with their lines in order (as Edges gives
+// them): a re-index copies the index's edges of the files it did not
+// resolve again. They are appended without a lookup, and the edge index
+// is dropped (AddEdge rebuilds it when it next runs).
+func (g *Graph) AppendNewEdges(es []Edge) {
+	if len(es) == 0 {
+		return
+	}
+	g.edges = append(g.edges, es...)
+	g.edgeIdx = nil
+	g.edgesSorted = false
+}
+
 // sortLines puts the edge's own site lines in addLine's order, in a slice
 // of its own.
 func (e *Edge) sortLines() {

@@ -27,18 +27,31 @@ import (
 // the files extracted anew are what changed for them, which holds only for
 // the cache written with that index: Token, which the caller keeps in the
 // index's meta, ties the two.
+//
+// The cache written with an index also says how that index resolved each
+// file (its call counts) and which configuration files it resolved with
+// (Configs): a re-index that resolves only the files an edit can affect
+// takes the others' counts from it (resolve.go).
 type ExtractCache struct {
-	Key     string
-	Token   string
+	Key   string
+	Token string
+	// Configs is the digest of the configuration files the resolvers read
+	// (configDigest) in the run that wrote the cache.
+	Configs [sha256.Size]byte
 	entries map[string]cacheEntry // by path
 }
 
 type cacheEntry struct {
 	hash  [sha256.Size]byte
 	facts []byte // lang.AppendFacts form
+	// resolved are the file's call counts in the run that wrote the
+	// cache; set is false until resolution gave them.
+	resolved lang.ResolveStats
+	set      bool
 }
 
-const extractCacheMagic = "gitnexus extraction cache 2\n"
+// Version 3 added each file's call counts and the configuration digest.
+const extractCacheMagic = "gitnexus extraction cache 3\n"
 
 // NewExtractCache returns an empty cache for the extractors Key names.
 func NewExtractCache(key string) *ExtractCache {
@@ -54,17 +67,17 @@ func LoadExtractCache(path, key string) *ExtractCache {
 	if err != nil {
 		return c
 	}
-	token, entries, err := parseExtractCache(data, key)
+	token, configs, entries, err := parseExtractCache(data, key)
 	if err != nil {
 		return c
 	}
-	c.Token, c.entries = token, entries
+	c.Token, c.Configs, c.entries = token, configs, entries
 	return c
 }
 
-func parseExtractCache(data []byte, key string) (token string, _ map[string]cacheEntry, _ error) {
+func parseExtractCache(data []byte, key string) (token string, configs [sha256.Size]byte, _ map[string]cacheEntry, _ error) {
 	if !bytes.HasPrefix(data, []byte(extractCacheMagic)) {
-		return "", nil, errors.New("not an extraction cache")
+		return "", configs, nil, errors.New("not an extraction cache")
 	}
 	data = data[len(extractCacheMagic):]
 	str := func() (string, bool) {
@@ -77,35 +90,48 @@ func parseExtractCache(data []byte, key string) (token string, _ map[string]cach
 		return s, true
 	}
 	if k, ok := str(); !ok || k != key {
-		return "", nil, errors.New("written by other extractors")
+		return "", configs, nil, errors.New("written by other extractors")
 	}
 	token, ok := str()
-	if !ok {
-		return "", nil, errors.New("truncated")
+	if !ok || len(data) < sha256.Size {
+		return "", configs, nil, errors.New("truncated")
 	}
+	copy(configs[:], data)
+	data = data[sha256.Size:]
 	n, k := binary.Uvarint(data)
 	if k <= 0 || n > uint64(len(data)) {
-		return "", nil, errors.New("bad entry count")
+		return "", configs, nil, errors.New("bad entry count")
 	}
 	data = data[k:]
 	entries := make(map[string]cacheEntry, n)
 	for i := uint64(0); i < n; i++ {
 		p, ok := str()
 		if !ok || len(data) < sha256.Size {
-			return "", nil, errors.New("truncated")
+			return "", configs, nil, errors.New("truncated")
 		}
 		var e cacheEntry
 		copy(e.hash[:], data)
 		data = data[sha256.Size:]
 		m, k := binary.Uvarint(data)
 		if k <= 0 || m > uint64(len(data)-k) {
-			return "", nil, errors.New("truncated")
+			return "", configs, nil, errors.New("truncated")
 		}
 		e.facts = data[k : k+int(m)]
 		data = data[k+int(m):]
+		var counts [6]uint64
+		for j := range counts {
+			v, k := binary.Uvarint(data)
+			if k <= 0 {
+				return "", configs, nil, errors.New("truncated")
+			}
+			counts[j], data = v, data[k:]
+		}
+		e.set = counts[0] == 1
+		e.resolved = lang.ResolveStats{Calls: int(counts[1]), CallsResolved: int(counts[2]), CallsNameOnly: int(counts[3]),
+			CallsUnresolved: int(counts[4]), Macros: int(counts[5])}
 		entries[p] = e
 	}
-	return token, entries, nil
+	return token, configs, entries, nil
 }
 
 // lookup returns the facts cached for a file with this path and content
@@ -131,18 +157,56 @@ func (c *ExtractCache) add(path string, hash [sha256.Size]byte, facts []byte) {
 	c.entries[path] = cacheEntry{hash: hash, facts: facts}
 }
 
+// setResolved records how the run resolved the file at path (which add
+// recorded).
+func (c *ExtractCache) setResolved(path string, st lang.ResolveStats) {
+	if e, ok := c.entries[path]; ok {
+		e.resolved, e.set = st, true
+		c.entries[path] = e
+	}
+}
+
+// resolved returns the call counts of the file at path in the run that
+// wrote the cache; ok is false when it has none.
+func (c *ExtractCache) resolved(path string) (lang.ResolveStats, bool) {
+	e, ok := c.entries[path]
+	return e.resolved, ok && e.set
+}
+
+// prior returns the facts the cache holds for the file at path, whatever
+// its content is now; nil when it holds none.
+func (c *ExtractCache) prior(path string) *lang.FileFacts {
+	e, ok := c.entries[path]
+	if !ok {
+		return nil
+	}
+	f, rest, err := lang.DecodeFacts(e.facts)
+	if err != nil || len(rest) != 0 || f.Path != path {
+		return nil
+	}
+	return f
+}
+
+// paths calls fn with the path of every file the cache holds.
+func (c *ExtractCache) paths(fn func(path string)) {
+	for p := range c.entries {
+		fn(p)
+	}
+}
+
 // Len is the number of files the cache holds.
 func (c *ExtractCache) Len() int { return len(c.entries) }
 
 // Same reports whether next, the cache a run built on c, holds what c
-// holds: every file's facts were read from c and no file left. Writing
-// it again would change nothing.
+// holds: every file's facts were read from c, resolved to the same counts,
+// with the same configuration files, and no file left. Writing it again
+// would change nothing.
 func (c *ExtractCache) Same(next *ExtractCache) bool {
-	if c.Key != next.Key || len(c.entries) != len(next.entries) {
+	if c.Key != next.Key || c.Configs != next.Configs || len(c.entries) != len(next.entries) {
 		return false
 	}
 	for p, e := range next.entries {
-		if old, ok := c.entries[p]; !ok || old.hash != e.hash {
+		if old, ok := c.entries[p]; !ok || old.hash != e.hash || old.set != e.set || old.resolved != e.resolved {
 			return false
 		}
 	}
@@ -168,6 +232,7 @@ func (c *ExtractCache) Save(path string) error {
 	buf = append(buf, c.Key...)
 	buf = binary.AppendUvarint(buf, uint64(len(c.Token)))
 	buf = append(buf, c.Token...)
+	buf = append(buf, c.Configs[:]...)
 	buf = binary.AppendUvarint(buf, uint64(len(c.entries)))
 	w.Write(buf)
 	for _, p := range slices.Sorted(maps.Keys(c.entries)) {
@@ -178,6 +243,16 @@ func (c *ExtractCache) Save(path string) error {
 		buf = binary.AppendUvarint(buf, uint64(len(e.facts)))
 		w.Write(buf)
 		w.Write(e.facts)
+		set := uint64(0)
+		if e.set {
+			set = 1
+		}
+		r := e.resolved
+		buf = buf[:0]
+		for _, v := range []uint64{set, uint64(r.Calls), uint64(r.CallsResolved), uint64(r.CallsNameOnly), uint64(r.CallsUnresolved), uint64(r.Macros)} {
+			buf = binary.AppendUvarint(buf, v)
+		}
+		w.Write(buf)
 	}
 	if err := errors.Join(w.Flush(), tmp.Chmod(0o644), tmp.Sync(), tmp.Close()); err != nil {
 		return fmt.Errorf("write the extraction cache: %w", err)

@@ -14,9 +14,12 @@ import (
 func TestExtractCacheRoundTripAndSame(t *testing.T) {
 	facts := func(path string) []byte { return lang.AppendFacts(nil, &lang.FileFacts{Path: path, Lines: 3}) }
 	hash := func(s string) [sha256.Size]byte { return sha256.Sum256([]byte(s)) }
+	counts := lang.ResolveStats{Calls: 7, CallsResolved: 5, CallsNameOnly: 1, CallsUnresolved: 2, Macros: 3}
 	c := NewExtractCache("k1")
+	c.Configs = hash("go.mod")
 	c.add("a.go", hash("a"), facts("a.go"))
 	c.add("b.go", hash("b"), facts("b.go"))
+	c.setResolved("a.go", counts)
 	path := filepath.Join(t.TempDir(), "extract.cache")
 	if err := c.Save(path); err != nil {
 		t.Fatal(err)
@@ -34,10 +37,36 @@ func TestExtractCacheRoundTripAndSame(t *testing.T) {
 	if other := LoadExtractCache(path, "k2"); other.Len() != 0 {
 		t.Errorf("another build's cache loaded %d entries", other.Len())
 	}
+	if loaded.Configs != c.Configs {
+		t.Errorf("configuration digest %x, want %x", loaded.Configs, c.Configs)
+	}
+	if st, ok := loaded.resolved("a.go"); !ok || st != counts {
+		t.Errorf("a.go's counts %+v %v, want %+v", st, ok, counts)
+	}
+	if _, ok := loaded.resolved("b.go"); ok {
+		t.Errorf("b.go has counts, none were set")
+	}
+	if f := loaded.prior("a.go"); f == nil || f.Path != "a.go" {
+		t.Errorf("prior a.go: %+v", f)
+	}
+	if f := loaded.prior("c.go"); f != nil {
+		t.Errorf("prior of a file the cache does not hold: %+v", f)
+	}
 
 	same := NewExtractCache("k1")
+	same.Configs = c.Configs
 	same.add("b.go", hash("b"), facts("b.go"))
 	same.add("a.go", hash("a"), facts("a.go"))
+	same.setResolved("a.go", counts)
+	recounted := NewExtractCache("k1")
+	recounted.Configs = c.Configs
+	recounted.add("b.go", hash("b"), facts("b.go"))
+	recounted.add("a.go", hash("a"), facts("a.go"))
+	recounted.setResolved("a.go", lang.ResolveStats{Calls: 7})
+	reconfigured := NewExtractCache("k1")
+	reconfigured.add("b.go", hash("b"), facts("b.go"))
+	reconfigured.add("a.go", hash("a"), facts("a.go"))
+	reconfigured.setResolved("a.go", counts)
 	edited := NewExtractCache("k1")
 	edited.add("a.go", hash("a2"), facts("a.go"))
 	edited.add("b.go", hash("b"), facts("b.go"))
@@ -50,7 +79,8 @@ func TestExtractCacheRoundTripAndSame(t *testing.T) {
 		name string
 		next *ExtractCache
 		want bool
-	}{{"same files", same, true}, {"a file edited", edited, false}, {"a file gone", fewer, false}, {"other extractors", rekeyed, false}} {
+	}{{"same files", same, true}, {"a file edited", edited, false}, {"a file gone", fewer, false}, {"other extractors", rekeyed, false},
+		{"other counts", recounted, false}, {"other configuration files", reconfigured, false}} {
 		if got := loaded.Same(tc.next); got != tc.want {
 			t.Errorf("%s: Same = %v, want %v", tc.name, got, tc.want)
 		}

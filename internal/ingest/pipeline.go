@@ -54,6 +54,11 @@ type Options struct {
 	// content it has are not extracted again. The run's own facts are
 	// returned in Result.Cache either way when it is set.
 	Cache *ExtractCache
+	// CacheIsIndex says that Cache was written with the index Ahead reads
+	// (by this build): then only the files an edit can affect are resolved
+	// again, and the others' CALLS and REFERENCES are the index's
+	// (resolve.go).
+	CacheIsIndex bool
 	// Embedder, when set, embeds the symbols and commits (embed.go);
 	// EmbedProvider names its provider and EmbedTokens is the token budget
 	// of one text. Vectors of the current index with the same text and
@@ -121,12 +126,19 @@ type Stats struct {
 	ParseErrors int `json:"parseErrors"`
 	// FilesReused of the source files had their facts read from the
 	// extraction cache instead of extracted (their content had not changed).
-	FilesReused      int               `json:"filesReused"`
-	ParseErrorFiles  []string          `json:"parseErrorFiles,omitempty"`
-	ExtractFailures  int               `json:"extractFailures"`
-	Resolve          lang.ResolveStats `json:"resolve"`
-	PhaseMillis      map[string]int64  `json:"phaseMillis"`
-	UnsupportedFiles map[string]int    `json:"unsupportedExtensions,omitempty"`
+	FilesReused     int               `json:"filesReused"`
+	ParseErrorFiles []string          `json:"parseErrorFiles,omitempty"`
+	ExtractFailures int               `json:"extractFailures"`
+	Resolve         lang.ResolveStats `json:"resolve"`
+	// FilesResolved of the source files had their calls and references
+	// resolved in this run; the others' are the index's, which the edit
+	// could not change (resolve.go). ResolveAllWhy says why a re-index
+	// resolved every file, when it had the index's resolution to start
+	// from.
+	FilesResolved    int              `json:"filesResolved"`
+	ResolveAllWhy    string           `json:"resolveAllWhy,omitempty"`
+	PhaseMillis      map[string]int64 `json:"phaseMillis"`
+	UnsupportedFiles map[string]int   `json:"unsupportedExtensions,omitempty"`
 	// Flows are the communities and processes found (internal/enrich).
 	Flows enrich.Stats `json:"flows"`
 	// History describes the git history stage; nil when it did not run.
@@ -249,6 +261,18 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	st.Files = len(kept)
 	addFolders(g, kept)
+	sources := map[string]bool{}
+	for _, rules := range familyOrder {
+		for _, f := range families[rules] {
+			sources[f.Path] = true
+		}
+	}
+	digest := configDigest(config)
+	if next != nil {
+		next.Configs = digest
+	}
+	rsl := newResolution(&opts, g, &st, next, extracted, sources, digest)
+	var runs []*familyRun
 	for _, rules := range familyOrder {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -258,14 +282,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		if opts.Family != nil {
 			opts.Family(rules, facts, config)
 		}
-		prog := lang.NewProgram(rules, facts, config)
-		rs := prog.Resolve(g)
-		st.Resolve.Calls += rs.Calls
-		st.Resolve.CallsResolved += rs.CallsResolved
-		st.Resolve.CallsNameOnly += rs.CallsNameOnly
-		st.Resolve.CallsUnresolved += rs.CallsUnresolved
-		st.Resolve.Macros += rs.Macros
+		runs = append(runs, rsl.family(rules, facts, config))
 	}
+	rsl.finish(runs)
 	timed("resolve", start)
 
 	start = time.Now()

@@ -307,6 +307,13 @@ func (a *affectedSet) changedSymbol(f *FileFacts, i int) {
 	}
 	if t := ownerName(f, i); t != "" {
 		a.hier[t] = true
+		if s.Kind == graph.KindConstructor || s.Name == "apply" {
+			// Reached through the type's name: `Foo()`, `new Foo()`, and
+			// Scala's `Foo(x)`, which runs Foo.apply; and through the
+			// names of subtypes that inherit it (the closure adds types
+			// whose supertypes are in the set).
+			a.add(t)
+		}
 	}
 }
 

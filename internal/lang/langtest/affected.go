@@ -133,10 +133,8 @@ type mutation struct {
 	facts *lang.FileFacts
 }
 
-// maxMutated bounds the symbols and bindings edited per file.
-const maxMutated = 8
-
-// mutations returns edited copies of f.
+// mutations returns edited copies of f: each of its symbols and bindings
+// edited in each way that applies.
 func mutations(f *lang.FileFacts) []mutation {
 	var out []mutation
 	edit := func(what string, fn func(c *lang.FileFacts)) {
@@ -180,7 +178,7 @@ func mutations(f *lang.FileFacts) []mutation {
 			at(&c.Calls[k].Byte)
 		}
 	}
-	for _, i := range spread(len(f.Symbols)) {
+	for i := range f.Symbols {
 		s := f.Symbols[i]
 		if s.EndByte > s.StartByte+1 {
 			edit("growing the body of "+s.Qual, func(c *lang.FileFacts) {
@@ -211,7 +209,7 @@ func mutations(f *lang.FileFacts) []mutation {
 			})
 		}
 	}
-	for _, i := range spread(len(f.Bindings)) {
+	for i := range f.Bindings {
 		b := f.Bindings[i]
 		if b.Type == "" && b.Value == nil {
 			continue
@@ -233,22 +231,6 @@ func mutations(f *lang.FileFacts) []mutation {
 			})
 			break
 		}
-	}
-	return out
-}
-
-// spread picks at most maxMutated of n indexes, spread over the range.
-func spread(n int) []int {
-	if n <= maxMutated {
-		out := make([]int, n)
-		for i := range out {
-			out[i] = i
-		}
-		return out
-	}
-	out := make([]int, maxMutated)
-	for k := range out {
-		out[k] = k * n / maxMutated
 	}
 	return out
 }

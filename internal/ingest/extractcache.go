@@ -144,7 +144,9 @@ func (c *ExtractCache) lookup(path string, hash [sha256.Size]byte) (*lang.FileFa
 	if !ok || e.hash != hash {
 		return nil, nil
 	}
-	f, rest, err := lang.DecodeFacts(e.facts)
+	// The cache's data is never written to once read: the facts' strings
+	// stay in it.
+	f, rest, err := lang.DecodeFactsShared(e.facts)
 	if err != nil || len(rest) != 0 || f.Path != path {
 		return nil, nil
 	}
@@ -180,7 +182,7 @@ func (c *ExtractCache) prior(path string) *lang.FileFacts {
 	if !ok {
 		return nil
 	}
-	f, rest, err := lang.DecodeFacts(e.facts)
+	f, rest, err := lang.DecodeFactsShared(e.facts)
 	if err != nil || len(rest) != 0 || f.Path != path {
 		return nil
 	}

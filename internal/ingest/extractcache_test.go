@@ -2,6 +2,8 @@ package ingest
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -85,4 +87,45 @@ func TestExtractCacheRoundTripAndSame(t *testing.T) {
 			t.Errorf("%s: Same = %v, want %v", tc.name, got, tc.want)
 		}
 	}
+}
+
+// BenchmarkDecodeCache decodes every file's facts of the extraction cache
+// GITNEXUS_BENCH_CACHE (a .gitnexus/extract.cache), as a re-index reads
+// them back; skipped without it.
+func BenchmarkDecodeCache(b *testing.B) {
+	path := os.Getenv("GITNEXUS_BENCH_CACHE")
+	if path == "" {
+		b.Skip("GITNEXUS_BENCH_CACHE is not set")
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	key := cacheKey(data)
+	c := NewExtractCache(key)
+	_, _, entries, err := parseExtractCache(data, key)
+	if err != nil {
+		b.Fatal(err)
+	}
+	c.entries = entries
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	for range b.N {
+		n := 0
+		for p, e := range c.entries {
+			if f, _ := c.lookup(p, e.hash); f != nil {
+				n++
+			}
+		}
+		if n != len(c.entries) {
+			b.Fatalf("decoded %d of %d", n, len(c.entries))
+		}
+	}
+}
+
+// cacheKey reads the key a cache file was written with.
+func cacheKey(data []byte) string {
+	data = data[len(extractCacheMagic):]
+	n, k := binary.Uvarint(data)
+	return string(data[k : k+int(n)])
 }

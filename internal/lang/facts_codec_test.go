@@ -63,27 +63,33 @@ func TestFactsCodecRoundTrip(t *testing.T) {
 		{"nil and empty", edge},
 		{"zero", &FileFacts{}},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			data := AppendFacts([]byte("prefix"), tc.f)
-			got, rest, err := DecodeFacts(append(data[len("prefix"):], "next"...))
-			if err != nil {
-				t.Fatal(err)
+	decoders := []struct {
+		name   string
+		decode func([]byte) (*FileFacts, []byte, error)
+	}{{"copied", DecodeFacts}, {"shared", DecodeFactsShared}}
+	for _, dec := range decoders {
+		for _, tc := range tests {
+			t.Run(dec.name+"/"+tc.name, func(t *testing.T) {
+				data := AppendFacts([]byte("prefix"), tc.f)
+				got, rest, err := dec.decode(append(data[len("prefix"):], "next"...))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if string(rest) != "next" {
+					t.Errorf("rest %q, want %q", rest, "next")
+				}
+				if !reflect.DeepEqual(got, tc.f) {
+					t.Errorf("round trip:\n got %#v\nwant %#v", got, tc.f)
+				}
+			})
+		}
+		// Every strict prefix of a form is an error, not a panic or a
+		// different value.
+		data := AppendFacts(nil, full)
+		for i := 0; i < len(data); i++ {
+			if _, _, err := dec.decode(data[:i]); err == nil {
+				t.Fatalf("%s: the first %d of %d bytes decoded without error", dec.name, i, len(data))
 			}
-			if string(rest) != "next" {
-				t.Errorf("rest %q, want %q", rest, "next")
-			}
-			if !reflect.DeepEqual(got, tc.f) {
-				t.Errorf("round trip:\n got %#v\nwant %#v", got, tc.f)
-			}
-		})
-	}
-	// Every strict prefix of a form is an error, not a panic or a
-	// different value.
-	data := AppendFacts(nil, full)
-	for i := 0; i < len(data); i++ {
-		if _, _, err := DecodeFacts(data[:i]); err == nil {
-			t.Fatalf("the first %d of %d bytes decoded without error", i, len(data))
 		}
 	}
 }
@@ -98,10 +104,15 @@ func FuzzDecodeFacts(f *testing.F) {
 		if err != nil {
 			return
 		}
-		// What decodes encodes back to a form that decodes the same.
+		// What decodes encodes back to a form that decodes the same,
+		// with its strings copied or shared.
 		again, _, err := DecodeFacts(AppendFacts(nil, ff))
 		if err != nil || !reflect.DeepEqual(again, ff) {
 			t.Fatalf("re-encoding changed the facts: %v", err)
+		}
+		shared, _, err := DecodeFactsShared(data)
+		if err != nil || !reflect.DeepEqual(shared, ff) {
+			t.Fatalf("the shared decoding differs: %v", err)
 		}
 	})
 }

@@ -48,7 +48,7 @@ func TestIncrementalEqualsRebuild(t *testing.T) {
 			inc := filepath.Join(t.TempDir(), "repo")
 			full := filepath.Join(t.TempDir(), "repo")
 			steps := 6
-			reused, inPlace, local, carried, carriedCommit, partial := 0, 0, 0, 0, 0, 0
+			reused, unread, inPlace, local, carried, carriedCommit, partial := 0, 0, 0, 0, 0, 0, 0
 			var before map[string]string
 			// Two more steps, saved and not committed, add a function and
 			// calls: what an editor's saves do, and what carries the
@@ -75,6 +75,7 @@ func TestIncrementalEqualsRebuild(t *testing.T) {
 				}
 				rep, lc := reindexAndCompare(t, home, inc, full, step, before, renderListing(files))
 				reused += rep.Summary.FilesReused
+				unread += rep.Summary.FilesUnread
 				if step > 0 && rep.Status == "indexed" && rep.Summary.FilesResolved < rep.Summary.SourceFiles {
 					partial++
 				}
@@ -98,8 +99,8 @@ func TestIncrementalEqualsRebuild(t *testing.T) {
 				}
 				before = memberships(t, inc)
 			}
-			t.Logf("%d re-indexes carried the history over, %d of them after a commit; %d resolved only the files the edit could affect",
-				carried, carriedCommit, partial)
+			t.Logf("%d re-indexes carried the history over, %d of them after a commit; %d resolved only the files the edit could affect; "+
+				"%d files were taken from the cache unread", carried, carriedCommit, partial, unread)
 			if partial == 0 {
 				t.Errorf("no re-index resolved only some files: ingest/resolve.go is not checked")
 			}
@@ -120,6 +121,47 @@ func TestIncrementalEqualsRebuild(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestUnreadFilesEqualRebuild: files settled long enough before a run get
+// their signature recorded in the extraction cache, and the next runs take
+// them from it without reading them (ingest/filesig.go); the index must
+// still be the rebuild's, through edits of other files and an edit of one
+// of them.
+func TestUnreadFilesEqualRebuild(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewSource(11))
+	m := newCodeModel(rng)
+	l := modelLanguages[0]
+	home := t.TempDir()
+	inc, full := filepath.Join(t.TempDir(), "repo"), filepath.Join(t.TempDir(), "repo")
+	files := m.render(l)
+	for _, root := range []string{inc, full} {
+		syncFiles(t, root, files)
+		commitAll(t, root, 0)
+	}
+	mustRun(t, home, inc, "analyze", "-q")
+	time.Sleep(3100 * time.Millisecond) // past the racy window: the files are settled
+	unread := 0
+	for step := 1; step <= 3; step++ {
+		if step == 3 {
+			// A file the last run took unread, edited.
+			m.addCall(rng)
+			m.addFunc(m.files[0])
+		} else {
+			m.addFunc(m.files[step%len(m.files)])
+		}
+		files = m.render(l)
+		for _, root := range []string{inc, full} {
+			syncFiles(t, root, files)
+		}
+		rep, _ := reindexAndCompare(t, home, inc, full, step, nil, renderListing(files))
+		unread += rep.Summary.FilesUnread
+		if step > 1 && rep.Summary.FilesUnread == 0 {
+			t.Errorf("step %d: no file was taken from the cache unread", step)
+		}
+	}
+	t.Logf("%d files taken from the cache unread", unread)
 }
 
 // TestHistoryCarryRules saves the edits that decide whether a re-index may
@@ -396,6 +438,7 @@ type reindexReport struct {
 	Status  string
 	Summary struct {
 		FilesReused   int
+		FilesUnread   int
 		SourceFiles   int
 		FilesResolved int
 		ResolveAllWhy string
@@ -1455,19 +1498,25 @@ func TestIncrementalReplay(t *testing.T) {
 	if v := os.Getenv("GITNEXUS_REPLAY_MAX_COMMITS"); v != "" {
 		flags = []string{"--max-commits", v}
 	}
-	reused, inPlace, local, carried, saved := 0, 0, 0, 0, 0
+	reused, inPlace, local, carried, saved, partial := 0, 0, 0, 0, 0, 0
 	var before map[string]string
 	step := func(what string) {
 		t.Helper()
 		var rep struct {
+			Status  string
 			Summary struct {
-				FilesReused int
-				Update      *struct{ NodesAdded int }
-				History     *struct{ Carried bool }
+				FilesReused   int
+				SourceFiles   int
+				FilesResolved int
+				Update        *struct{ NodesAdded int }
+				History       *struct{ Carried bool }
 			}
 		}
 		json.Unmarshal([]byte(mustRun(t, home, inc, append([]string{"analyze", "--json", "-q"}, flags...)...).stdout), &rep)
 		reused += rep.Summary.FilesReused
+		if rep.Status == "indexed" && rep.Summary.FilesResolved < rep.Summary.SourceFiles {
+			partial++
+		}
 		if rep.Summary.Update != nil {
 			inPlace++
 		}
@@ -1508,7 +1557,8 @@ func TestIncrementalReplay(t *testing.T) {
 		step(fmt.Sprintf("commit %d of %d (%s)", i+1, len(commits), c))
 	}
 	t.Logf("%d commits replayed (%d saved first), the same index at each; %d file extractions reused, %d indexes changed in place, "+
-		"%d with communities updated locally, %d with the history carried over", len(commits), saved, reused, inPlace, local, carried)
+		"%d with communities updated locally, %d with the history carried over, %d resolving only the files the change could affect",
+		len(commits), saved, reused, inPlace, local, carried, partial)
 	if inPlace == 0 && len(commits) > 1 {
 		t.Error("no re-index changed the index in place: the replay checked only full writes")
 	}

@@ -48,9 +48,13 @@ type cacheEntry struct {
 	// cache; set is false until resolution gave them.
 	resolved lang.ResolveStats
 	set      bool
+	// sig is the file's signature when its content was read (filesig.go);
+	// zero when the file had changed too recently to keep one.
+	sig fileSig
 }
 
-// Version 3 added each file's call counts and the configuration digest.
+// Version 3 added each file's call counts and signature, and the
+// configuration digest.
 const extractCacheMagic = "gitnexus extraction cache 3\n"
 
 // NewExtractCache returns an empty cache for the extractors Key names.
@@ -118,7 +122,7 @@ func parseExtractCache(data []byte, key string) (token string, configs [sha256.S
 		}
 		e.facts = data[k : k+int(m)]
 		data = data[k+int(m):]
-		var counts [6]uint64
+		var counts [10]uint64
 		for j := range counts {
 			v, k := binary.Uvarint(data)
 			if k <= 0 {
@@ -129,6 +133,7 @@ func parseExtractCache(data []byte, key string) (token string, configs [sha256.S
 		e.set = counts[0] == 1
 		e.resolved = lang.ResolveStats{Calls: int(counts[1]), CallsResolved: int(counts[2]), CallsNameOnly: int(counts[3]),
 			CallsUnresolved: int(counts[4]), Macros: int(counts[5])}
+		e.sig = fileSig{size: int64(counts[6]), mtime: int64(counts[7]), ctime: int64(counts[8]), ino: counts[9]}
 		entries[p] = e
 	}
 	return token, configs, entries, nil
@@ -154,9 +159,24 @@ func (c *ExtractCache) lookup(path string, hash [sha256.Size]byte) (*lang.FileFa
 }
 
 // add records the facts of a file (encoded) under its path and content
-// hash.
-func (c *ExtractCache) add(path string, hash [sha256.Size]byte, facts []byte) {
-	c.entries[path] = cacheEntry{hash: hash, facts: facts}
+// hash, with the file's signature when it was read (zero for none).
+func (c *ExtractCache) add(path string, hash [sha256.Size]byte, facts []byte, sig fileSig) {
+	c.entries[path] = cacheEntry{hash: hash, facts: facts, sig: sig}
+}
+
+// unchanged returns the facts cached for the file at path when it has the
+// signature sig (not zero) the cache recorded, with their encoded form and
+// its content hash then: the file holds what was read then.
+func (c *ExtractCache) unchanged(path string, sig fileSig) (*lang.FileFacts, []byte, [sha256.Size]byte) {
+	if c == nil || sig == (fileSig{}) {
+		return nil, nil, [sha256.Size]byte{}
+	}
+	e, ok := c.entries[path]
+	if !ok || e.sig != sig {
+		return nil, nil, [sha256.Size]byte{}
+	}
+	f, enc := c.lookup(path, e.hash)
+	return f, enc, e.hash
 }
 
 // setResolved records how the run resolved the file at path (which add
@@ -208,7 +228,7 @@ func (c *ExtractCache) Same(next *ExtractCache) bool {
 		return false
 	}
 	for p, e := range next.entries {
-		if old, ok := c.entries[p]; !ok || old.hash != e.hash || old.set != e.set || old.resolved != e.resolved {
+		if old, ok := c.entries[p]; !ok || old.hash != e.hash || old.set != e.set || old.resolved != e.resolved || old.sig != e.sig {
 			return false
 		}
 	}
@@ -251,7 +271,8 @@ func (c *ExtractCache) Save(path string) error {
 		}
 		r := e.resolved
 		buf = buf[:0]
-		for _, v := range []uint64{set, uint64(r.Calls), uint64(r.CallsResolved), uint64(r.CallsNameOnly), uint64(r.CallsUnresolved), uint64(r.Macros)} {
+		for _, v := range []uint64{set, uint64(r.Calls), uint64(r.CallsResolved), uint64(r.CallsNameOnly), uint64(r.CallsUnresolved), uint64(r.Macros),
+			uint64(e.sig.size), uint64(e.sig.mtime), uint64(e.sig.ctime), e.sig.ino} {
 			buf = binary.AppendUvarint(buf, v)
 		}
 		w.Write(buf)

@@ -19,8 +19,8 @@ func TestExtractCacheRoundTripAndSame(t *testing.T) {
 	counts := lang.ResolveStats{Calls: 7, CallsResolved: 5, CallsNameOnly: 1, CallsUnresolved: 2, Macros: 3}
 	c := NewExtractCache("k1")
 	c.Configs = hash("go.mod")
-	c.add("a.go", hash("a"), facts("a.go"))
-	c.add("b.go", hash("b"), facts("b.go"))
+	c.add("a.go", hash("a"), facts("a.go"), fileSig{})
+	c.add("b.go", hash("b"), facts("b.go"), fileSig{})
 	c.setResolved("a.go", counts)
 	path := filepath.Join(t.TempDir(), "extract.cache")
 	if err := c.Save(path); err != nil {
@@ -57,26 +57,26 @@ func TestExtractCacheRoundTripAndSame(t *testing.T) {
 
 	same := NewExtractCache("k1")
 	same.Configs = c.Configs
-	same.add("b.go", hash("b"), facts("b.go"))
-	same.add("a.go", hash("a"), facts("a.go"))
+	same.add("b.go", hash("b"), facts("b.go"), fileSig{})
+	same.add("a.go", hash("a"), facts("a.go"), fileSig{})
 	same.setResolved("a.go", counts)
 	recounted := NewExtractCache("k1")
 	recounted.Configs = c.Configs
-	recounted.add("b.go", hash("b"), facts("b.go"))
-	recounted.add("a.go", hash("a"), facts("a.go"))
+	recounted.add("b.go", hash("b"), facts("b.go"), fileSig{})
+	recounted.add("a.go", hash("a"), facts("a.go"), fileSig{})
 	recounted.setResolved("a.go", lang.ResolveStats{Calls: 7})
 	reconfigured := NewExtractCache("k1")
-	reconfigured.add("b.go", hash("b"), facts("b.go"))
-	reconfigured.add("a.go", hash("a"), facts("a.go"))
+	reconfigured.add("b.go", hash("b"), facts("b.go"), fileSig{})
+	reconfigured.add("a.go", hash("a"), facts("a.go"), fileSig{})
 	reconfigured.setResolved("a.go", counts)
 	edited := NewExtractCache("k1")
-	edited.add("a.go", hash("a2"), facts("a.go"))
-	edited.add("b.go", hash("b"), facts("b.go"))
+	edited.add("a.go", hash("a2"), facts("a.go"), fileSig{})
+	edited.add("b.go", hash("b"), facts("b.go"), fileSig{})
 	fewer := NewExtractCache("k1")
-	fewer.add("a.go", hash("a"), facts("a.go"))
+	fewer.add("a.go", hash("a"), facts("a.go"), fileSig{})
 	rekeyed := NewExtractCache("k2")
-	rekeyed.add("a.go", hash("a"), facts("a.go"))
-	rekeyed.add("b.go", hash("b"), facts("b.go"))
+	rekeyed.add("a.go", hash("a"), facts("a.go"), fileSig{})
+	rekeyed.add("b.go", hash("b"), facts("b.go"), fileSig{})
 	for _, tc := range []struct {
 		name string
 		next *ExtractCache

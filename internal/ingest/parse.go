@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"gitnexus.dev/gitnexus/internal/lang"
 )
@@ -25,11 +26,14 @@ type parsed struct {
 	skip   string // skip cause, "" when kept
 	err    error  // extraction failure (the file is kept as a plain File)
 	// hash and encoded are the content's SHA-256 and the facts in their
-	// cached form, for the next run's extraction cache; reused tells the
-	// facts came from this run's cache.
+	// cached form, for the next run's extraction cache, with the file's
+	// signature when it was read (filesig.go); reused tells the facts came
+	// from this run's cache.
 	hash    [sha256.Size]byte
 	encoded []byte
+	sig     fileSig
 	reused  bool
+	unread  bool // reused without reading the file: its signature was the cache's
 }
 
 // parseAll reads and extracts every file with a pool of workers, each owning
@@ -41,6 +45,7 @@ func parseAll(ctx context.Context, root string, files []string, workers int, max
 	if workers < 1 {
 		workers = 1
 	}
+	start := time.Now()
 	jobs := make(chan int, workers*4)
 	var done atomic.Int64
 	var wg sync.WaitGroup
@@ -60,7 +65,7 @@ func parseAll(ctx context.Context, root string, files []string, workers int, max
 				if ctx.Err() != nil {
 					continue
 				}
-				r, err := parseOne(root, files[i], maxSize, configs, cache, extractors)
+				r, err := parseOne(root, files[i], maxSize, configs, cache, extractors, start)
 				if err != nil {
 					errOnce.Do(func() { firstErr = err })
 				}
@@ -87,10 +92,13 @@ func parseAll(ctx context.Context, root string, files []string, workers int, max
 }
 
 // parseOne reads one file, classifies it, and extracts its facts, or reads
-// them from the cache when it has them for this content. The returned
-// error is fatal (an extractor that cannot be created); problems with the
-// file itself are recorded in the result.
-func parseOne(root, rel string, maxSize int64, configs *configNames, cache *ExtractCache, extractors map[string]langExtractor) (parsed, error) {
+// them from the cache when it has them for this content; a file whose
+// signature is the one the cache recorded is not read at all. The
+// returned error is fatal (an extractor that cannot be created); problems
+// with the file itself are recorded in the result. start is when the run
+// began reading files.
+func parseOne(root, rel string, maxSize int64, configs *configNames, cache *ExtractCache, extractors map[string]langExtractor,
+	start time.Time) (parsed, error) {
 	r := parsed{path: rel}
 	abs := filepath.Join(root, filepath.FromSlash(rel))
 	fi, err := os.Stat(abs)
@@ -101,6 +109,15 @@ func parseOne(root, rel string, maxSize int64, configs *configNames, cache *Extr
 	if fi.Size() > maxSize {
 		r.skip = SkipTooLarge
 		return r, nil
+	}
+	r.sig = sigOf(fi).settled(start)
+	if !configs.match(rel) {
+		if f, enc, hash := cache.unchanged(rel, r.sig); f != nil {
+			if l := lang.ByName(f.Language); l != nil {
+				r.lang, r.facts, r.encoded, r.hash, r.reused, r.unread = l, f, enc, hash, true, true
+				return r, nil
+			}
+		}
 	}
 	src, err := os.ReadFile(abs)
 	if err != nil {

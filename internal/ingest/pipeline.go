@@ -126,7 +126,10 @@ type Stats struct {
 	ParseErrors int `json:"parseErrors"`
 	// FilesReused of the source files had their facts read from the
 	// extraction cache instead of extracted (their content had not changed).
-	FilesReused     int               `json:"filesReused"`
+	FilesReused int `json:"filesReused"`
+	// FilesUnread of those were not even read: their signature (size,
+	// times, inode) was the one the cache recorded (filesig.go).
+	FilesUnread     int               `json:"filesUnread"`
 	ParseErrorFiles []string          `json:"parseErrorFiles,omitempty"`
 	ExtractFailures int               `json:"extractFailures"`
 	Resolve         lang.ResolveStats `json:"resolve"`
@@ -214,10 +217,13 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	for _, r := range results {
 		if next != nil && r.encoded != nil {
-			next.add(r.path, r.hash, r.encoded)
+			next.add(r.path, r.hash, r.encoded, r.sig)
 		}
 		if r.reused {
 			st.FilesReused++
+			if r.unread {
+				st.FilesUnread++
+			}
 		} else {
 			extracted[r.path] = true
 		}

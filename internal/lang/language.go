@@ -155,6 +155,19 @@ func ForPath(p string) Language {
 	return byExt[ext]
 }
 
+// ByName returns the language registered under this name (Language.Name,
+// FileFacts.Language), or nil.
+func ByName(name string) Language {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	for _, l := range languages {
+		if l.Name() == name {
+			return l
+		}
+	}
+	return nil
+}
+
 // All returns the registered languages sorted by name.
 func All() []Language {
 	registryMu.RLock()

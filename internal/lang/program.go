@@ -304,12 +304,20 @@ type TypeExpr struct {
 // NewProgram indexes the facts of one language family. Files must be sorted
 // by path for deterministic ids.
 func NewProgram(rules Rules, facts []*FileFacts, config map[string][]byte) *Program {
+	// Room for every symbol and file at once: growing the symbols to the
+	// Go standard library's 230,000 step by step was a third of the time.
+	n := 0
+	for _, ff := range facts {
+		n += len(ff.Symbols)
+	}
 	p := &Program{
 		Rules:    rules,
 		Config:   config,
 		Modules:  map[string]*Module{},
-		byPath:   map[string]*File{},
-		byName:   map[string][]SymID{},
+		Files:    make([]*File, 0, len(facts)),
+		Syms:     make([]Sym, 0, n),
+		byPath:   make(map[string]*File, len(facts)),
+		byName:   make(map[string][]SymID, n/2),
 		aliases:  map[SymID]bool{},
 		subtypes: map[SymID][]SymID{},
 	}

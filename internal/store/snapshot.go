@@ -6,7 +6,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"math"
+	"unsafe"
 
 	"gitnexus.dev/gitnexus/internal/graph"
 )
@@ -65,21 +67,25 @@ type SnapshotEdge struct {
 // ErrNoSnapshot means the index has no snapshot (callers scan the tables).
 var ErrNoSnapshot = errors.New("no snapshot")
 
-// textHash is the FNV-1a hash of a node's doc and content, the two columns
-// the snapshot does not hold: an incremental write compares it to find the
-// nodes whose row changed.
+// textHash hashes a node's doc and content, the two columns the snapshot
+// does not hold: an incremental write compares it to find the nodes whose
+// row changed. It is two CRC-32s of the doc, a byte that is in no UTF-8
+// text (so that doc "ab" + "" differs from "a" + "b") and the content, one
+// Castagnoli and one IEEE, in the high and low halves: both run in
+// hardware, at 8 GB/s against 0.6 for the FNV-1a it replaced
+// (BenchmarkTextHash), which took a tenth of a second for the Go standard
+// library's 100 MB of code.
 func textHash(doc, content string) uint64 {
-	const offset, prime = 14695981039346656037, 1099511628211
-	h := uint64(offset)
-	for i := 0; i < len(doc); i++ {
-		h = (h ^ uint64(doc[i])) * prime
-	}
-	h = (h ^ 0xff) * prime // no byte of UTF-8 text: doc "ab" + "" differs from "a" + "b"
-	for i := 0; i < len(content); i++ {
-		h = (h ^ uint64(content[i])) * prime
-	}
-	return h
+	sep := []byte{0xff}
+	c := crc32.Update(crc32.Update(crc32.Update(0, castagnoli, bytesOf(doc)), castagnoli, sep), castagnoli, bytesOf(content))
+	i := crc32.Update(crc32.Update(crc32.Update(0, crc32.IEEETable, bytesOf(doc)), crc32.IEEETable, sep), crc32.IEEETable, bytesOf(content))
+	return uint64(c)<<32 | uint64(i)
 }
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// bytesOf is s's bytes, not copied: for reading only.
+func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
 // encodeSnapshot encodes nodes (in order) with their rids and text hashes,
 // and edges by node position (ends, graph.Graph.EdgeEnds).

@@ -361,3 +361,28 @@ func TestCommonTerms(t *testing.T) {
 		t.Errorf("search parse func: %d hits, %v; want the %d parse functions", len(hits), err, n/500)
 	}
 }
+
+// BenchmarkTextHash hashes a node's text as an incremental write does for
+// every node.
+func BenchmarkTextHash(b *testing.B) {
+	content := strings.Repeat("func foo() { return bar(x, y) }\n", 100)
+	b.SetBytes(int64(len(content)))
+	var sink uint64
+	for range b.N {
+		sink += textHash("doc", content)
+	}
+	_ = sink
+}
+
+// TestTextHashSeparates: the doc and content are hashed apart, and a change
+// of either changes the hash.
+func TestTextHashSeparates(t *testing.T) {
+	seen := map[uint64]string{}
+	for _, dc := range [][2]string{{"ab", ""}, {"a", "b"}, {"", "ab"}, {"ab", "c"}, {"ab", "d"}, {"", ""}, {"x", "func f() {}"}, {"x", "func f() {} "}} {
+		h := textHash(dc[0], dc[1])
+		if prev, ok := seen[h]; ok {
+			t.Errorf("%q and %s hash the same", dc, prev)
+		}
+		seen[h] = fmt.Sprintf("%q", dc)
+	}
+}

@@ -94,6 +94,9 @@ type UpdateStats struct {
 	EdgesAdded   int `json:"edgesAdded"`
 	EdgesChanged int `json:"edgesChanged"`
 	EdgesRemoved int `json:"edgesRemoved"`
+	// SnapshotChunks is how many chunks of the snapshot were written
+	// (snapshot_chunks.go): those a node or edge of changed.
+	SnapshotChunks int `json:"snapshotChunks"`
 	// HistoryRewritten is true when the history records differed and the
 	// history tables were written again.
 	HistoryRewritten bool `json:"historyRewritten"`
@@ -193,14 +196,8 @@ func update(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, met
 		snap = ahead.snap
 	} else if carry {
 		return nil, errors.New("the index changed after its history was found the same")
-	} else {
-		var snapBytes []byte
-		if err := tx.QueryRowContext(ctx, `SELECT data FROM snapshot WHERE id = 1`).Scan(&snapBytes); err != nil {
-			return nil, fmt.Errorf("read snapshot: %w", err)
-		}
-		if snap, err = decodeSnapshot(snapBytes); err != nil {
-			return nil, fmt.Errorf("read snapshot: %w", err)
-		}
+	} else if snap, err = readSnapshot(ctx, tx); err != nil {
+		return nil, fmt.Errorf("read snapshot: %w", err)
 	}
 	if snap.TextHashes == nil {
 		return nil, errNoUpdate{"the index's snapshot has no rids"}
@@ -211,7 +208,7 @@ func update(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, met
 	if snap.NextRid+int64(g.NodeCount()) >= math.MaxUint32 {
 		return nil, errNoUpdate{"the index has given out too many row ids"}
 	}
-	u := &updater{ctx: ctx, tx: tx, g: g, snap: snap, carry: carry}
+	u := &updater{ctx: ctx, tx: tx, g: g, snap: snap, carry: carry, dirty: make([]bool, len(snap.chunks))}
 	if carry {
 		u.drop = ahead.drop
 	}
@@ -224,22 +221,6 @@ func update(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, met
 	if err := u.nodes(); err != nil {
 		return nil, err
 	}
-	// The new snapshot is encoded on another core while the rows are
-	// written: it reads only the sorted graph and the rids, which are all
-	// given by now (0.3 s of the Go standard library's write).
-	nodes, hashes, edges, ends := u.newNodes, u.hashes, g.Edges(), g.EdgeEnds()
-	encode := func() []byte { return encodeSnapshot(nodes, edges, ends, u.rid, hashes, u.nextRid) }
-	if carry {
-		nodes, hashes, n, each, err := u.withHistory(edges, ends)
-		if err != nil {
-			return nil, err
-		}
-		encode = func() []byte { return encodeSnapshotFrom(nodes, hashes, u.rid, u.nextRid, n, each) }
-	}
-	snapDone := make(chan []byte, 1)
-	go func() { snapDone <- encode() }()
-	snapNew := func() []byte { b := <-snapDone; snapDone <- b; return b }
-	defer snapNew() // the encoding ends before the graph is given back
 	if err := u.edges(); err != nil {
 		return nil, err
 	}
@@ -260,9 +241,20 @@ func update(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, met
 	if err := u.commonTerms(); err != nil {
 		return nil, err
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE snapshot SET data = ? WHERE id = 1`, snapNew()); err != nil {
-		return nil, fmt.Errorf("store snapshot: %w", err)
+	// Only the snapshot's chunks in which a node or an edge out of one
+	// differs are encoded and written again (snapshot_chunks.go).
+	nodes, hashes, edges, ends := u.newNodes, u.hashes, g.Edges(), g.EdgeEnds()
+	n, each := len(edges), edgesWithEnds(edges, ends)
+	if carry {
+		if nodes, hashes, n, each, err = u.withHistory(edges, ends); err != nil {
+			return nil, err
+		}
 	}
+	rows := encodeChunked(nodes, hashes, u.rid, u.nextRid, n, each, snap.chunks, u.dirty, snap.nextChunkRow)
+	if err := rows.store(ctx, tx); err != nil {
+		return nil, err
+	}
+	u.stats.SnapshotChunks = len(rows.write)
 
 	meta.Format = MetaFormat
 	meta.SchemaVersion = SchemaVersion
@@ -333,6 +325,16 @@ type updater struct {
 	// newHistory gives the new history's stored form and its bytes
 	// (encodeHistoryAhead).
 	newHistory func() (*graph.History, []byte)
+	// dirty marks the snapshot's chunks in which a node or an edge out
+	// of one changes (touch).
+	dirty []bool
+}
+
+// touch marks the snapshot chunk of the node with this id as changed.
+func (u *updater) touch(id string) {
+	if len(u.dirty) > 0 {
+		u.dirty[chunkOf(u.snap.chunks, id)] = true
+	}
 }
 
 // encodeHistoryAhead encodes the graph's history on another core while the
@@ -441,6 +443,7 @@ func (u *updater) nodes() error {
 		}
 		gone = append(gone, o.Rid)
 		u.stats.NodesRemoved++
+		u.touch(o.ID)
 	}
 	i := 0
 	for j := range u.newNodes {
@@ -456,6 +459,7 @@ func (u *updater) nodes() error {
 				gone = append(gone, o.Rid)
 				write = append(write, int64(j))
 				u.stats.NodesChanged++
+				u.touch(n.ID)
 			}
 			place(j, i)
 			i++
@@ -465,6 +469,7 @@ func (u *updater) nodes() error {
 		u.nextRid++
 		write = append(write, int64(j))
 		u.stats.NodesAdded++
+		u.touch(n.ID)
 		place(j, -1)
 	}
 	for ; i < len(old); i++ {
@@ -607,6 +612,7 @@ func (u *updater) edges() error {
 	}
 	remove := func(e *SnapshotEdge) error {
 		u.stats.EdgesRemoved++
+		u.touch(oldNodes[e.Src].ID)
 		_, err := del.ExecContext(u.ctx, oldNodes[e.Src].Rid, oldNodes[e.Dst].Rid, e.Type)
 		return err
 	}
@@ -634,6 +640,7 @@ func (u *updater) edges() error {
 		}
 		if c > 0 {
 			u.stats.EdgesAdded++
+			u.touch(n.Src)
 			if err := ins.add(edgeValues(u.rid, n)...); err != nil {
 				return fmt.Errorf("store edges: %w", err)
 			}
@@ -645,6 +652,7 @@ func (u *updater) edges() error {
 		if o := &old[i]; o.Confidence != float32(n.Confidence) || o.Reason != string(n.Reason) ||
 			int(o.Line) != n.Line || !sameLines(o.More, n.More) {
 			u.stats.EdgesChanged++
+			u.touch(n.Src)
 			if _, err := upd.ExecContext(u.ctx, n.Confidence, string(n.Reason), n.Line, joinLines(n.More),
 				u.rid[n.Src], u.rid[n.Dst], n.Type.String()); err != nil {
 				return fmt.Errorf("update edges: %w", err)

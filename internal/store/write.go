@@ -413,9 +413,10 @@ func load(ctx context.Context, tx *sql.Tx, g *graph.Graph, vecs *Vectors, meta M
 	if err := writeVectors(ctx, tx, vecs, rid); err != nil {
 		return err
 	}
-	snap := encodeSnapshot(nodes, edges, g.EdgeEnds(), rid, textHashes(nodes), int64(len(nodes))+1)
-	if _, err := tx.ExecContext(ctx, `INSERT INTO snapshot(id, data) VALUES (1, ?)`, snap); err != nil {
-		return fmt.Errorf("store snapshot: %w", err)
+	ends := g.EdgeEnds()
+	snap := encodeChunked(nodes, textHashes(nodes), rid, int64(len(nodes))+1, len(edges), edgesWithEnds(edges, ends), nil, nil, 0)
+	if err := snap.store(ctx, tx); err != nil {
+		return err
 	}
 	mj, err := json.Marshal(meta)
 	if err != nil {

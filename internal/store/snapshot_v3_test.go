@@ -127,4 +127,3 @@ func encodeSnapshotFrom(nodes []graph.Node, hashes []uint64, rid map[string]int6
 	}
 	return buf
 }
-

@@ -197,6 +197,7 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	prevNodes, prevEdges := -1, -1 // nodes and edges in the index, -1 when there is none
 	var prevEmbed *store.EmbeddingMeta
 	var prevDirty []string // the files git listed as changed when the index was built
+	var unchangedHistory *ingest.UnchangedHistory
 	cachePath := filepath.Join(store.Dir(root), extractCacheName)
 	prev, prevErr := store.OpenRepo(root)
 	var pf *prefetch // what a re-index reads of the index, read while git status runs
@@ -252,6 +253,7 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 				communitiesWhy = "the index has no communities to start from"
 			}
 			prevCacheToken = meta.ExtractCache
+			unchangedHistory = unchangedHistoryOf(o, pf, meta, gs, embedder != nil)
 		}
 		r.Close()
 		switch {
@@ -319,6 +321,9 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	iopt.Listing = listing
 	if pf != nil {
 		iopt.PreviousHistory, iopt.Resolving, iopt.Ahead = pf.History, pf.ReadAhead, pf.Ahead
+		if iopt.UnchangedHistory = unchangedHistory; unchangedHistory == nil {
+			pf.StartHistory() // the records will be needed: read and decoded on the side meanwhile
+		}
 	}
 	res, err := ingest.Run(ctx, iopt)
 	prog.done()
@@ -392,6 +397,37 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 			Commit: gs.Commit, Dirty: gs.Dirty, Summary: &sum})
 	}
 	printSummary(o.io.Out, entry.ID, root, &sum)
+	return nil
+}
+
+// unchangedHistoryOf says, for a re-index of an index this build wrote,
+// when reading the git history would give the index's records again:
+// HEAD is the index's newest commit, read through the first-parent
+// history with the settings asked for now, without --since (a relative
+// date moves with the clock), and no embeddings (commits are embedded
+// from the records). nil otherwise, or when the index's summary cannot be
+// read.
+func unchangedHistoryOf(o *analyzeOptions, pf *prefetch, meta store.Meta, gs gitState, embeddings bool) *ingest.UnchangedHistory {
+	want, have := o.history.options(gs.Git && gs.Commit != ""), meta.History
+	switch {
+	case want == nil || have == nil || embeddings || o.history.stale(have, true) != "":
+	case want.AllBranches || want.Since != "" || have.AllBranches || have.Since != "" || have.Head == "" || have.Head != gs.Commit:
+	default:
+		var sum struct {
+			History *ingest.HistoryStats `json:"history"`
+		}
+		if json.Unmarshal(meta.Stats, &sum) != nil || sum.History == nil {
+			return nil
+		}
+		if pf == nil || pf.historyStart == nil {
+			return nil
+		}
+		return &ingest.UnchangedHistory{Generation: meta.Generation, Settings: *have, Stats: *sum.History,
+			Decode: func() (*graph.History, string) {
+				h, why, _ := pf.History()
+				return h, why
+			}}
+	}
 	return nil
 }
 

@@ -14,7 +14,8 @@ import (
 // the communities while `git status` runs (30 ms on the Go standard
 // library in a work tree git has refreshed, 300 ms in a fresh clone), the
 // history records, which are needed last, while the files are listed and
-// parsed, and the graph snapshot the store compares the new graph with.
+// parsed (only when the run will need them: StartHistory), and
+// the graph snapshot the store compares the new graph with.
 // When the index turns out to be fresh, the reads are cancelled
 // and their results dropped.
 type prefetch struct {
@@ -25,12 +26,15 @@ type prefetch struct {
 	partitionDone chan struct{}
 	partition     *graph.Partition
 	partitionErr  error
-	historyDone   chan struct{}
-	history       *graph.History
-	historyWhy    string        // why the history could not be read
-	aheadDone     chan struct{} // with startAhead, nil when the snapshot is not read
-	ahead         *store.Ahead
-	startAhead    func() // starts reading the snapshot
+	// The history records, read and decoded once asked for or started
+	// (StartHistory): a save whose records are the index's needs neither.
+	historyStart func()        // starts reading, once
+	historyDone  chan struct{} // read and decoded
+	history      *graph.History
+	historyWhy   string        // why the history could not be read
+	aheadDone    chan struct{} // with startAhead, nil when the snapshot is not read
+	ahead        *store.Ahead
+	startAhead   func() // starts reading the snapshot
 }
 
 // startPrefetch starts the reads: the cache always, the history records
@@ -78,12 +82,31 @@ func startPrefetch(ctx context.Context, root, cachePath string, meta store.Meta,
 	}
 	if wantHistory && meta.History != nil {
 		p.historyDone = make(chan struct{})
-		read(p.historyDone, func(r *store.Reader) (err error) {
-			p.history, err = r.History(pctx)
-			return err
-		}, func(err error) { p.history, p.historyWhy = nil, err.Error() })
+		p.historyStart = sync.OnceFunc(func() {
+			read(p.historyDone, func(r *store.Reader) error {
+				blob, gen, err := r.HistoryBlob(pctx)
+				switch {
+				case err != nil:
+					return err
+				case blob == nil:
+					// An index written before the blob: its tables.
+					p.history, err = r.History(pctx)
+				default:
+					p.history, err = store.DecodeHistory(blob, meta.History, gen)
+				}
+				return err
+			}, func(err error) { p.history, p.historyWhy = nil, err.Error() })
+		})
 	}
 	return p
+}
+
+// StartHistory starts reading the history records, when they are to be
+// read.
+func (p *prefetch) StartHistory() {
+	if p != nil && p.historyStart != nil {
+		p.historyStart()
+	}
 }
 
 // Cache returns the extraction cache, once read.
@@ -104,6 +127,7 @@ func (p *prefetch) History() (h *graph.History, why string, ok bool) {
 	if p.historyDone == nil {
 		return nil, "", false
 	}
+	p.historyStart()
 	<-p.historyDone
 	return p.history, p.historyWhy, true
 }

@@ -70,6 +70,7 @@ func TestPrefetch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	wantHistory.EncodedAt = meta.Generation // read with the generation, in one read
 	wantCache := ingest.LoadExtractCache(cachePath, extractorKey())
 	var wg sync.WaitGroup
 	for range 4 {

@@ -48,7 +48,7 @@ func TestIncrementalEqualsRebuild(t *testing.T) {
 			inc := filepath.Join(t.TempDir(), "repo")
 			full := filepath.Join(t.TempDir(), "repo")
 			steps := 6
-			reused, unread, inPlace, local, carried, carriedCommit, partial := 0, 0, 0, 0, 0, 0, 0
+			reused, unread, inPlace, local, carried, carriedCommit, partial, kept := 0, 0, 0, 0, 0, 0, 0, 0
 			var before map[string]string
 			// Two more steps, saved and not committed, add a function and
 			// calls: what an editor's saves do, and what carries the
@@ -96,6 +96,9 @@ func TestIncrementalEqualsRebuild(t *testing.T) {
 					if commit && step > 0 {
 						carriedCommit++
 					}
+					if h.List == "index" {
+						kept++
+					}
 				}
 				before = memberships(t, inc)
 			}
@@ -103,6 +106,9 @@ func TestIncrementalEqualsRebuild(t *testing.T) {
 				"%d files were taken from the cache unread", carried, carriedCommit, partial, unread)
 			if partial == 0 {
 				t.Errorf("no re-index resolved only some files: ingest/resolve.go is not checked")
+			}
+			if kept == 0 {
+				t.Errorf("no re-index kept the index's history records undecoded: ingest.UnchangedHistory is not checked")
 			}
 			if carried == 0 {
 				t.Errorf("no re-index carried the history over: store/carry.go is not checked")
@@ -347,6 +353,28 @@ func resolveCounts(t *testing.T, root string) string {
 	return string(out)
 }
 
+// historyCounts renders the counts of the history records in the summary
+// an index keeps in its meta (what a rebuild, reading them all, counts).
+func historyCounts(t *testing.T, root string) string {
+	t.Helper()
+	var m struct {
+		Stats struct {
+			History *struct {
+				Commits, FileChanges, SymbolChanges, Guarded                       int
+				FileChangesLinked, SymbolChangesLinked, HistoricalSymbols, Reverts int
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(indexMeta(t, root)), &m); err != nil {
+		t.Fatal(err)
+	}
+	out, err := json.Marshal(m.Stats.History)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
+}
+
 // indexMeta is the meta the index's database holds, as stored.
 func indexMeta(t *testing.T, root string) string {
 	t.Helper()
@@ -447,6 +475,7 @@ type reindexReport struct {
 		History       *struct {
 			Carried bool
 			Dropped int
+			List    string
 		}
 	}
 }
@@ -688,6 +717,9 @@ func sameAsRebuild(t *testing.T, inc, full string, before map[string]string) str
 	}
 	if a, b := resolveCounts(t, inc), resolveCounts(t, full); a != b {
 		return fmt.Sprintf("call counts differ\nincremental: %s\n    rebuild: %s", a, b)
+	}
+	if a, b := historyCounts(t, inc), historyCounts(t, full); a != b {
+		return fmt.Sprintf("history counts differ\nincremental: %s\n    rebuild: %s", a, b)
 	}
 	a, b := dumpIndex(t, inc, !local), dumpIndex(t, full, !local)
 	for _, k := range slices.Sorted(mapsKeys(a)) {

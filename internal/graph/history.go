@@ -29,6 +29,16 @@ type History struct {
 	// (SameRecords), so that writing the index can tell the stored history
 	// is current without encoding the records again.
 	Encoded []byte
+	// EncodedAt is the generation of the index Encoded was read from, in
+	// the same read as the bytes; 0 when not known. The index's writer,
+	// holding its lock, can take Encoded for the stored bytes at that
+	// generation without reading them again.
+	EncodedAt int64
+	// Unread: the records are the index's at generation EncodedAt and were
+	// not read; the History holds its Settings alone. A write of that
+	// index keeps its history as it is (a save whose HEAD has not moved:
+	// ingest.UnchangedHistory).
+	Unread bool
 	// Base, when set, is the history a re-index started from, as the
 	// index holds it (its Encoded set): the store diffs the new records
 	// against it instead of decoding the stored form again. It is read,

@@ -99,7 +99,10 @@ type Stats struct {
 	Reason string `json:"reason,omitempty"`
 	// List says where the list of commits came from: "previous" (HEAD has
 	// not moved), "previous+new" (git listed only the commits since the
-	// previous HEAD) or "git" (git listed them all).
+	// previous HEAD) or "git" (git listed them all); "index" when the
+	// index's records were kept as they are without reading git or
+	// decoding them (HEAD has not moved, and the history was carried
+	// over: ingest.UnchangedHistory).
 	List string `json:"list"`
 	// Guarded commits changed more files than the guard: not mapped onto
 	// symbols.

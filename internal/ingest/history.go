@@ -23,17 +23,73 @@ type HistoryStats struct {
 	Carried bool `json:"carried,omitempty"`
 }
 
+// UnchangedHistory describes an index whose history records are what
+// reading the git history would give again: HEAD is the commit the index
+// read last, through its first-parent history, with the same settings and
+// no --since (as history.Read's list from the previous records, whose
+// assumptions it shares). A save, then, most often keeps the index's
+// history part as it is (store/carry.go), and the run finds that out from
+// the snapshot alone, without reading git or the records (on trpc: 5.7 MB
+// read in 100 to 160 ms, 100 ms of decoding, and the history phase's
+// 50 ms).
+type UnchangedHistory struct {
+	// Generation is the index's (graph.History.EncodedAt), Settings its
+	// history's.
+	Generation int64
+	Settings   graph.HistorySettings
+	// Stats are the history stats of the index's summary: the records'
+	// counts are reported again.
+	Stats HistoryStats
+	// Decode gives the records, when the history cannot be carried over
+	// as it is: the run then goes on as with Options.PreviousHistory.
+	Decode func() (h *graph.History, why string)
+}
+
+// carryUnchanged keeps the index's history part as it is when the records
+// are the index's (UnchangedHistory) and the snapshot says linking them
+// again would give it back; ok false means it cannot.
+func carryUnchanged(opts *Options, g *graph.Graph, changed func(string) bool) (*HistoryStats, *store.HistoryCounts, bool) {
+	u := opts.UnchangedHistory
+	if u == nil || opts.Ahead == nil || opts.Embedder != nil {
+		return nil, nil, false
+	}
+	a := opts.Ahead()
+	if a == nil {
+		return nil, nil, false
+	}
+	counts, ok := a.CarriesHistory(g, changed, nil)
+	if !ok {
+		return nil, nil, false
+	}
+	g.SetHistory(&graph.History{Settings: u.Settings, EncodedAt: u.Generation, Unread: true})
+	// What history.Read reports of records it takes from the previous
+	// index as they are (the counts of all records, nothing read), but
+	// for where the list came from.
+	st := u.Stats
+	st.Git, st.Reused, st.Read, st.Dropped, st.Rewritten, st.Reason, st.List = true, st.Commits, 0, 0, false, "", "index"
+	st.MissingObjects, st.BlobsParsed, st.BlobsDerived, st.BlobsDiffed, st.ParseCacheHits, st.FilesNotMapped = 0, 0, 0, 0, 0, 0
+	st.ListMillis, st.LogMillis, st.SymbolMillis = 0, 0, 0
+	st.Previous, st.Carried = "", true
+	return &st, counts, true
+}
+
 // addHistory reads the repository's git history, reusing the previous
 // index's records when asked, and links it into g, or carries the index's
 // over (then it returns their counts); changed tells the files extracted
 // anew.
 func addHistory(ctx context.Context, opts *Options, w *walkResult, g *graph.Graph, changed func(string) bool,
 	progress func(Event)) (*HistoryStats, *store.HistoryCounts, error) {
+	if st, counts, ok := carryUnchanged(opts, g, changed); ok {
+		return st, counts, nil
+	}
 	hopt := *opts.History
 	hst := &HistoryStats{}
 	if opts.ReuseHistory && hopt.Previous == nil {
 		prev, why, ok := (*graph.History)(nil), "", false
-		if opts.PreviousHistory != nil {
+		if u := opts.UnchangedHistory; u != nil {
+			prev, why = u.Decode()
+			ok = true
+		} else if opts.PreviousHistory != nil {
 			prev, why, ok = opts.PreviousHistory()
 		}
 		if !ok {

@@ -44,6 +44,9 @@ type Options struct {
 	// (read beforehand), or why they cannot be read; ok false means they
 	// were not read, and the run reads them.
 	PreviousHistory func() (h *graph.History, why string, ok bool)
+	// UnchangedHistory, when set, says that reading the git history would
+	// give the index's records again (history.go).
+	UnchangedHistory *UnchangedHistory
 	// Communities are the current index's: they are updated locally when
 	// few symbols changed since they were detected (enrich.Options).
 	// Files count as changed when their facts were extracted in this run.

@@ -106,6 +106,42 @@ func writeHistoryRows(ctx context.Context, tx *sql.Tx, rid map[string]int64, com
 	return nil
 }
 
+// HistoryBlob reads the stored form of the index's history records and the
+// index's generation, in one read; nil bytes when the index keeps none
+// (no history, or one written before the blob: History reads the
+// tables).
+func (r *Reader) HistoryBlob(ctx context.Context) (blob []byte, generation int64, err error) {
+	meta, err := r.Consistent(ctx, func(v *Reader) error {
+		err := v.q.QueryRowContext(ctx, `SELECT data FROM snapshot WHERE id = ?`, historyBlobID).Scan(&blob)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		return err
+	})
+	if err != nil {
+		return nil, 0, fmt.Errorf("read history: %w", err)
+	}
+	return blob, meta.Generation, nil
+}
+
+// DecodeHistory decodes history records stored as blob (HistoryBlob) by the
+// index at generation, with the settings they were read with; nil when
+// they hold no commit.
+func DecodeHistory(blob []byte, settings *graph.HistorySettings, generation int64) (*graph.History, error) {
+	h, err := decodeHistory(blob)
+	if err != nil {
+		return nil, fmt.Errorf("read history: %w (run `gitnexus analyze --force`)", err)
+	}
+	if len(h.Commits) == 0 {
+		return nil, nil
+	}
+	if settings != nil {
+		h.Settings = *settings
+	}
+	h.Encoded, h.EncodedAt = blob, generation
+	return h, nil
+}
+
 // History reads the git history of the index, nil when it has none. The
 // records come linked as the index linked them (FileID, NodeID).
 func (r *Reader) History(ctx context.Context) (*graph.History, error) {

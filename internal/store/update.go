@@ -208,7 +208,7 @@ func update(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, met
 	if snap.NextRid+int64(g.NodeCount()) >= math.MaxUint32 {
 		return nil, errNoUpdate{"the index has given out too many row ids"}
 	}
-	u := &updater{ctx: ctx, tx: tx, g: g, snap: snap, carry: carry, dirty: make([]bool, len(snap.chunks))}
+	u := &updater{ctx: ctx, tx: tx, g: g, snap: snap, carry: carry, dirty: make([]bool, len(snap.chunks)), generation: old.Generation}
 	if carry {
 		u.drop = ahead.drop
 	}
@@ -328,6 +328,8 @@ type updater struct {
 	// dirty marks the snapshot's chunks in which a node or an edge out
 	// of one changes (touch).
 	dirty []bool
+	// generation is the index's before the write.
+	generation int64
 }
 
 // touch marks the snapshot chunk of the node with this id as changed.
@@ -348,7 +350,7 @@ func (u *updater) encodeHistoryAhead() (wait func()) {
 		st := storedHistory(u.g, h, u.stored)
 		return st, encodeStored(st)
 	}
-	if h == nil || h.Encoded != nil {
+	if h == nil || h.Encoded != nil || h.Unread {
 		u.newHistory = encode // most likely not needed
 		return func() {}
 	}
@@ -746,10 +748,26 @@ func sameLines(a []int32, b []int) bool {
 // keeps its rid, so equal blobs mean equal tables.
 func (u *updater) history() error {
 	h := u.g.History()
+	// The stored bytes are known without reading them (5.7 MB on trpc,
+	// 40 ms) when the records carry the ones read at this generation:
+	// nothing has written the index since (EncodedAt).
+	known := func(k *graph.History) bool {
+		return k != nil && (k.Encoded != nil || k.Unread) && k.EncodedAt != 0 && k.EncodedAt == u.generation
+	}
+	if h != nil && h.Unread && !known(h) {
+		return errors.New("the history records were not read, and the index changed since")
+	}
 	var oldBlob []byte
-	err := u.tx.QueryRowContext(u.ctx, `SELECT data FROM snapshot WHERE id = ?`, historyBlobID).Scan(&oldBlob)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return fmt.Errorf("read history blob: %w", err)
+	switch {
+	case known(h):
+		return nil // the records are the stored ones
+	case h != nil && h.Encoded == nil && known(h.Base):
+		oldBlob = h.Base.Encoded
+	default:
+		err := u.tx.QueryRowContext(u.ctx, `SELECT data FROM snapshot WHERE id = ?`, historyBlobID).Scan(&oldBlob)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("read history blob: %w", err)
+		}
 	}
 	if u.carry {
 		// The graph has the history's newer commits at most: the records

@@ -402,6 +402,9 @@ func load(ctx context.Context, tx *sql.Tx, g *graph.Graph, vecs *Vectors, meta M
 	if err := loadFlows(ctx, tx, g, rid); err != nil {
 		return err
 	}
+	if h := g.History(); h != nil && h.Unread {
+		return errors.New("store: a new file needs the history records, which were not read")
+	}
 	if err := writeHistory(ctx, tx, g.History(), rid); err != nil {
 		return err
 	}

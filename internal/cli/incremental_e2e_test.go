@@ -139,16 +139,11 @@ func TestUnreadFilesEqualRebuild(t *testing.T) {
 	rng := rand.New(rand.NewSource(11))
 	m := newCodeModel(rng)
 	l := modelLanguages[0]
-	home := t.TempDir()
-	inc, full := filepath.Join(t.TempDir(), "repo"), filepath.Join(t.TempDir(), "repo")
-	files := m.render(l)
-	for _, root := range []string{inc, full} {
-		syncFiles(t, root, files)
-		commitAll(t, root, 0)
-	}
+	home, inc, full := modelRepos(t, m, l)
 	mustRun(t, home, inc, "analyze", "-q")
 	time.Sleep(3100 * time.Millisecond) // past the racy window: the files are settled
 	unread := 0
+	var files map[string]string
 	for step := 1; step <= 3; step++ {
 		if step == 3 {
 			// A file the last run took unread, edited.
@@ -168,6 +163,21 @@ func TestUnreadFilesEqualRebuild(t *testing.T) {
 		}
 	}
 	t.Logf("%d files taken from the cache unread", unread)
+}
+
+// modelRepos writes the model in language l into two new repositories,
+// committed, and returns a GITNEXUS_HOME and the two: one to re-index,
+// one to rebuild.
+func modelRepos(t *testing.T, m *codeModel, l modelLanguage) (home, inc, full string) {
+	t.Helper()
+	home = t.TempDir()
+	inc, full = filepath.Join(t.TempDir(), "repo"), filepath.Join(t.TempDir(), "repo")
+	files := m.render(l)
+	for _, root := range []string{inc, full} {
+		syncFiles(t, root, files)
+		commitAll(t, root, 0)
+	}
+	return home, inc, full
 }
 
 // TestHistoryCarryRules saves the edits that decide whether a re-index may
@@ -343,10 +353,17 @@ func resolveCounts(t *testing.T, root string) string {
 	var m struct {
 		Stats struct{ Resolve map[string]int }
 	}
-	if err := json.Unmarshal([]byte(indexMeta(t, root)), &m); err != nil {
+	return metaStats(t, root, &m, &m.Stats.Resolve)
+}
+
+// metaStats decodes the index's stored meta into m and renders part, a
+// part of m, as JSON.
+func metaStats(t *testing.T, root string, m, part any) string {
+	t.Helper()
+	if err := json.Unmarshal([]byte(indexMeta(t, root)), m); err != nil {
 		t.Fatal(err)
 	}
-	out, err := json.Marshal(m.Stats.Resolve)
+	out, err := json.Marshal(part)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -365,14 +382,7 @@ func historyCounts(t *testing.T, root string) string {
 			}
 		}
 	}
-	if err := json.Unmarshal([]byte(indexMeta(t, root)), &m); err != nil {
-		t.Fatal(err)
-	}
-	out, err := json.Marshal(m.Stats.History)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(out)
+	return metaStats(t, root, &m, &m.Stats.History)
 }
 
 // indexMeta is the meta the index's database holds, as stored.
@@ -1609,18 +1619,12 @@ func TestIncrementalAfterKilledWrite(t *testing.T) {
 			rng := rand.New(rand.NewSource(5))
 			m := newCodeModel(rng)
 			l := modelLanguages[0]
-			home := t.TempDir()
-			inc, full := filepath.Join(t.TempDir(), "repo"), filepath.Join(t.TempDir(), "repo")
-			files := m.render(l)
-			for _, root := range []string{inc, full} {
-				syncFiles(t, root, files)
-				commitAll(t, root, 0)
-			}
+			home, inc, full := modelRepos(t, m, l)
 			mustRun(t, home, inc, "analyze", "-q")
 			before, beforeOf := dumpIndex(t, inc), memberships(t, inc)
 			m.edit(rng)
 			m.edit(rng)
-			files = m.render(l)
+			files := m.render(l)
 			for _, root := range []string{inc, full} {
 				syncFiles(t, root, files)
 			}

@@ -158,6 +158,36 @@ func (a *affectedSet) has(s string) bool {
 	return found
 }
 
+// hasAny reports whether one of ss is in the set (has).
+func (a *affectedSet) hasAny(ss []string) bool {
+	for _, s := range ss {
+		if a.has(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasParamType reports whether one of ps's types is in the set.
+func (a *affectedSet) hasParamType(ps []Param) bool {
+	for _, p := range ps {
+		if a.has(p.Type) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasBase reports whether one of bs's types is in the set.
+func (a *affectedSet) hasBase(bs []Base) bool {
+	for _, b := range bs {
+		if a.has(b.Type) {
+			return true
+		}
+	}
+	return false
+}
+
 func (a *affectedSet) hasExpr(e *Expr) bool {
 	for ; e != nil; e = e.X {
 		if a.has(e.Name) {
@@ -434,20 +464,9 @@ func (a *affectedSet) closeFile(f *FileFacts) bool {
 		// by others only when its result is its returned expression: a
 		// declared result does not read the body.
 		hit := local[i] || seeded != nil && seeded[i] && len(s.Returns) == 0 && s.Value != nil ||
-			s.Parent >= 0 && inherited(s.Parent) || a.has(s.Type) || a.hasExpr(s.Value) || a.has(s.Receiver)
-		for _, r := range s.Returns {
-			hit = hit || a.has(r)
-		}
-		for _, d := range s.Decorators {
-			hit = hit || a.has(d)
-		}
-		for _, p := range s.TypeParams {
-			hit = hit || a.has(p.Type)
-		}
-		base := false
-		for _, b := range s.Bases {
-			base = base || a.has(b.Type)
-		}
+			s.Parent >= 0 && inherited(s.Parent) || a.has(s.Type) || a.hasExpr(s.Value) || a.has(s.Receiver) ||
+			a.hasAny(s.Returns) || a.hasAny(s.Decorators) || a.hasParamType(s.TypeParams)
+		base := a.hasBase(s.Bases)
 		if hit || base {
 			grew = a.add(s.Name) || grew
 		}
@@ -513,33 +532,9 @@ func (a *affectedSet) mentionsFile(f *FileFacts) bool {
 	}
 	for i := range f.Symbols {
 		s := &f.Symbols[i]
-		if a.has(s.Type) || a.hasExpr(s.Value) || a.has(s.Receiver) || opensScope(s) && a.has(s.Name) {
+		if a.has(s.Type) || a.hasExpr(s.Value) || a.has(s.Receiver) || opensScope(s) && a.has(s.Name) ||
+			a.hasAny(s.Returns) || a.hasAny(s.Decorators) || a.hasParamType(s.Params) || a.hasParamType(s.TypeParams) || a.hasBase(s.Bases) {
 			return true
-		}
-		for _, r := range s.Returns {
-			if a.has(r) {
-				return true
-			}
-		}
-		for _, p := range s.Params {
-			if a.has(p.Type) {
-				return true
-			}
-		}
-		for _, p := range s.TypeParams {
-			if a.has(p.Type) {
-				return true
-			}
-		}
-		for _, b := range s.Bases {
-			if a.has(b.Type) {
-				return true
-			}
-		}
-		for _, d := range s.Decorators {
-			if a.has(d) {
-				return true
-			}
 		}
 	}
 	for i := range f.Imports {

@@ -11,14 +11,15 @@ import (
 )
 
 // The snapshot is a compact binary copy of the nodes (without content and
-// doc) and edges, stored as one BLOB in the same database and written in
-// the same transaction as the tables it mirrors. Loading the in-memory
+// doc) and edges, stored in the same database and written in the same
+// transaction as the tables it mirrors: since version 4 in chunks
+// (snapshot_chunks.go), before that as one BLOB, which this file reads. Loading the in-memory
 // graph from it takes one read and no per-row work: scanning the tables
 // through database/sql measured 3.8 s per million edges on the Go standard
 // library index, mostly allocation; the snapshot loads the same graph in a
 // small fraction of that (see BenchmarkLoad in internal/memgraph).
 //
-// Layout (little endian): magic "GNXS", version u32; the next rid to give
+// Layout of version 3 (little endian): magic "GNXS", version u32; the next rid to give
 // a new node (u32); the string table as a count u32, then each string's
 // length u32, then all string bytes; node count u32, then per node in the
 // graph's order (by id): id, kind, name, qualified name, file, signature,
@@ -35,7 +36,9 @@ import (
 // nodes were rids 1..n in order.
 
 const (
-	snapshotMagic   = "GNXS"
+	snapshotMagic = "GNXS"
+	// snapshotVersion is the newest version read from one BLOB; version 4
+	// is chunked (snapshot_chunks.go).
 	snapshotVersion = 3
 )
 
@@ -143,37 +146,11 @@ func decodeSnapshot(b []byte) (*Snapshot, error) {
 	if version >= 3 {
 		nextRid = int64(r.u32())
 	}
-	nStr := int(r.u32())
-	if r.err != nil || nStr > len(b)/4 {
-		return nil, errors.New("snapshot string table is damaged")
+	strs, err := r.strings()
+	if err != nil {
+		return nil, err
 	}
-	lens := make([]uint32, nStr)
-	total := 0
-	for i := range lens {
-		lens[i] = r.u32()
-		total += int(lens[i])
-	}
-	if r.err != nil || r.off+total > len(b) {
-		return nil, errors.New("snapshot string table is damaged")
-	}
-	all := string(b[r.off : r.off+total]) // one allocation for every string
-	r.off += total
-	strs := make([]string, nStr)
-	pos := 0
-	for i, l := range lens {
-		strs[i] = all[pos : pos+int(l)]
-		pos += int(l)
-	}
-	str := func() string {
-		i := r.u32()
-		if int(i) >= len(strs) {
-			if r.err == nil {
-				r.err = errors.New("snapshot string index out of range")
-			}
-			return ""
-		}
-		return strs[i]
-	}
+	str := r.strFunc(strs)
 	nNodes := int(r.u32())
 	if r.err != nil || nNodes > len(b)/37 {
 		return nil, errors.New("snapshot node table is damaged")
@@ -209,19 +186,8 @@ func decodeSnapshot(b []byte) (*Snapshot, error) {
 	for i := range s.Edges {
 		e := &s.Edges[i]
 		e.Src, e.Dst = r.u32(), r.u32()
-		e.Type, e.Reason = str(), str()
-		e.Confidence = math.Float32frombits(r.u32())
-		e.Line = int32(r.u32())
-		nMore := int(r.u32())
-		if r.err == nil && nMore > (len(r.b)-r.off)/4 {
-			r.err = errors.New("snapshot site lines are damaged")
-		}
-		if nMore > 0 && r.err == nil {
-			start := len(more)
-			for j := 0; j < nMore; j++ {
-				more = append(more, int32(r.u32()))
-			}
-			moreAt = append(moreAt, [3]int{i, start, nMore})
+		if start, n := r.edgeTail(str, e, &more); n > 0 {
+			moreAt = append(moreAt, [3]int{i, start, n})
 		}
 		if r.err == nil && (int(e.Src) >= nNodes || int(e.Dst) >= nNodes) {
 			r.err = errors.New("snapshot edge points outside the nodes")
@@ -234,6 +200,28 @@ func decodeSnapshot(b []byte) (*Snapshot, error) {
 		s.Edges[m[0]].More = more[m[1] : m[1]+m[2] : m[1]+m[2]]
 	}
 	return s, nil
+}
+
+// edgeTail reads the rest of an edge record after its two ends into e:
+// type and reason (string indexes), confidence, line, and the further site
+// lines, appended to more; it returns where they start in more and how
+// many there are.
+func (r *snapshotReader) edgeTail(str func() string, e *SnapshotEdge, more *[]int32) (start, n int) {
+	e.Type, e.Reason = str(), str()
+	e.Confidence = math.Float32frombits(r.u32())
+	e.Line = int32(r.u32())
+	n = int(r.u32())
+	if r.err == nil && n > (len(r.b)-r.off)/4 {
+		r.err = errors.New("snapshot site lines are damaged")
+	}
+	if r.err != nil {
+		return 0, 0
+	}
+	start = len(*more)
+	for j := 0; j < n; j++ {
+		*more = append(*more, int32(r.u32()))
+	}
+	return start, n
 }
 
 // Snapshot reads and decodes the index's snapshot.

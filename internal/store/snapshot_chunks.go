@@ -428,19 +428,8 @@ func decodeChunks(manifest []byte, rows map[int64][]byte) (*Snapshot, error) {
 		for j := 0; j < c.edges && r.err == nil; j++ {
 			var e SnapshotEdge
 			src, dst := int(r.u32()), r.u32()
-			e.Type, e.Reason = str(), str()
-			e.Confidence = math.Float32frombits(r.u32())
-			e.Line = int32(r.u32())
-			nMore := int(r.u32())
-			if r.err == nil && nMore > (len(r.b)-r.off)/4 {
-				r.err = errors.New("snapshot site lines are damaged")
-			}
-			if nMore > 0 && r.err == nil {
-				start := len(more)
-				for l := 0; l < nMore; l++ {
-					more = append(more, int32(r.u32()))
-				}
-				moreAt = append(moreAt, [3]int{len(s.Edges), start, nMore})
+			if start, n := r.edgeTail(str, &e, &more); n > 0 {
+				moreAt = append(moreAt, [3]int{len(s.Edges), start, n})
 			}
 			if r.err == nil && (src >= c.nodes || at(dst) < 0) {
 				r.err = errors.New("snapshot edge points outside the nodes")

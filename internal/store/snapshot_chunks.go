@@ -189,8 +189,8 @@ type chunkRows struct {
 // position) into a version 4 snapshot: cut afresh when old is nil, else
 // with old's chunks, of which only those dirty says are encoded again
 // (and cut when they grew); nextRow is the next chunk row id.
-func encodeChunked(nodes []graph.Node, hashes []uint64, rid map[string]int64, nextRid int64, n int,
-	each func(yield func(e *graph.Edge, ends [2]int32) bool), old []snapChunk, dirty []bool, nextRow int64) chunkRows {
+func encodeChunked(nodes []graph.Node, hashes []uint64, rid map[string]int64, nextRid int64,
+	each edgeSource, old []snapChunk, dirty []bool, nextRow int64) chunkRows {
 	if len(old) == 0 {
 		old, dirty, nextRow = []snapChunk{{row: firstChunkRow, lo: ""}}, []bool{true}, firstChunkRow+1
 	}
@@ -209,12 +209,12 @@ func encodeChunked(nodes []graph.Node, hashes []uint64, rid map[string]int64, ne
 	}
 	out := make([]int, len(nodes)) // edges out of each node in dirty chunks
 	edges := make([][]chunkEdge, len(old))
-	for e, ends := range each { // each's edges stay valid: they are kept, not copied
-		if k := chunkAt[ends[0]]; dirty[k] {
-			edges[k] = append(edges[k], chunkEdge{e, ends[0], ends[1]})
-			out[ends[0]]++
-		}
-	}
+	each(func(src int32) bool { return dirty[chunkAt[src]] }, func(e *graph.Edge, ends [2]int32) bool {
+		k := chunkAt[ends[0]]
+		edges[k] = append(edges[k], chunkEdge{e, ends[0], ends[1]})
+		out[ends[0]]++
+		return true
+	})
 	rows := chunkRows{write: map[int64][]byte{}}
 	var chunks []snapChunk
 	for k, c := range old {
@@ -535,11 +535,17 @@ func readSnapshot(ctx context.Context, q queryer) (*Snapshot, error) {
 	return decodeChunks(b, chunks)
 }
 
+// edgeSource gives a snapshot's edges in order, with the positions of
+// their ends, to yield: those whose source position keep accepts (the
+// others need not be made). The edges stay valid: they are kept, not
+// copied.
+type edgeSource func(keep func(src int32) bool, yield func(e *graph.Edge, ends [2]int32) bool)
+
 // edgesWithEnds gives edges in order with the positions of their ends.
-func edgesWithEnds(edges []graph.Edge, ends [][2]int32) func(yield func(*graph.Edge, [2]int32) bool) {
-	return func(yield func(*graph.Edge, [2]int32) bool) {
+func edgesWithEnds(edges []graph.Edge, ends [][2]int32) edgeSource {
+	return func(keep func(int32) bool, yield func(*graph.Edge, [2]int32) bool) {
 		for i := range edges {
-			if !yield(&edges[i], ends[i]) {
+			if keep(ends[i][0]) && !yield(&edges[i], ends[i]) {
 				return
 			}
 		}

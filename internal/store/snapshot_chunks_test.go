@@ -141,7 +141,7 @@ func FuzzDecodeChunks(f *testing.F) {
 		rid[n.ID] = int64(i + 1)
 	}
 	edges := g.Edges()
-	rows := encodeChunked(nodes, textHashes(nodes), rid, int64(len(nodes))+1, len(edges), edgesWithEnds(edges, g.EdgeEnds()), nil, nil, 0)
+	rows := encodeChunked(nodes, textHashes(nodes), rid, int64(len(nodes))+1, edgesWithEnds(edges, g.EdgeEnds()), nil, nil, 0)
 	f.Add(rows.manifest, rows.write[firstChunkRow])
 	f.Fuzz(func(t *testing.T, manifest, chunk []byte) {
 		s, err := decodeChunks(manifest, map[int64][]byte{firstChunkRow: chunk})

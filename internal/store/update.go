@@ -244,13 +244,13 @@ func update(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, met
 	// Only the snapshot's chunks in which a node or an edge out of one
 	// differs are encoded and written again (snapshot_chunks.go).
 	nodes, hashes, edges, ends := u.newNodes, u.hashes, g.Edges(), g.EdgeEnds()
-	n, each := len(edges), edgesWithEnds(edges, ends)
+	each := edgesWithEnds(edges, ends)
 	if carry {
-		if nodes, hashes, n, each, err = u.withHistory(edges, ends); err != nil {
+		if nodes, hashes, each, err = u.withHistory(edges, ends); err != nil {
 			return nil, err
 		}
 	}
-	rows := encodeChunked(nodes, hashes, u.rid, u.nextRid, n, each, snap.chunks, u.dirty, snap.nextChunkRow)
+	rows := encodeChunked(nodes, hashes, u.rid, u.nextRid, each, snap.chunks, u.dirty, snap.nextChunkRow)
 	if err := rows.store(ctx, tx); err != nil {
 		return nil, err
 	}
@@ -679,10 +679,9 @@ func (u *updater) edges() error {
 // withHistory returns what the new snapshot holds when the history is
 // carried: the new graph's nodes and the kept history nodes (u.all, from
 // nodes), and the new graph's edges (sorted, with their ends) merged with
-// the snapshot's history edges, in order, as encodeSnapshotFrom takes
-// them: positions in all keep the order of positions in either graph.
-func (u *updater) withHistory(edges []graph.Edge, ends [][2]int32) ([]graph.Node, []uint64, int,
-	func(yield func(*graph.Edge, [2]int32) bool), error) {
+// the snapshot's history edges, in order, as encodeChunked takes them:
+// positions in all keep the order of positions in either graph.
+func (u *updater) withHistory(edges []graph.Edge, ends [][2]int32) ([]graph.Node, []uint64, edgeSource, error) {
 	old, oldNodes := u.snap.Edges, u.snap.Nodes
 	var kept []int // the snapshot's history edges
 	for k := range old {
@@ -691,17 +690,18 @@ func (u *updater) withHistory(edges []graph.Edge, ends [][2]int32) ([]graph.Node
 			continue
 		}
 		if u.atOld[e.Src] < 0 || u.atOld[e.Dst] < 0 {
-			return nil, nil, 0, nil, fmt.Errorf("the history edge %s -> %s lost its end", oldNodes[e.Src].ID, oldNodes[e.Dst].ID)
+			return nil, nil, nil, fmt.Errorf("the history edge %s -> %s lost its end", oldNodes[e.Src].ID, oldNodes[e.Dst].ID)
 		}
 		kept = append(kept, k)
 	}
 	key := func(src int32, t graph.EdgeType, dst int32) uint64 {
 		return uint64(src)<<40 | uint64(t)<<32 | uint64(uint32(dst))
 	}
-	each := func(yield func(*graph.Edge, [2]int32) bool) {
+	each := func(keep func(src int32) bool, yield func(*graph.Edge, [2]int32) bool) {
 		j := 0
 		newer := func() bool {
-			return yield(&edges[j], [2]int32{u.atNew[ends[j][0]], u.atNew[ends[j][1]]})
+			src := u.atNew[ends[j][0]]
+			return !keep(src) || yield(&edges[j], [2]int32{src, u.atNew[ends[j][1]]})
 		}
 		for _, k := range kept {
 			e := &old[k]
@@ -711,6 +711,9 @@ func (u *updater) withHistory(edges []graph.Edge, ends [][2]int32) ([]graph.Node
 				if !newer() {
 					return
 				}
+			}
+			if !keep(src) {
+				continue // a kept edge's chunk is written again only when something else in it changed
 			}
 			var more []int
 			for _, l := range e.More {
@@ -728,7 +731,7 @@ func (u *updater) withHistory(edges []graph.Edge, ends [][2]int32) ([]graph.Node
 			}
 		}
 	}
-	return u.all, u.allHashes, len(edges) + len(kept), each, nil
+	return u.all, u.allHashes, each, nil
 }
 
 func sameLines(a []int32, b []int) bool {

@@ -417,7 +417,7 @@ func load(ctx context.Context, tx *sql.Tx, g *graph.Graph, vecs *Vectors, meta M
 		return err
 	}
 	ends := g.EdgeEnds()
-	snap := encodeChunked(nodes, textHashes(nodes), rid, int64(len(nodes))+1, len(edges), edgesWithEnds(edges, ends), nil, nil, 0)
+	snap := encodeChunked(nodes, textHashes(nodes), rid, int64(len(nodes))+1, edgesWithEnds(edges, ends), nil, nil, 0)
 	if err := snap.store(ctx, tx); err != nil {
 		return err
 	}

@@ -57,8 +57,9 @@ func newAnalyzeCmd(stdio *IO) *cobra.Command {
 Files come from git (tracked, and untracked ones not ignored) or the directory itself;
 .gitnexusignore excludes more. Binary, minified, vendored and too large files are skipped and
 counted. A fresh index is left alone unless --force. A re-index extracts only the files whose
-content changed (the others' facts come from .gitnexus/extract.cache) and computes the rest again:
-the index is the one a rebuild makes.
+content changed (the others' facts come from .gitnexus/extract.cache, unread when their size and
+times are the ones recorded), resolves again only the calls of the files the edit can affect, and
+computes the rest again: the index is the one a rebuild makes.
 
 In a git repository the history is read too (first-parent, or --all-branches; at most
 --max-commits): Commit nodes linked to the files (MODIFIES) and symbols (CHANGES) each commit

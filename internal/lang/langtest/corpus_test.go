@@ -17,19 +17,7 @@ import (
 // It is skipped without the variable: every fixture is checked the same way
 // on every run (checkIsolation), this is for real repositories.
 func TestResolveSubsetCorpus(t *testing.T) {
-	dir := os.Getenv("GITNEXUS_ISOLATION_DIR")
-	if dir == "" {
-		t.Skip("GITNEXUS_ISOLATION_DIR is not set")
-	}
-	seed, _ := strconv.ParseUint(os.Getenv("GITNEXUS_ISOLATION_SEED"), 10, 64)
-	if seed == 0 {
-		seed = 1
-	}
-	var fams []family
-	if _, err := ingest.Run(context.Background(), collectFamilies(dir, &fams)); err != nil {
-		t.Fatal(err)
-	}
-	rng := rand.New(rand.NewPCG(seed, 0))
+	fams, rng := corpusFamilies(t)
 	for _, fam := range fams {
 		keep := map[string]bool{}
 		for _, f := range fam.facts {
@@ -56,23 +44,11 @@ func TestResolveSubsetCorpus(t *testing.T) {
 // by default; each resolves the family twice), GITNEXUS_ISOLATION_SEED
 // picks them.
 func TestAffectedCorpus(t *testing.T) {
-	dir := os.Getenv("GITNEXUS_ISOLATION_DIR")
-	if dir == "" {
-		t.Skip("GITNEXUS_ISOLATION_DIR is not set")
-	}
-	seed, _ := strconv.ParseUint(os.Getenv("GITNEXUS_ISOLATION_SEED"), 10, 64)
-	if seed == 0 {
-		seed = 1
-	}
 	n, _ := strconv.Atoi(os.Getenv("GITNEXUS_AFFECTED_EDITS"))
 	if n <= 0 {
 		n = 10
 	}
-	var fams []family
-	if _, err := ingest.Run(context.Background(), collectFamilies(dir, &fams)); err != nil {
-		t.Fatal(err)
-	}
-	rng := rand.New(rand.NewPCG(seed, 0))
+	fams, rng := corpusFamilies(t)
 	for _, fam := range fams {
 		var edits []edit
 		for tries := 0; len(edits) < n && tries < 100*n; tries++ {
@@ -87,4 +63,24 @@ func TestAffectedCorpus(t *testing.T) {
 			t.Error(err)
 		}
 	}
+}
+
+// corpusFamilies indexes the repository GITNEXUS_ISOLATION_DIR (the test
+// is skipped without it) and returns its families' facts, and the random
+// source GITNEXUS_ISOLATION_SEED (default 1) seeds.
+func corpusFamilies(t *testing.T) ([]family, *rand.Rand) {
+	t.Helper()
+	dir := os.Getenv("GITNEXUS_ISOLATION_DIR")
+	if dir == "" {
+		t.Skip("GITNEXUS_ISOLATION_DIR is not set")
+	}
+	seed, _ := strconv.ParseUint(os.Getenv("GITNEXUS_ISOLATION_SEED"), 10, 64)
+	if seed == 0 {
+		seed = 1
+	}
+	var fams []family
+	if _, err := ingest.Run(context.Background(), collectFamilies(dir, &fams)); err != nil {
+		t.Fatal(err)
+	}
+	return fams, rand.New(rand.NewPCG(seed, 0))
 }

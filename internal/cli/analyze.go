@@ -420,7 +420,7 @@ func unchangedHistoryOf(o *analyzeOptions, pf *prefetch, meta store.Meta, gs git
 		if json.Unmarshal(meta.Stats, &sum) != nil || sum.History == nil {
 			return nil
 		}
-		if pf == nil || pf.historyStart == nil {
+		if !pf.readsHistory() {
 			return nil
 		}
 		return &ingest.UnchangedHistory{Generation: meta.Generation, Settings: *have, Stats: *sum.History,

@@ -101,10 +101,14 @@ func startPrefetch(ctx context.Context, root, cachePath string, meta store.Meta,
 	return p
 }
 
+// readsHistory reports whether the index's history records are to be
+// read (StartHistory, History).
+func (p *prefetch) readsHistory() bool { return p != nil && p.historyStart != nil }
+
 // StartHistory starts reading the history records, when they are to be
 // read.
 func (p *prefetch) StartHistory() {
-	if p != nil && p.historyStart != nil {
+	if p.readsHistory() {
 		p.historyStart()
 	}
 }

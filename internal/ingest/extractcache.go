@@ -149,13 +149,10 @@ func (c *ExtractCache) lookup(path string, hash [sha256.Size]byte) (*lang.FileFa
 	if !ok || e.hash != hash {
 		return nil, nil
 	}
-	// The cache's data is never written to once read: the facts' strings
-	// stay in it.
-	f, rest, err := lang.DecodeFactsShared(e.facts)
-	if err != nil || len(rest) != 0 || f.Path != path {
-		return nil, nil
+	if f := e.decode(path); f != nil {
+		return f, e.facts
 	}
-	return f, e.facts
+	return nil, nil
 }
 
 // add records the facts of a file (encoded) under its path and content
@@ -202,6 +199,13 @@ func (c *ExtractCache) prior(path string) *lang.FileFacts {
 	if !ok {
 		return nil
 	}
+	return e.decode(path)
+}
+
+// decode returns the entry's facts of the file at path; nil when they do
+// not decode whole, or are another file's. The cache's data is never
+// written to once read: the facts' strings stay in it.
+func (e cacheEntry) decode(path string) *lang.FileFacts {
 	f, rest, err := lang.DecodeFactsShared(e.facts)
 	if err != nil || len(rest) != 0 || f.Path != path {
 		return nil

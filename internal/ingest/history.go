@@ -63,14 +63,13 @@ func carryUnchanged(opts *Options, g *graph.Graph, changed func(string) bool) (*
 	}
 	g.SetHistory(&graph.History{Settings: u.Settings, EncodedAt: u.Generation, Unread: true})
 	// What history.Read reports of records it takes from the previous
-	// index as they are (the counts of all records, nothing read), but
-	// for where the list came from.
-	st := u.Stats
-	st.Git, st.Reused, st.Read, st.Dropped, st.Rewritten, st.Reason, st.List = true, st.Commits, 0, 0, false, "", "index"
-	st.MissingObjects, st.BlobsParsed, st.BlobsDerived, st.BlobsDiffed, st.ParseCacheHits, st.FilesNotMapped = 0, 0, 0, 0, 0, 0
-	st.ListMillis, st.LogMillis, st.SymbolMillis = 0, 0, 0
-	st.Previous, st.Carried = "", true
-	return &st, counts, true
+	// index as they are: the counts of all the records (the index's), and
+	// nothing read; the list came from the index.
+	was := u.Stats
+	st := &HistoryStats{LinkStats: was.LinkStats, Carried: true}
+	st.Git, st.List, st.Commits, st.Reused = true, "index", was.Commits, was.Commits
+	st.Guarded, st.FileChanges, st.SymbolChanges = was.Guarded, was.FileChanges, was.SymbolChanges
+	return st, counts, true
 }
 
 // addHistory reads the repository's git history, reusing the previous

@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"maps"
 	"slices"
-	"sort"
 
 	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/lang"
@@ -131,7 +130,7 @@ func (r *resolution) affected(fr *familyRun) string {
 		}
 		old := r.opts.Cache.prior(f.Path)
 		if old == nil {
-			return "files were added or removed"
+			return "the extraction cache has no earlier facts of " + f.Path
 		}
 		changes = append(changes, lang.FileChange{Old: old, New: f})
 	}
@@ -165,7 +164,7 @@ func (r *resolution) resolveFiles(fr *familyRun, keep func(string) bool) {
 // exactly, it resolves them.
 func (r *resolution) finish(runs []*familyRun) {
 	var partial []*familyRun
-	unresolved := map[string]*familyRun{}
+	unresolved := map[string]bool{}
 	for _, fr := range runs {
 		if fr.affected == nil {
 			continue
@@ -173,7 +172,7 @@ func (r *resolution) finish(runs []*familyRun) {
 		partial = append(partial, fr)
 		for _, f := range fr.facts {
 			if !fr.affected[f.Path] {
-				unresolved[f.Path] = fr
+				unresolved[f.Path] = true
 			}
 		}
 	}
@@ -184,13 +183,11 @@ func (r *resolution) finish(runs []*familyRun) {
 	why := ""
 	if a := r.opts.Ahead(); a == nil {
 		why = "the index's snapshot could not be read"
-	} else if edges, why = a.ResolvedEdges(func(p string) bool { return unresolved[p] != nil }); why == "" {
+	} else if edges, why = a.ResolvedEdges(func(p string) bool { return unresolved[p] }); why == "" {
 		// None of them has the key of an edge resolution added: their
 		// sources are in other files.
 		r.g.AppendNewEdges(edges)
 	}
-	paths := slices.Collect(maps.Keys(unresolved))
-	sort.Strings(paths)
 	if why != "" {
 		r.st.ResolveAllWhy = why
 		for _, fr := range partial {
@@ -198,7 +195,7 @@ func (r *resolution) finish(runs []*familyRun) {
 		}
 		return
 	}
-	for _, p := range paths {
+	for p := range unresolved {
 		st, _ := r.opts.Cache.resolved(p)
 		r.st.Resolve.Add(st)
 		if r.next != nil {

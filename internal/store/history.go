@@ -111,11 +111,8 @@ func writeHistoryRows(ctx context.Context, tx *sql.Tx, rid map[string]int64, com
 // (no history, or one written before the blob: History reads the
 // tables).
 func (r *Reader) HistoryBlob(ctx context.Context) (blob []byte, generation int64, err error) {
-	meta, err := r.Consistent(ctx, func(v *Reader) error {
-		err := v.q.QueryRowContext(ctx, `SELECT data FROM snapshot WHERE id = ?`, historyBlobID).Scan(&blob)
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil
-		}
+	meta, err := r.Consistent(ctx, func(v *Reader) (err error) {
+		blob, err = readHistoryBlob(ctx, v.q)
 		return err
 	})
 	if err != nil {
@@ -142,28 +139,31 @@ func DecodeHistory(blob []byte, settings *graph.HistorySettings, generation int6
 	return h, nil
 }
 
+// readHistoryBlob reads the stored form of the history records through q;
+// nil when there is none.
+func readHistoryBlob(ctx context.Context, q queryer) ([]byte, error) {
+	var blob []byte
+	err := q.QueryRowContext(ctx, `SELECT data FROM snapshot WHERE id = ?`, historyBlobID).Scan(&blob)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	return blob, err
+}
+
 // History reads the git history of the index, nil when it has none. The
 // records come linked as the index linked them (FileID, NodeID).
 func (r *Reader) History(ctx context.Context) (*graph.History, error) {
-	var blob []byte
-	err := r.q.QueryRowContext(ctx, `SELECT data FROM snapshot WHERE id = ?`, historyBlobID).Scan(&blob)
+	blob, err := readHistoryBlob(ctx, r.q)
 	switch {
-	case errors.Is(err, sql.ErrNoRows): // an index written before the blob
-		return r.historyFromTables(ctx)
 	case err != nil:
 		return nil, fmt.Errorf("read history: %w", err)
+	case blob == nil: // an index written before the blob
+		return r.historyFromTables(ctx)
 	}
-	h, err := decodeHistory(blob)
+	h, err := DecodeHistory(blob, r.meta.History, 0)
 	if err != nil {
-		return nil, fmt.Errorf("read history of %s: %w (run `gitnexus analyze --force`)", r.path, err)
+		return nil, fmt.Errorf("%s: %w", r.path, err)
 	}
-	if len(h.Commits) == 0 {
-		return nil, nil
-	}
-	if r.meta.History != nil {
-		h.Settings = *r.meta.History
-	}
-	h.Encoded = blob
 	return h, nil
 }
 

@@ -82,7 +82,7 @@ func cutChunks(nodes []graph.Node, out []int, from, to int, firstLo string) (sta
 			}
 			size = 0
 		}
-		size += 64 + len(nodes[i].ID) + len(nodes[i].Name) + len(nodes[i].QualifiedName) + len(nodes[i].Signature) + 28*out[i]
+		size += nodeBytes(&nodes[i], out[i])
 	}
 	if len(starts) == 0 {
 		starts, los = []int{from}, []string{firstLo}
@@ -259,9 +259,14 @@ func encodeChunked(nodes []graph.Node, hashes []uint64, rid map[string]int64, ne
 func chunkSize(nodes []graph.Node, out []int, from, to int) int {
 	size := 0
 	for i := from; i < to; i++ {
-		size += 64 + len(nodes[i].ID) + len(nodes[i].Name) + len(nodes[i].QualifiedName) + len(nodes[i].Signature) + 28*out[i]
+		size += nodeBytes(&nodes[i], out[i])
 	}
 	return size
+}
+
+// nodeBytes estimates the encoded size of node n and its out edges.
+func nodeBytes(n *graph.Node, out int) int {
+	return 64 + len(n.ID) + len(n.Name) + len(n.QualifiedName) + len(n.Signature) + 28*out
 }
 
 // store writes the rows into the snapshot table.

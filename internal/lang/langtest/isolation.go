@@ -29,7 +29,7 @@ func checkIsolation(fam family) error {
 		path := ff.Path
 		e, st := resolveEdges(fam, func(p string) bool { return p == path }, nil)
 		alone = append(alone, e...)
-		sum = addStats(sum, st)
+		sum.Add(st)
 	}
 	sort.Strings(alone)
 	if err := sameEdges("each file alone", all, alone); err != nil {
@@ -39,15 +39,6 @@ func checkIsolation(fam family) error {
 		return fmt.Errorf("each file alone counts %+v, all files %+v", sum, stats)
 	}
 	return nil
-}
-
-func addStats(a, b lang.ResolveStats) lang.ResolveStats {
-	a.Calls += b.Calls
-	a.CallsResolved += b.CallsResolved
-	a.CallsNameOnly += b.CallsNameOnly
-	a.CallsUnresolved += b.CallsUnresolved
-	a.Macros += b.Macros
-	return a
 }
 
 // collectFamilies returns ingest options that run the pipeline over root and

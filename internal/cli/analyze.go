@@ -23,6 +23,7 @@ import (
 
 	"gitnexus.dev/gitnexus/internal/agentsetup"
 	"gitnexus.dev/gitnexus/internal/graph"
+	"gitnexus.dev/gitnexus/internal/hugeheap"
 	"gitnexus.dev/gitnexus/internal/ingest"
 	"gitnexus.dev/gitnexus/internal/lang"
 	"gitnexus.dev/gitnexus/internal/registry"
@@ -170,6 +171,7 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 		defer pprof.StopCPUProfile()
 	}
 	start := time.Now()
+	reserveHugeHeap()
 	root, err := repoRoot(ctx, o.path)
 	if err != nil {
 		return err
@@ -455,6 +457,17 @@ func newCacheToken() string {
 // again is no faster). The memory limit, half the machine's
 // (totalMemory), makes it collect sooner where memory is short. Measured
 // in bench/incremental/RESULTS.md.
+// reserveHugeHeap advises huge pages for the heap an analysis will grow:
+// up to a quarter of the machine's memory (8 GiB at most), of which only what
+// is touched becomes resident.
+func reserveHugeHeap() {
+	size := totalMemory() / 4
+	if size <= 0 {
+		size = 2 << 30
+	}
+	hugeheap.Reserve(min(size, 8<<30))
+}
+
 func gcPercent(prevNodes int, reextract bool) int {
 	switch {
 	case prevNodes < 0 || reextract:

@@ -1,0 +1,7 @@
+//go:build !linux
+
+package hugeheap
+
+func available() bool { return false }
+
+func advise([]byte) bool { return false }

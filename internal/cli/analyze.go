@@ -171,11 +171,11 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 		defer pprof.StopCPUProfile()
 	}
 	start := time.Now()
-	reserveHugeHeap()
 	root, err := repoRoot(ctx, o.path)
 	if err != nil {
 		return err
 	}
+	reserveHugeHeap(root)
 	if err := checkOwnDir(root, o.force); err != nil {
 		return err
 	}
@@ -443,6 +443,24 @@ func newCacheToken() string {
 	return hex.EncodeToString(b)
 }
 
+// reserveHugeHeap advises huge pages for the heap an analysis of root will
+// grow: six times the index's size and 256 MiB more (a re-index of the Go
+// standard library, a 296 MB index, peaks at 1.6 GB), or, without an index,
+// a quarter of the machine's memory, 8 GiB at most. Only what is touched
+// becomes resident, but the advice costs 4 ms per GiB, hence the estimate.
+func reserveHugeHeap(root string) {
+	limit := totalMemory() / 4
+	if limit <= 0 {
+		limit = 2 << 30
+	}
+	limit = min(limit, 8<<30)
+	size := limit
+	if fi, err := os.Stat(filepath.Join(store.Dir(root), store.DBName)); err == nil {
+		size = min(6*fi.Size()+256<<20, limit)
+	}
+	hugeheap.Reserve(size)
+}
+
 // gcPercent is the garbage collector's target for an analyze. Indexing
 // holds every file's facts until resolution: collecting twice as often as
 // Go's default keeps the peak about a sixth lower (1.47 to 1.22 GB on the
@@ -457,17 +475,6 @@ func newCacheToken() string {
 // again is no faster). The memory limit, half the machine's
 // (totalMemory), makes it collect sooner where memory is short. Measured
 // in bench/incremental/RESULTS.md.
-// reserveHugeHeap advises huge pages for the heap an analysis will grow:
-// up to a quarter of the machine's memory (8 GiB at most), of which only what
-// is touched becomes resident.
-func reserveHugeHeap() {
-	size := totalMemory() / 4
-	if size <= 0 {
-		size = 2 << 30
-	}
-	hugeheap.Reserve(min(size, 8<<30))
-}
-
 func gcPercent(prevNodes int, reextract bool) int {
 	switch {
 	case prevNodes < 0 || reextract:

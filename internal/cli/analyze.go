@@ -446,8 +446,9 @@ func newCacheToken() string {
 // reserveHugeHeap advises huge pages for the heap an analysis of root will
 // grow: six times the index's size and 256 MiB more (a re-index of the Go
 // standard library, a 296 MB index, peaks at 1.6 GB), or, without an index,
-// a quarter of the machine's memory, 8 GiB at most. Only what is touched
-// becomes resident, but the advice costs 4 ms per GiB, hence the estimate.
+// a quarter of the machine's memory, 8 GiB at most (root ""). Only what is
+// touched becomes resident, but the advice costs 4 ms per GiB, hence the
+// estimate. The first call of a process decides.
 func reserveHugeHeap(root string) {
 	limit := totalMemory() / 4
 	if limit <= 0 {
@@ -455,7 +456,7 @@ func reserveHugeHeap(root string) {
 	}
 	limit = min(limit, 8<<30)
 	size := limit
-	if fi, err := os.Stat(filepath.Join(store.Dir(root), store.DBName)); err == nil {
+	if fi, err := os.Stat(filepath.Join(store.Dir(root), store.DBName)); root != "" && err == nil {
 		size = min(6*fi.Size()+256<<20, limit)
 	}
 	hugeheap.Reserve(size)

@@ -25,6 +25,9 @@ func runWatch(ctx context.Context, o *analyzeOptions) error {
 	if err != nil {
 		return err
 	}
+	// A watcher's runs follow one another in one heap, which grows past
+	// what one run needs: it takes the whole reservation, once.
+	reserveHugeHeap("")
 	// Watch before the first analysis, so that nothing changed during it
 	// goes unseen.
 	w, err := watch.New(ctx, root)

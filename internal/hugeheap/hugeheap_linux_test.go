@@ -31,7 +31,11 @@ func vmFlags(t *testing.T, addr uintptr) string {
 			continue
 		}
 		// A mapping's first line: "c000000000-c004000000 rw-p 00000000 00:00 0".
-		lo, hi, ok := strings.Cut(strings.Fields(line)[0], "-")
+		fields := strings.Fields(line)
+		if len(fields) == 0 {
+			continue
+		}
+		lo, hi, ok := strings.Cut(fields[0], "-")
 		if !ok {
 			continue
 		}
@@ -49,6 +53,7 @@ func TestReserveAdvisesTheHeapsGrowth(t *testing.T) {
 	if !available() {
 		t.Skip("transparent huge pages are not in madvise mode here")
 	}
+	once = sync.Once{}
 	if !Reserve(512 << 20) {
 		t.Fatal("Reserve gave no advice")
 	}

@@ -54,9 +54,9 @@ func (e *extractor) ExtractTree(path string, src []byte, tree *ts.Tree) (*lang.F
 	x.scopes = lang.NewScopeFinder(&x.facts.Symbols)
 	x.facts.SyntaxErrors = lang.CountSyntaxErrors(root)
 	parts := g.all.CollectParts(tp.Cursor, root, src, g.bounds...)
-	x.readDefs(parts[0])
-	x.readModules(parts[1])
-	x.readUses(parts[2])
+	x.readDefs(g.paramProperties(parts[0]))
+	x.readModules(g.modules(parts[1], src))
+	x.readUses(g.uses(parts[2]))
 	x.facts.Symbols = append(x.facts.Symbols, x.deferred...)
 	x.markExported()
 	return x.facts, nil

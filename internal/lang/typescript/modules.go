@@ -11,37 +11,24 @@ import (
 // readModules records imports and exports: ES module statements, TS
 // `import x = require()` and `export =`, CommonJS require() calls and
 // assignments to module.exports / exports.x, and dynamic import() calls.
-func (x *extraction) readModules(matches []lang.Match) {
-	q := x.g.all
-	var (
-		cImport  = q.Capture("import")
-		cExport  = q.Capture("export")
-		cRequire = q.Capture("require")
-		cPath    = q.Capture("require.path")
-		cDynamic = q.Capture("dynamic")
-		cAssign  = q.Capture("assign")
-		cTarget  = q.Capture("assign.target")
-		cValue   = q.Capture("assign.value")
-	)
-	handle := func(m *lang.Match) {
-		switch {
-		case m.Node(cImport) != nil:
-			x.importStatement(m.Node(cImport))
-		case m.Node(cExport) != nil:
-			x.exportStatement(m.Node(cExport))
-		case m.Node(cRequire) != nil:
-			x.requireCall(m.Node(cRequire), x.stringValue(m.Node(cPath)))
-		case m.Node(cDynamic) != nil:
-			x.dynamicImport(m.Node(cDynamic), x.stringValue(m.Node(cPath)))
-		case m.Node(cAssign) != nil:
-			t := lang.OneLine(x.text(m.Node(cTarget)))
+func (x *extraction) readModules(found []found) {
+	for i := range found {
+		f := &found[i]
+		switch f.kind {
+		case modImport:
+			x.importStatement(&f.node)
+		case modExport:
+			x.exportStatement(&f.node)
+		case modRequire:
+			x.requireCall(&f.node, x.stringValue(f.a))
+		case modDynamic:
+			x.dynamicImport(&f.node, x.stringValue(f.a))
+		case modAssign:
+			t := lang.OneLine(x.text(f.a))
 			if isExportsTarget(t) {
-				x.exportAssignment(m.Node(cAssign), t, m.Node(cValue))
+				x.exportAssignment(&f.node, t, f.b)
 			}
 		}
-	}
-	for i := range matches {
-		handle(&matches[i])
 	}
 }
 

@@ -95,6 +95,8 @@ type grammar struct {
 	bounds []int
 	// typed: the grammar has TypeScript's node kinds.
 	typed bool
+	// shapes complete the query's single-node matches (shapes.go).
+	shapes *shapes
 }
 
 func mustRead(name string) string {
@@ -111,7 +113,7 @@ func compile(l *ts.Language, label string, typed bool) *grammar {
 		defs = "ts_defs.scm"
 	}
 	all, bounds := lang.NewQueryParts(l, label+"/*.scm", mustRead(defs), mustRead("modules.scm"), mustRead("uses.scm"))
-	return &grammar{lang: l, typed: typed, all: all, bounds: bounds}
+	return &grammar{lang: l, typed: typed, all: all, bounds: bounds, shapes: newShapes(l)}
 }
 
 // The grammars are compiled once per process and shared by every extractor.

@@ -10,25 +10,7 @@ import (
 
 // readUses records calls, constructions, local bindings and references,
 // each attributed to the innermost enclosing node.
-func (x *extraction) readUses(matches []lang.Match) {
-	q := x.g.all
-	var (
-		cCall       = q.Capture("call")
-		cNew        = q.Capture("new")
-		cCallee     = q.Capture("callee")
-		cDeclarator = q.Capture("declarator")
-		cAssign     = q.Capture("assign")
-		cLeft       = q.Capture("left")
-		cRight      = q.Capture("right")
-		cFor        = q.Capture("for")
-		cCatch      = q.Capture("catch")
-		cName       = q.Capture("name")
-		cLambda     = q.Capture("lambda")
-		cIdent      = q.Capture("ident")
-		cMember     = q.Capture("member")
-		cQualifier  = q.Capture("qualifier")
-		cField      = q.Capture("field")
-	)
+func (x *extraction) readUses(found []found) {
 	type refKey struct {
 		scope           int
 		qualifier, name string
@@ -50,33 +32,31 @@ func (x *extraction) readUses(matches []lang.Match) {
 		}
 		x.facts.Refs = append(x.facts.Refs, lang.Ref{Scope: scope, Expr: e, Line: lang.Line(n)})
 	}
-	handle := func(m *lang.Match) {
-		switch {
-		case m.Node(cCall) != nil:
-			x.addCall(m.Node(cCall), m.Node(cCallee))
-		case m.Node(cNew) != nil:
-			x.addNew(m.Node(cNew), m.Node(cCallee))
-		case m.Node(cDeclarator) != nil:
-			x.bindDeclarator(m.Node(cDeclarator), m.Node(cName))
-		case m.Node(cAssign) != nil:
-			x.bindAssignment(m.Node(cAssign), m.Node(cLeft), m.Node(cRight))
-		case m.Node(cFor) != nil:
-			x.bindFor(m.Node(cFor), m.Node(cLeft), m.Node(cRight))
-		case m.Node(cCatch) != nil:
-			x.bindCatch(m.Node(cCatch), m.Node(cName))
-		case m.Node(cLambda) != nil:
-			x.bindParams(m.Node(cLambda))
-		case m.Node(cMember) != nil:
-			addRef(m.Node(cMember), x.text(m.Node(cQualifier)), x.text(m.Node(cField)))
-		case m.Node(cIdent) != nil:
-			n := m.Node(cIdent)
+	for i := range found {
+		f := &found[i]
+		n := &f.node
+		switch f.kind {
+		case useCall:
+			x.addCall(n, f.a)
+		case useNew:
+			x.addNew(n, f.a)
+		case useDeclarator:
+			x.bindDeclarator(n, f.a)
+		case useAssign:
+			x.bindAssignment(n, f.a, f.b)
+		case useFor:
+			x.bindFor(n, f.a, f.b)
+		case useCatch:
+			x.bindCatch(n, f.a)
+		case useLambda:
+			x.bindParams(n)
+		case useMember:
+			addRef(n, x.text(f.a), x.text(f.b))
+		case useIdent:
 			if name := x.text(n); name != "undefined" {
 				addRef(n, "", name)
 			}
 		}
-	}
-	for i := range matches {
-		handle(&matches[i])
 	}
 }
 

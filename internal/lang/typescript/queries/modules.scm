@@ -1,18 +1,9 @@
 ; Imports and exports: ES module statements, CommonJS require calls and
-; assignments to module.exports / exports.x.
+; assignments to module.exports / exports.x. Every pattern is one node:
+; shapes.go reads the children (require('x') and import('x') among the
+; calls, assignments to a member), which keeps compiling the query cheap.
 
 (import_statement) @import
 (export_statement) @export
-
-(call_expression
-  function: (identifier) @require.fn
-  arguments: (arguments . (string) @require.path .)
-  (#eq? @require.fn "require")) @require
-
-(call_expression
-  function: (import)
-  arguments: (arguments . (string) @require.path .)) @dynamic
-
-(assignment_expression
-  left: (member_expression) @assign.target
-  right: (_) @assign.value) @assign
+(call_expression) @call
+(assignment_expression) @assign

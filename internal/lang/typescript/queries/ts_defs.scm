@@ -24,8 +24,6 @@
 (variable_declarator) @variable
 
 ; Constructor parameters with an accessibility or readonly modifier declare
-; properties.
-(required_parameter (accessibility_modifier)) @param.property
-(optional_parameter (accessibility_modifier)) @param.property
-(required_parameter "readonly") @param.property
-(optional_parameter "readonly") @param.property
+; properties: which parameters have one, shapes.go tells.
+(required_parameter) @param.property
+(optional_parameter) @param.property

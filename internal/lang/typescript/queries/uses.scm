@@ -1,13 +1,16 @@
 ; Uses inside a file: calls, constructions, local bindings and identifier
 ; references, each attributed by extract.go to the innermost enclosing node.
+; Every pattern is one node, which keeps compiling the query cheap: the
+; children each use needs (callee, name, left and right, qualifier and
+; field) are read by shapes.go.
 
-(call_expression function: (_) @callee) @call
-(new_expression constructor: (_) @callee) @new
+(call_expression) @call
+(new_expression) @new
 
-(variable_declarator name: (_) @name) @declarator
-(assignment_expression left: (_) @left right: (_) @right) @assign
-(for_in_statement left: (_) @left right: (_) @right) @for
-(catch_clause parameter: (_) @name) @catch
+(variable_declarator) @declarator
+(assignment_expression) @assign
+(for_in_statement) @for
+(catch_clause) @catch
 
 ; Parameters: of callbacks and object methods (not nodes) every one; of
 ; functions that are nodes, the destructured ones and those with defaults.
@@ -20,6 +23,4 @@
 
 (identifier) @ident
 (shorthand_property_identifier) @ident
-(member_expression
-  object: (identifier) @qualifier
-  property: (property_identifier) @field) @member
+(member_expression) @member

@@ -28,6 +28,7 @@ import (
 	"gitnexus.dev/gitnexus/internal/lang"
 	"gitnexus.dev/gitnexus/internal/registry"
 	"gitnexus.dev/gitnexus/internal/store"
+	"gitnexus.dev/gitnexus/internal/timeline"
 )
 
 type analyzeOptions struct {
@@ -171,11 +172,15 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 		defer pprof.StopCPUProfile()
 	}
 	start := time.Now()
+	timeline.Mark("analyze")
+	defer timeline.Dump()
 	root, err := repoRoot(ctx, o.path)
 	if err != nil {
 		return err
 	}
+	timeline.Mark("repository root found")
 	reserveHugeHeap(root)
+	timeline.Mark("huge pages reserved")
 	if err := checkOwnDir(root, o.force); err != nil {
 		return err
 	}
@@ -184,6 +189,13 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 		return err
 	}
 	defer unlock()
+	gsDone := make(chan gitState, 1)
+	go func() {
+		timeline.Mark("git status started")
+		gs := readGitState(ctx, root)
+		timeline.Mark("git status read")
+		gsDone <- gs
+	}()
 	removeLeftovers(root)
 
 	// The files are listed while git status runs: both are git processes
@@ -191,8 +203,6 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	lctx, stopListing := context.WithCancel(ctx)
 	defer stopListing()
 	listing := ingest.StartListing(lctx, root)
-	gsDone := make(chan gitState, 1)
-	go func() { gsDone <- readGitState(ctx, root) }()
 	why := "no index yet"
 	var partition *graph.Partition
 	communitiesWhy := "there is no index to start from"
@@ -203,6 +213,7 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	var unchangedHistory *ingest.UnchangedHistory
 	cachePath := filepath.Join(store.Dir(root), extractCacheName)
 	prev, prevErr := store.OpenRepo(root)
+	timeline.Mark("index opened")
 	var pf *prefetch // what a re-index reads of the index, read while git status runs
 	if prevErr == nil {
 		prevEmbed, prevDirty = prev.Meta().Embeddings, prev.Meta().DirtyPaths
@@ -232,6 +243,7 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	}
 	if r, err := prev, prevErr; err == nil {
 		fr := checkFreshness(ctx, root, r, gs)
+		timeline.Mark("freshness checked")
 		meta := r.Meta()
 		if why := o.history.stale(meta.History, gs.Git && gs.Commit != ""); why != "" {
 			fr.Fresh, fr.Reasons = false, append(fr.Reasons, why)
@@ -318,6 +330,7 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 		Progress: prog.event, History: o.history.options(gs.Git && gs.Commit != ""), ReuseHistory: !o.force,
 		Communities: partition, CommunitiesWhy: communitiesWhy, Cache: cache, Embedder: embedder, EmbedProvider: ecfg.Provider, EmbedTokens: ecfg.MaxTokens}
 	iopt.SizeHint.Nodes, iopt.SizeHint.Edges = prevNodes, prevEdges
+	iopt.Changed = prepare
 	// The index's resolution is reused for the files an edit cannot
 	// affect only with the cache written with the index, by this build.
 	iopt.CacheIsIndex = pf != nil && cache.Token != "" && cache.Token == prevCacheToken
@@ -372,6 +385,7 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 		Dirty: gs.Dirty, DirtyPaths: dirtyPaths, IndexedAt: start.UTC(), Stats: statsJSON, Writer: extractorKey(), ExtractCache: res.Cache.Token}
 	wr, err := store.Save(ctx, root, res.Graph, res.Vectors, meta,
 		store.WriteOptions{Fresh: o.force, Ahead: pf.Ahead(), CarryHistory: res.CarriedHistory != nil})
+	timeline.Mark("index written")
 	prog.done()
 	if cacheSaved != nil {
 		if err := <-cacheSaved; err != nil && !o.quiet {
@@ -395,6 +409,7 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	if err != nil {
 		return fmt.Errorf("index written, but registering it failed: %w", err)
 	}
+	timeline.Mark("registered")
 	if o.json {
 		return writeJSON(o.io.Out, analyzeReport{Repo: entry.ID, Path: root, Status: "indexed", Reason: why,
 			Commit: gs.Commit, Dirty: gs.Dirty, Summary: &sum})

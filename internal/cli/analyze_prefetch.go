@@ -7,6 +7,7 @@ import (
 	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/ingest"
 	"gitnexus.dev/gitnexus/internal/store"
+	"gitnexus.dev/gitnexus/internal/timeline"
 )
 
 // prefetch reads what a re-index takes from the current index and the
@@ -47,6 +48,7 @@ func startPrefetch(ctx context.Context, root, cachePath string, meta store.Meta,
 	go func() {
 		defer close(p.cacheDone)
 		p.cache = ingest.LoadExtractCache(cachePath, extractorKey())
+		timeline.Mark("extraction cache read")
 	}()
 	// Each read has a connection of its own (a reader is a pool; opening
 	// one costs a millisecond or two).
@@ -66,6 +68,7 @@ func startPrefetch(ctx context.Context, root, cachePath string, meta store.Meta,
 	if ours {
 		read(p.partitionDone, func(r *store.Reader) (err error) {
 			p.partition, err = r.Partition(pctx)
+			timeline.Mark("communities read")
 			return err
 		}, func(err error) { p.partitionErr = err })
 		// Read when resolution starts (startAhead): until then both cores
@@ -74,6 +77,7 @@ func startPrefetch(ctx context.Context, root, cachePath string, meta store.Meta,
 		p.startAhead = sync.OnceFunc(func() {
 			read(p.aheadDone, func(r *store.Reader) (err error) {
 				p.ahead, err = r.SnapshotAhead(pctx)
+				timeline.Mark("snapshot read")
 				return err
 			}, func(error) { p.ahead = nil })
 		})

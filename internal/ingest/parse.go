@@ -38,8 +38,10 @@ type parsed struct {
 
 // parseAll reads and extracts every file with a pool of workers, each owning
 // one extractor per language (parsers are not thread-safe). Results keep the
-// order of files.
-func parseAll(ctx context.Context, root string, files []string, workers int, maxSize int64,
+// order of files. The files in first are handed out before the others:
+// those most likely to be extracted (changed since the index), so that one
+// worker extracts them while the others read the rest from the cache.
+func parseAll(ctx context.Context, root string, files []string, first map[string]bool, workers int, maxSize int64,
 	configs *configNames, cache *ExtractCache, progress func(done, total int)) ([]parsed, error) {
 	out := make([]parsed, len(files))
 	if workers < 1 {
@@ -77,7 +79,7 @@ func parseAll(ctx context.Context, root string, files []string, workers int, max
 			}
 		}()
 	}
-	for i := range files {
+	for _, i := range dispatchOrder(files, first) {
 		if ctx.Err() != nil {
 			break
 		}
@@ -89,6 +91,25 @@ func parseAll(ctx context.Context, root string, files []string, workers int, max
 		return nil, err
 	}
 	return out, firstErr
+}
+
+// dispatchOrder is the order in which parseAll hands out the files (their
+// indexes): those in first, then the others, each in the files' order.
+func dispatchOrder(files []string, first map[string]bool) []int {
+	order := make([]int, 0, len(files))
+	if len(first) > 0 {
+		for i, f := range files {
+			if first[f] {
+				order = append(order, i)
+			}
+		}
+	}
+	for i, f := range files {
+		if !first[f] {
+			order = append(order, i)
+		}
+	}
+	return order
 }
 
 // parseOne reads one file, classifies it, and extracts its facts, or reads

@@ -19,6 +19,7 @@ import (
 	"gitnexus.dev/gitnexus/internal/history"
 	"gitnexus.dev/gitnexus/internal/lang"
 	"gitnexus.dev/gitnexus/internal/store"
+	"gitnexus.dev/gitnexus/internal/timeline"
 )
 
 // Options configure a run.
@@ -84,6 +85,11 @@ type Options struct {
 	// them again would give it back (store/carry.go). Not with an
 	// Embedder (commits are embedded from the graph).
 	Ahead func() *store.Ahead
+	// Changed are the files git lists as changed in the work tree (or
+	// that were when the index was built): they are parsed first, as the
+	// ones most likely to be extracted rather than read from the cache.
+	// Only the order of the work depends on them.
+	Changed []string
 	// SizeHint is the size of the graph expected (the current index's),
 	// which the graph is given room for at once; zero when not known.
 	SizeHint struct{ Nodes, Edges int }
@@ -170,7 +176,10 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		}
 	}
 	st := Stats{FilesByLanguage: map[string]int{}, PhaseMillis: map[string]int64{}, UnsupportedFiles: map[string]int{}}
-	timed := func(phase string, start time.Time) { st.PhaseMillis[phase] = time.Since(start).Milliseconds() }
+	timed := func(phase string, start time.Time) {
+		st.PhaseMillis[phase] = time.Since(start).Milliseconds()
+		timeline.Mark("%s done", phase)
+	}
 
 	start := time.Now()
 	emit(Event{Phase: "walk"})
@@ -196,7 +205,11 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 			configs.add(n)
 		}
 	}
-	results, err := parseAll(ctx, opts.Root, w.Files, opts.Workers, opts.MaxFileSize, configs, opts.Cache,
+	first := make(map[string]bool, len(opts.Changed))
+	for _, p := range opts.Changed {
+		first[p] = true
+	}
+	results, err := parseAll(ctx, opts.Root, w.Files, first, opts.Workers, opts.MaxFileSize, configs, opts.Cache,
 		func(done, total int) { emit(Event{Phase: "parse", Done: done, Total: total}) })
 	if err != nil {
 		return nil, err

@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"gitnexus.dev/gitnexus/internal/timeline"
 )
 
 // Skip causes, as reported in the summary and meta.json.
@@ -59,6 +61,7 @@ func StartListing(ctx context.Context, root string) *Listing {
 	go func() {
 		defer close(l.done)
 		l.res, l.err = walk(ctx, root)
+		timeline.Mark("files listed")
 	}()
 	return l
 }
@@ -70,6 +73,7 @@ func StartListing(ctx context.Context, root string) *Listing {
 func walk(ctx context.Context, root string) (*walkResult, error) {
 	res := &walkResult{Skipped: map[string]int{}}
 	listed, err := gitList(ctx, root)
+	timeline.Mark("git ls-files read")
 	if err == nil {
 		res.Git = true
 	} else {

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -227,5 +228,37 @@ func TestUnchangedFilesAreNotRead(t *testing.T) {
 	c.add("go.mod", mod.hash, other, mod.sig)
 	if r, _ := parseOne(root, "go.mod", 5000, cfg, c, ex, later); string(r.config) != "module m\n" {
 		t.Errorf("go.mod not read: %q", r.config)
+	}
+}
+
+// TestChangedFilesAreParsedFirst checks that the files git lists as
+// changed are handed out first and that the results keep the files'
+// order either way.
+func TestChangedFilesAreParsedFirst(t *testing.T) {
+	files := []string{"a.go", "b.go", "c.go", "d.go"}
+	for _, tc := range []struct {
+		first map[string]bool
+		want  []int
+	}{
+		{nil, []int{0, 1, 2, 3}},
+		{map[string]bool{"c.go": true}, []int{2, 0, 1, 3}},
+		{map[string]bool{"d.go": true, "b.go": true, "gone.go": true}, []int{1, 3, 0, 2}},
+	} {
+		if got := dispatchOrder(files, tc.first); !slices.Equal(got, tc.want) {
+			t.Errorf("dispatchOrder(%v) = %v, want %v", tc.first, got, tc.want)
+		}
+	}
+	root := t.TempDir()
+	for _, f := range files {
+		write(t, root, f, "package x\nfunc "+strings.ToUpper(f[:1])+"() {}\n")
+	}
+	out, err := parseAll(context.Background(), root, files, map[string]bool{"d.go": true}, 2, 5000, &configNames{}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range out {
+		if r.path != files[i] || r.facts == nil || len(r.facts.Symbols) != 1 || r.facts.Symbols[0].Name != strings.ToUpper(files[i][:1]) {
+			t.Errorf("result %d: %s with %+v, want %s", i, r.path, r.facts, files[i])
+		}
 	}
 }

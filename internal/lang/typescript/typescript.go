@@ -57,6 +57,7 @@ import (
 	tsts "github.com/tree-sitter/tree-sitter-typescript/bindings/go"
 
 	"gitnexus.dev/gitnexus/internal/lang"
+	"gitnexus.dev/gitnexus/internal/timeline"
 )
 
 //go:embed queries/*.scm
@@ -108,6 +109,7 @@ func mustRead(name string) string {
 }
 
 func compile(l *ts.Language, label string, typed bool) *grammar {
+	defer timeline.Mark("%s queries compiled", label)
 	defs := "js_defs.scm"
 	if typed {
 		defs = "ts_defs.scm"

@@ -336,3 +336,24 @@ func BenchmarkFirstSort(b *testing.B) {
 		g.Edges()
 	}
 }
+
+func TestParseNamesRoundTrip(t *testing.T) {
+	for _, k := range AllKinds() {
+		if got := ParseKind(k.String()); got != k {
+			t.Errorf("ParseKind(%q) = %v", k.String(), got)
+		}
+	}
+	for _, e := range AllEdgeTypes() {
+		if got := ParseEdgeType(e.String()); got != e {
+			t.Errorf("ParseEdgeType(%q) = %v", e.String(), got)
+		}
+	}
+	for _, s := range []string{"", "calls", "Function ", "NOPE"} {
+		if ParseKind(s) != KindInvalid || ParseEdgeType(s) != EdgeInvalid {
+			t.Errorf("%q parses as a kind or an edge type", s)
+		}
+	}
+	if len(AllKinds()) < 10 || len(AllEdgeTypes()) < 16 {
+		t.Errorf("%d kinds and %d edge types", len(AllKinds()), len(AllEdgeTypes()))
+	}
+}

@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"gitnexus.dev/gitnexus/internal/gitcmd"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"gitnexus.dev/gitnexus/internal/freshness"
+	"gitnexus.dev/gitnexus/internal/gitcmd"
 )
 
 // repoRoot turns a path the user gave into the root of the repository to
@@ -32,10 +32,47 @@ func repoRoot(ctx context.Context, p string) (string, error) {
 	if real, err := filepath.EvalSymlinks(abs); err == nil {
 		abs = real
 	}
+	if isTopLevel(abs) {
+		return abs, nil
+	}
 	if top, err := gitOutput(ctx, abs, "rev-parse", "--show-toplevel"); err == nil && top != "" {
 		return filepath.Clean(top), nil
 	}
 	return abs, nil
+}
+
+// isTopLevel reports, without running git (a process: 7 ms of a re-index),
+// the common case of a path that is a work tree's top level: it holds a
+// .git directory with a HEAD, or a .git file naming one (a linked work tree
+// or a submodule), and nothing moves git's idea of the work tree elsewhere
+// (the environment, core.worktree or core.bare). Anything else is left to
+// git rev-parse.
+func isTopLevel(dir string) bool {
+	for _, v := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES", "GIT_DISCOVERY_ACROSS_FILESYSTEM"} {
+		if os.Getenv(v) != "" {
+			return false
+		}
+	}
+	dotgit := filepath.Join(dir, ".git")
+	fi, err := os.Lstat(dotgit)
+	switch {
+	case err != nil:
+		return false
+	case fi.Mode().IsRegular():
+		b, err := os.ReadFile(dotgit)
+		return err == nil && strings.HasPrefix(string(b), "gitdir: ")
+	case !fi.IsDir():
+		return false
+	}
+	if head, err := os.Lstat(filepath.Join(dotgit, "HEAD")); err != nil || !head.Mode().IsRegular() {
+		return false
+	}
+	cfg, err := os.ReadFile(filepath.Join(dotgit, "config"))
+	if err != nil {
+		return false
+	}
+	c := strings.ToLower(string(cfg))
+	return !strings.Contains(c, "worktree") && !strings.Contains(c, "bare = true") && !strings.Contains(c, "bare=true")
 }
 
 // gitState is what git says about a work tree.

@@ -7,6 +7,7 @@ import (
 
 	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/lang"
+	"gitnexus.dev/gitnexus/internal/timeline"
 )
 
 // Resolving only what an edit can affect. A re-index whose extraction
@@ -101,13 +102,26 @@ func newResolution(opts *Options, g *graph.Graph, st *Stats, next *ExtractCache,
 // the CALLS and REFERENCES of the files it must resolve (all, or the
 // affected ones).
 func (r *resolution) family(rules lang.Rules, facts []*lang.FileFacts, config map[string][]byte) *familyRun {
-	fr := &familyRun{rules: rules, facts: facts, prog: lang.NewProgram(rules, facts, config)}
-	if why := r.affected(fr); why != "" && r.st.ResolveAllWhy == "" && r.opts.Cache != nil && r.opts.CacheIsIndex {
+	fr := &familyRun{rules: rules, facts: facts}
+	name := facts[0].Language
+	// Which files the edit affects is found from the facts alone, on the
+	// side, while the program is built and its declarations added (both
+	// only read the facts).
+	affected := make(chan string, 1)
+	go func() {
+		affected <- r.affected(fr)
+		timeline.Mark("resolve: %s files affected", name)
+	}()
+	fr.prog = lang.NewProgram(rules, facts, config)
+	timeline.Mark("resolve: %s program", name)
+	fr.prog.AddDeclarations(r.g)
+	timeline.Mark("resolve: %s declarations", name)
+	if why := <-affected; why != "" && r.st.ResolveAllWhy == "" && r.opts.Cache != nil && r.opts.CacheIsIndex {
 		r.st.ResolveAllWhy = why
 	}
-	fr.prog.AddDeclarations(r.g)
 	keep := func(p string) bool { return fr.affected == nil || fr.affected[p] }
 	r.resolveFiles(fr, keep)
+	timeline.Mark("resolve: %s files resolved", name)
 	if fr.affected == nil {
 		fr.prog = nil // done with: finish needs only the partial runs' programs
 	}

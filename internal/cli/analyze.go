@@ -179,8 +179,6 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 		return err
 	}
 	timeline.Mark("repository root found")
-	reserveHugeHeap(root)
-	timeline.Mark("huge pages reserved")
 	if err := checkOwnDir(root, o.force); err != nil {
 		return err
 	}
@@ -189,22 +187,35 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 		return err
 	}
 	defer unlock()
-	gsDone := make(chan gitState, 1)
+	var gs gitState
+	gsDone := make(chan struct{})
 	go func() {
 		timeline.Mark("git status started")
-		gs := readGitState(ctx, root)
+		gs = readGitState(ctx, root)
 		timeline.Mark("git status read")
-		gsDone <- gs
+		close(gsDone)
+		// The grammars of the changed files are compiled on the side
+		// from now, rather than when a parse worker reaches the first of
+		// them (TypeScript's queries: 15-25 ms with both cores busy).
+		go lang.Prepare(gs.Changed[:min(len(gs.Changed), maxPrepared)])
 	}()
 	removeLeftovers(root)
 
-	// The files are listed while git status runs: both are git processes
-	// to wait for (the listing is dropped when the index is fresh).
+	// The files are listed while git status runs: git is asked for the
+	// tracked files, which the listing looks at, and status's untracked
+	// files complete them (the listing is dropped when the index is
+	// fresh).
 	lctx, stopListing := context.WithCancel(ctx)
 	defer stopListing()
-	listing := ingest.StartListing(lctx, root)
+	listing := ingest.StartListing(lctx, root, func() ([]string, bool) {
+		<-gsDone
+		return gs.Untracked, gs.Git
+	})
+	// After the git processes are started: they run meanwhile.
+	reserveHugeHeap(root)
+	timeline.Mark("huge pages reserved")
 	why := "no index yet"
-	var partition *graph.Partition
+	readPartition := false // the index's communities are to be updated, once read
 	communitiesWhy := "there is no index to start from"
 	prevCacheToken := ""
 	prevNodes, prevEdges := -1, -1 // nodes and edges in the index, -1 when there is none
@@ -217,13 +228,16 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	var pf *prefetch // what a re-index reads of the index, read while git status runs
 	if prevErr == nil {
 		prevEmbed, prevDirty = prev.Meta().Embeddings, prev.Meta().DirtyPaths
+		// So are those of the files changed when the index was built,
+		// before git status says which are now.
+		go lang.Prepare(prevDirty[:min(len(prevDirty), maxPrepared)])
 		if !o.force {
 			meta := prev.Meta()
 			pf = startPrefetch(ctx, root, cachePath, meta, o.history.options(true) != nil, meta.Writer == extractorKey())
 			defer pf.stop()
 		}
 	}
-	gs := <-gsDone
+	<-gsDone
 	ecfg, err := o.embeddings.config(prevEmbed)
 	if err != nil {
 		if prev != nil {
@@ -262,11 +276,7 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 		case meta.Writer != extractorKey():
 			communitiesWhy = "another build of gitnexus wrote the index"
 		default:
-			if partition, err = pf.Partition(); err != nil {
-				communitiesWhy = "the index's communities cannot be read: " + err.Error()
-			} else if partition == nil {
-				communitiesWhy = "the index has no communities to start from"
-			}
+			readPartition = true
 			prevCacheToken = meta.ExtractCache
 			unchangedHistory = unchangedHistoryOf(o, pf, meta, gs, embedder != nil)
 		}
@@ -292,13 +302,11 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	} else if !errors.Is(err, store.ErrNoIndex) {
 		why = "the existing index is unusable: " + err.Error()
 	}
-	// The grammars of the files changed in the work tree are compiled on
-	// the side meanwhile, rather than when a parse worker reaches the first
-	// of them (TypeScript's: 25 ms); so are those of the files that were
-	// changed when the index was built, which a commit since (the
-	// post-commit hook's run) most likely holds.
+	// The files git lists as changed, and those it listed when the index
+	// was built (which a commit since, the post-commit hook's run, most
+	// likely holds), are parsed first; their grammars are being compiled
+	// already (above).
 	prepare := slices.Concat(gs.Changed, prevDirty)
-	go lang.Prepare(prepare[:min(len(prepare), 256)])
 	prog := newProgress(o.io.ErrOut, o.quiet)
 	if !o.quiet {
 		fmt.Fprintf(o.io.ErrOut, "Indexing %s (%s)\n", root, why)
@@ -309,11 +317,6 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 		cache = pf.Cache()
 	case !o.force:
 		cache = ingest.LoadExtractCache(cachePath, cache.Key)
-	}
-	if partition != nil && (cache.Token == "" || cache.Token != prevCacheToken) {
-		// The files extracted anew would not tell what changed since the
-		// index (one made elsewhere, or a run that did not keep its cache).
-		partition, communitiesWhy = nil, "the extraction cache was not written with the index"
 	}
 	if os.Getenv("GOGC") == "" {
 		// Without the index's cache (another build's, or none), every file
@@ -328,9 +331,29 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	}
 	iopt := ingest.Options{Root: root, Workers: o.workers, MaxFileSize: o.maxFileSize * 1024,
 		Progress: prog.event, History: o.history.options(gs.Git && gs.Commit != ""), ReuseHistory: !o.force,
-		Communities: partition, CommunitiesWhy: communitiesWhy, Cache: cache, Embedder: embedder, EmbedProvider: ecfg.Provider, EmbedTokens: ecfg.MaxTokens}
+		CommunitiesWhy: communitiesWhy, Cache: cache, Embedder: embedder, EmbedProvider: ecfg.Provider, EmbedTokens: ecfg.MaxTokens}
 	iopt.SizeHint.Nodes, iopt.SizeHint.Edges = prevNodes, prevEdges
 	iopt.Changed = prepare
+	if readPartition {
+		// Read on the side since the index was opened, and needed last of
+		// all: waited for only when the communities are updated.
+		cacheIsIndex := cache.Token != "" && cache.Token == prevCacheToken
+		iopt.CommunitiesFrom = func() (*graph.Partition, string) {
+			partition, err := pf.Partition()
+			switch {
+			case err != nil:
+				return nil, "the index's communities cannot be read: " + err.Error()
+			case partition == nil:
+				return nil, "the index has no communities to start from"
+			case !cacheIsIndex:
+				// The files extracted anew would not tell what changed
+				// since the index (one made elsewhere, or a run that did
+				// not keep its cache).
+				return nil, "the extraction cache was not written with the index"
+			}
+			return partition, ""
+		}
+	}
 	// The index's resolution is reused for the files an edit cannot
 	// affect only with the cache written with the index, by this build.
 	iopt.CacheIsIndex = pf != nil && cache.Token != "" && cache.Token == prevCacheToken
@@ -457,6 +480,9 @@ func newCacheToken() string {
 	}
 	return hex.EncodeToString(b)
 }
+
+// maxPrepared bounds the paths whose grammars are compiled ahead.
+const maxPrepared = 256
 
 // reserveHugeHeap advises huge pages for the heap an analysis of root will
 // grow: six times the index's size and 256 MiB more (a re-index of the Go

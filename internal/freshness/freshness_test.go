@@ -59,6 +59,9 @@ func TestReadGitState(t *testing.T) {
 	if !gs.Dirty || !slices.Equal(got, want) {
 		t.Errorf("changed = %q, want %q", got, want)
 	}
+	if !slices.Equal(gs.Untracked, []string{"new file.go"}) {
+		t.Errorf("untracked = %q, want the new file alone", gs.Untracked)
+	}
 	testrepo.Git(t, root, "checkout", "-q", "-f", "--detach", "HEAD")
 	if gs := ReadGitState(ctx, root); gs.Branch != "" || gs.Commit != head {
 		t.Errorf("detached: %+v", gs)

@@ -16,6 +16,9 @@ type GitState struct {
 	// Changed are the paths git reports as modified, added, deleted,
 	// renamed, unmerged or untracked (not ignored), relative to the root.
 	Changed []string
+	// Untracked are those of them that are untracked: with the files git
+	// tracks, every file an analysis lists (ingest.StartListing).
+	Untracked []string
 }
 
 // ReadGitState asks git about the work tree at root with one `git status`
@@ -58,6 +61,9 @@ func parseStatus(out []byte) GitState {
 			path = nthField(line, 10)
 		case '?': // ? path
 			path = nthField(line, 1)
+			if path != "" {
+				gs.Untracked = append(gs.Untracked, path)
+			}
 		default:
 			continue
 		}

@@ -41,7 +41,7 @@ type parsed struct {
 // order of files. The files in first are handed out before the others:
 // those most likely to be extracted (changed since the index), so that one
 // worker extracts them while the others read the rest from the cache.
-func parseAll(ctx context.Context, root string, files []string, first map[string]bool, workers int, maxSize int64,
+func parseAll(ctx context.Context, root string, files []string, infos []fs.FileInfo, first map[string]bool, workers int, maxSize int64,
 	configs *configNames, cache *ExtractCache, progress func(done, total int)) ([]parsed, error) {
 	out := make([]parsed, len(files))
 	if workers < 1 {
@@ -67,7 +67,11 @@ func parseAll(ctx context.Context, root string, files []string, first map[string
 				if ctx.Err() != nil {
 					continue
 				}
-				r, err := parseOne(root, files[i], maxSize, configs, cache, extractors, start)
+				var fi fs.FileInfo
+				if i < len(infos) {
+					fi = infos[i]
+				}
+				r, err := parseOne(root, files[i], fi, maxSize, configs, cache, extractors, start)
 				if err != nil {
 					errOnce.Do(func() { firstErr = err })
 				}
@@ -116,16 +120,20 @@ func dispatchOrder(files []string, first map[string]bool) []int {
 // them from the cache when it has them for this content; a file whose
 // signature is the one the cache recorded is not read at all. The
 // returned error is fatal (an extractor that cannot be created); problems
-// with the file itself are recorded in the result. start is when the run
-// began reading files.
-func parseOne(root, rel string, maxSize int64, configs *configNames, cache *ExtractCache, extractors map[string]langExtractor,
+// with the file itself are recorded in the result. fi is the file's stat
+// when the listing took it, nil to take it now; start is when the run
+// began reading files (after the listing: a signature taken earlier is
+// older than the content read, which a later run tells apart).
+func parseOne(root, rel string, fi fs.FileInfo, maxSize int64, configs *configNames, cache *ExtractCache, extractors map[string]langExtractor,
 	start time.Time) (parsed, error) {
 	r := parsed{path: rel}
 	abs := filepath.Join(root, filepath.FromSlash(rel))
-	fi, err := os.Stat(abs)
-	if err != nil {
-		r.skip = statSkip(err)
-		return r, nil
+	if fi == nil {
+		var err error
+		if fi, err = os.Stat(abs); err != nil {
+			r.skip = statSkip(err)
+			return r, nil
+		}
 	}
 	if fi.Size() > maxSize {
 		r.skip = SkipTooLarge

@@ -54,6 +54,10 @@ type Options struct {
 	Communities *graph.Partition
 	// CommunitiesWhy says why there are no Communities to start from.
 	CommunitiesWhy string
+	// CommunitiesFrom, when set, gives Communities and CommunitiesWhy in
+	// their place, called when the communities are updated (the caller
+	// reads them meanwhile).
+	CommunitiesFrom func() (*graph.Partition, string)
 	// Cache, when set, holds the facts of an earlier run: files whose
 	// content it has are not extracted again. The run's own facts are
 	// returned in Result.Cache either way when it is set.
@@ -209,7 +213,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	for _, p := range opts.Changed {
 		first[p] = true
 	}
-	results, err := parseAll(ctx, opts.Root, w.Files, first, opts.Workers, opts.MaxFileSize, configs, opts.Cache,
+	results, err := parseAll(ctx, opts.Root, w.Files, w.Infos, first, opts.Workers, opts.MaxFileSize, configs, opts.Cache,
 		func(done, total int) { emit(Event{Phase: "parse", Done: done, Total: total}) })
 	if err != nil {
 		return nil, err
@@ -311,7 +315,11 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 
 	start = time.Now()
 	emit(Event{Phase: "enrich"})
-	fs, err := enrich.Run(ctx, g, enrich.Options{Previous: opts.Communities, PreviousWhy: opts.CommunitiesWhy,
+	previous, previousWhy := opts.Communities, opts.CommunitiesWhy
+	if opts.CommunitiesFrom != nil {
+		previous, previousWhy = opts.CommunitiesFrom()
+	}
+	fs, err := enrich.Run(ctx, g, enrich.Options{Previous: previous, PreviousWhy: previousWhy,
 		Changed: func(p string) bool { return extracted[p] }})
 	if err != nil {
 		return nil, fmt.Errorf("find communities and processes: %w", err)

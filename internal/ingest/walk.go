@@ -36,7 +36,10 @@ var vendoredDirs = map[string]bool{"vendor": true, "node_modules": true, "third_
 
 // walkResult is the list of files to read, and what was skipped.
 type walkResult struct {
-	Files   []string // repository-relative, sorted
+	Files []string // repository-relative, sorted
+	// Infos are the files' lstat results (regular files: their stat),
+	// by position in Files, taken as they were listed.
+	Infos   []fs.FileInfo
 	Skipped map[string]int
 	Git     bool // listed by git
 	// Keeps reports whether a path, listed or not, would be indexed by its
@@ -56,11 +59,16 @@ type Listing struct {
 }
 
 // StartListing starts listing the files under root as Run would.
-func StartListing(ctx context.Context, root string) *Listing {
+// untracked, when not nil, gives the untracked files (not ignored) that a
+// `git status` of root found, once it has, and false when it could not
+// tell: git is then asked for the tracked files alone, which it reads from
+// its index, and the files are not searched for twice (both searches read
+// every directory). The tracked files are looked at meanwhile.
+func StartListing(ctx context.Context, root string, untracked func() ([]string, bool)) *Listing {
 	l := &Listing{root: root, done: make(chan struct{})}
 	go func() {
 		defer close(l.done)
-		l.res, l.err = walk(ctx, root)
+		l.res, l.err = walkWith(ctx, root, untracked)
 		timeline.Mark("files listed")
 	}()
 	return l
@@ -70,9 +78,43 @@ func StartListing(ctx context.Context, root string) *Listing {
 // (tracked plus untracked-but-not-ignored), otherwise by walking the
 // directory and honouring .gitignore files. .gitnexusignore applies in both
 // cases; vendored trees and symlinks are skipped and counted.
-func walk(ctx context.Context, root string) (*walkResult, error) {
+func walk(ctx context.Context, root string) (*walkResult, error) { return walkWith(ctx, root, nil) }
+
+// lstatResult is one path's os.Lstat.
+type lstatResult struct {
+	fi  fs.FileInfo
+	err error
+}
+
+// walkWith is walk with the untracked files from git status
+// (StartListing).
+func walkWith(ctx context.Context, root string, untracked func() ([]string, bool)) (*walkResult, error) {
 	res := &walkResult{Skipped: map[string]int{}}
-	listed, err := gitList(ctx, root)
+	var listed []string
+	var err error
+	var early map[string]lstatResult // the tracked files' lstat, taken while git status runs
+	if untracked != nil {
+		listed, err = gitListArgs(ctx, root, "ls-files", "-c", "-z")
+		timeline.Mark("tracked files listed")
+		if err == nil {
+			early = make(map[string]lstatResult, len(listed))
+			for _, rel := range listed {
+				if isOwnState(rel) || inVendoredTree(rel) {
+					continue
+				}
+				fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel)))
+				early[rel] = lstatResult{fi, err}
+			}
+			timeline.Mark("tracked files looked at")
+			others, ok := untracked()
+			if !ok {
+				others, err = gitListArgs(ctx, root, "ls-files", "-o", "--exclude-standard", "-z")
+			}
+			listed = append(listed, others...)
+		}
+	} else {
+		listed, err = gitList(ctx, root)
+	}
 	timeline.Mark("git ls-files read")
 	if err == nil {
 		res.Git = true
@@ -118,7 +160,11 @@ func walk(ctx context.Context, root string) (*walkResult, error) {
 			continue
 		}
 		abs := filepath.Join(root, filepath.FromSlash(rel))
-		fi, err := os.Lstat(abs)
+		st, ok := early[rel]
+		if !ok {
+			st.fi, st.err = os.Lstat(abs)
+		}
+		fi, err := st.fi, st.err
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			res.Skipped[SkipVanished]++
@@ -136,9 +182,20 @@ func walk(ctx context.Context, root string) (*walkResult, error) {
 			continue
 		}
 		res.Files = append(res.Files, rel)
+		res.Infos = append(res.Infos, fi)
 	}
-	sort.Strings(res.Files)
+	sort.Sort(byPath{res})
 	return res, nil
+}
+
+// byPath sorts a walk's files with their infos.
+type byPath struct{ *walkResult }
+
+func (b byPath) Len() int           { return len(b.Files) }
+func (b byPath) Less(i, j int) bool { return b.Files[i] < b.Files[j] }
+func (b byPath) Swap(i, j int) {
+	b.Files[i], b.Files[j] = b.Files[j], b.Files[i]
+	b.Infos[i], b.Infos[j] = b.Infos[j], b.Infos[i]
 }
 
 func dirIgnoredUncached(ign *ignoreRules, dir string, memo map[string]bool) bool {
@@ -191,7 +248,13 @@ func classifySymlink(root, abs string) string {
 
 // gitList runs `git ls-files -co --exclude-standard -z` in root.
 func gitList(ctx context.Context, root string) ([]string, error) {
-	cmd := exec.CommandContext(ctx, "git", "-c", "core.quotePath=false", "ls-files", "-co", "--exclude-standard", "-z")
+	return gitListArgs(ctx, root, "ls-files", "-co", "--exclude-standard", "-z")
+}
+
+// gitListArgs runs git ls-files with args in root and returns the paths
+// it lists, each once (an unmerged path is listed once per stage).
+func gitListArgs(ctx context.Context, root string, args ...string) ([]string, error) {
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-c", "core.quotePath=false"}, args...)...)
 	cmd.Dir = root
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

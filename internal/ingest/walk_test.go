@@ -65,24 +65,33 @@ func tree(t *testing.T, root string) {
 	}
 }
 
+// TestWalk lists the same tree with git (asked for every file, or for the
+// tracked ones with the untracked ones from git status, or from itself when
+// status could not tell) and without.
 func TestWalk(t *testing.T) {
 	wantFiles := []string{".gitignore", ".gitnexusignore", "docs/keep.tmp", "docs/readme.md", "main.go", "pkg/a.go"}
 	wantSkipped := map[string]int{SkipVendored: 3, SkipIgnored: 2, SkipSymlinkOutside: 1, SkipSymlinkInside: 1, SkipSymlinkLoop: 2}
-	for _, useGit := range []bool{true, false} {
-		name := map[bool]string{true: "git", false: "plain"}[useGit]
-		t.Run(name, func(t *testing.T) {
+	for _, mode := range []string{"git", "git-status", "git-no-status", "plain"} {
+		t.Run(mode, func(t *testing.T) {
 			root := t.TempDir()
 			tree(t, root)
-			if useGit {
+			if mode != "plain" {
 				git(t, root, "init", "-q")
 				git(t, root, "add", "main.go")
 				git(t, root, "commit", "-qm", "x")
 			}
-			w, err := walk(context.Background(), root)
+			var untracked func() ([]string, bool)
+			switch mode {
+			case "git-status":
+				untracked = func() ([]string, bool) { return statusUntracked(t, root), true }
+			case "git-no-status":
+				untracked = func() ([]string, bool) { return nil, false }
+			}
+			w, err := walkWith(context.Background(), root, untracked)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if w.Git != useGit {
+			if w.Git != (mode != "plain") {
 				t.Errorf("Git = %v", w.Git)
 			}
 			if !reflect.DeepEqual(w.Files, wantFiles) {
@@ -91,8 +100,37 @@ func TestWalk(t *testing.T) {
 			if !reflect.DeepEqual(w.Skipped, wantSkipped) {
 				t.Errorf("skipped:\n got %v\nwant %v", w.Skipped, wantSkipped)
 			}
+			if len(w.Infos) != len(w.Files) {
+				t.Fatalf("%d infos for %d files", len(w.Infos), len(w.Files))
+			}
+			for i, fi := range w.Infos {
+				if fi == nil || fi.Name() != filepath.Base(w.Files[i]) || !fi.Mode().IsRegular() {
+					t.Errorf("info %d of %s: %v", i, w.Files[i], fi)
+				}
+			}
 		})
 	}
+}
+
+// statusUntracked returns the untracked files git status lists in root.
+func statusUntracked(t *testing.T, root string) []string {
+	t.Helper()
+	cmd := exec.Command("git", "-c", "core.quotePath=false", "status", "--porcelain=v2", "-z", "--untracked-files=all")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, f := range strings.Split(string(out), "\x00") {
+		if p, ok := strings.CutPrefix(f, "? "); ok {
+			paths = append(paths, p)
+		}
+	}
+	if len(paths) == 0 {
+		t.Fatal("git status lists no untracked file")
+	}
+	return paths
 }
 
 func TestIgnoreRules(t *testing.T) {
@@ -144,7 +182,7 @@ func TestParseOneClassifies(t *testing.T) {
 	cases := map[string]string{"bin.go": SkipBinary, "big.go": SkipTooLarge, "app.min.js": SkipMinified,
 		"bundle.js": SkipMinified, "ok.go": "", "go.mod": "", "notes.txt": "", "gone.go": SkipVanished}
 	for rel, want := range cases {
-		r, err := parseOne(root, rel, 5000, cfg, nil, map[string]langExtractor{}, time.Now())
+		r, err := parseOne(root, rel, nil, 5000, cfg, nil, map[string]langExtractor{}, time.Now())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -152,11 +190,11 @@ func TestParseOneClassifies(t *testing.T) {
 			t.Errorf("%s: skip = %q, want %q", rel, r.skip, want)
 		}
 	}
-	r, _ := parseOne(root, "go.mod", 1000, cfg, nil, map[string]langExtractor{}, time.Now())
+	r, _ := parseOne(root, "go.mod", nil, 1000, cfg, nil, map[string]langExtractor{}, time.Now())
 	if string(r.config) != "module m\n" {
 		t.Errorf("go.mod config not kept: %q", r.config)
 	}
-	r, _ = parseOne(root, "ok.go", 1000, cfg, nil, map[string]langExtractor{}, time.Now())
+	r, _ = parseOne(root, "ok.go", nil, 1000, cfg, nil, map[string]langExtractor{}, time.Now())
 	if r.facts == nil || len(r.facts.Symbols) != 1 {
 		t.Errorf("ok.go: facts %+v", r.facts)
 	}
@@ -188,14 +226,14 @@ func TestUnchangedFilesAreNotRead(t *testing.T) {
 	cfg.add("go.mod")
 	later := time.Now().Add(time.Hour) // every file settled long before
 	ex := map[string]langExtractor{}
-	first, err := parseOne(root, "a.go", 5000, cfg, nil, ex, later)
+	first, err := parseOne(root, "a.go", nil, 5000, cfg, nil, ex, later)
 	if err != nil || first.facts == nil {
 		t.Fatalf("a.go: %+v %v", first, err)
 	}
 	if first.sig == (fileSig{}) {
 		t.Fatal("a.go settled long before the run has no signature")
 	}
-	if now, _ := parseOne(root, "a.go", 5000, cfg, nil, ex, time.Now()); now.sig != (fileSig{}) {
+	if now, _ := parseOne(root, "a.go", nil, 5000, cfg, nil, ex, time.Now()); now.sig != (fileSig{}) {
 		t.Errorf("a.go written just now has a signature: %+v", now.sig)
 	}
 	// A cache whose facts for a.go are not what a.go holds: taking them
@@ -203,14 +241,14 @@ func TestUnchangedFilesAreNotRead(t *testing.T) {
 	other := lang.AppendFacts(nil, &lang.FileFacts{Path: "a.go", Language: "go", Lines: 42})
 	c := NewExtractCache("k")
 	c.add("a.go", first.hash, other, first.sig)
-	r, _ := parseOne(root, "a.go", 5000, cfg, c, ex, later)
+	r, _ := parseOne(root, "a.go", nil, 5000, cfg, c, ex, later)
 	if !r.reused || !r.unread || r.facts == nil || r.facts.Lines != 42 || r.lang == nil || r.lang.Name() != "go" || r.sig != first.sig {
 		t.Errorf("a.go with its signature unchanged: reused %v, facts %+v, sig %+v", r.reused, r.facts, r.sig)
 	}
 	// The same content written again: new times, so it is read (and its
 	// facts, found by content hash, are the cache's).
 	write(t, root, "a.go", "package x\nfunc F() {}\n")
-	r, _ = parseOne(root, "a.go", 5000, cfg, c, ex, later)
+	r, _ = parseOne(root, "a.go", nil, 5000, cfg, c, ex, later)
 	if r.sig == first.sig {
 		t.Fatalf("writing a.go kept its signature %+v", r.sig)
 	}
@@ -219,14 +257,14 @@ func TestUnchangedFilesAreNotRead(t *testing.T) {
 	}
 	// Other content: read and extracted.
 	write(t, root, "a.go", "package x\nfunc G() {}\nfunc H() {}\n")
-	r, _ = parseOne(root, "a.go", 5000, cfg, c, ex, later)
+	r, _ = parseOne(root, "a.go", nil, 5000, cfg, c, ex, later)
 	if r.reused || r.facts == nil || len(r.facts.Symbols) != 2 {
 		t.Errorf("a.go edited: reused %v, facts %+v", r.reused, r.facts)
 	}
 	// A configuration file is always read: resolvers need its content.
-	mod, _ := parseOne(root, "go.mod", 5000, cfg, nil, ex, later)
+	mod, _ := parseOne(root, "go.mod", nil, 5000, cfg, nil, ex, later)
 	c.add("go.mod", mod.hash, other, mod.sig)
-	if r, _ := parseOne(root, "go.mod", 5000, cfg, c, ex, later); string(r.config) != "module m\n" {
+	if r, _ := parseOne(root, "go.mod", nil, 5000, cfg, c, ex, later); string(r.config) != "module m\n" {
 		t.Errorf("go.mod not read: %q", r.config)
 	}
 }
@@ -252,7 +290,7 @@ func TestChangedFilesAreParsedFirst(t *testing.T) {
 	for _, f := range files {
 		write(t, root, f, "package x\nfunc "+strings.ToUpper(f[:1])+"() {}\n")
 	}
-	out, err := parseAll(context.Background(), root, files, map[string]bool{"d.go": true}, 2, 5000, &configNames{}, nil, nil)
+	out, err := parseAll(context.Background(), root, files, nil, map[string]bool{"d.go": true}, 2, 5000, &configNames{}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

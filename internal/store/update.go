@@ -18,6 +18,7 @@ import (
 	"sync"
 
 	"gitnexus.dev/gitnexus/internal/graph"
+	"gitnexus.dev/gitnexus/internal/timeline"
 )
 
 // An incremental write changes the index in place, in one transaction,
@@ -208,6 +209,7 @@ func update(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, met
 	if snap.NextRid+int64(g.NodeCount()) >= math.MaxUint32 {
 		return nil, errNoUpdate{"the index has given out too many row ids"}
 	}
+	timeline.Mark("store: snapshot at hand")
 	u := &updater{ctx: ctx, tx: tx, g: g, snap: snap, carry: carry, dirty: make([]bool, len(snap.chunks)), generation: old.Generation}
 	if carry {
 		u.drop = ahead.drop
@@ -221,9 +223,11 @@ func update(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, met
 	if err := u.nodes(); err != nil {
 		return nil, err
 	}
+	timeline.Mark("store: nodes")
 	if err := u.edges(); err != nil {
 		return nil, err
 	}
+	timeline.Mark("store: edges")
 	for _, q := range []string{`DELETE FROM community`, `DELETE FROM process`} {
 		if _, err := tx.ExecContext(ctx, q); err != nil {
 			return nil, fmt.Errorf("replace communities and processes: %w", err)
@@ -232,15 +236,18 @@ func update(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, met
 	if err := loadFlows(ctx, tx, g, u.rid); err != nil {
 		return nil, err
 	}
+	timeline.Mark("store: communities and processes")
 	if err := u.history(); err != nil {
 		return nil, err
 	}
+	timeline.Mark("store: history")
 	if err := u.vectors(vecs); err != nil {
 		return nil, err
 	}
 	if err := u.commonTerms(); err != nil {
 		return nil, err
 	}
+	timeline.Mark("store: search terms")
 	// Only the snapshot's chunks in which a node or an edge out of one
 	// differs are encoded and written again (snapshot_chunks.go).
 	nodes, hashes, edges, ends := u.newNodes, u.hashes, g.Edges(), g.EdgeEnds()
@@ -255,6 +262,7 @@ func update(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, met
 		return nil, err
 	}
 	u.stats.SnapshotChunks = len(rows.write)
+	timeline.Mark("store: snapshot")
 
 	meta.Format = MetaFormat
 	meta.SchemaVersion = SchemaVersion
@@ -279,6 +287,7 @@ func update(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, met
 	if err := tx.Commit(); err != nil {
 		return nil, fmt.Errorf("commit index: %w", err)
 	}
+	timeline.Mark("store: committed")
 	if err := db.Close(); err != nil {
 		return nil, err
 	}

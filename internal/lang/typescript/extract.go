@@ -38,10 +38,6 @@ func (e *extractor) Grammar(path string) *ts.Language { return e.grammarFor(path
 // Grammar(path).
 func (e *extractor) ExtractTree(path string, src []byte, tree *ts.Tree) (*lang.FileFacts, error) {
 	g := e.grammarFor(path)
-	tp, err := e.parser(g)
-	if err != nil {
-		return nil, err
-	}
 	root := tree.RootNode()
 	x := &extraction{
 		g:     g,
@@ -53,7 +49,7 @@ func (e *extractor) ExtractTree(path string, src []byte, tree *ts.Tree) (*lang.F
 	}
 	x.scopes = lang.NewScopeFinder(&x.facts.Symbols)
 	x.facts.SyntaxErrors = lang.CountSyntaxErrors(root)
-	parts := g.all.CollectParts(tp.Cursor, root, src, g.bounds...)
+	parts := g.all.CollectParts(root)
 	x.readDefs(g.paramProperties(parts[0]))
 	x.readModules(g.modules(parts[1], src))
 	x.readUses(g.uses(parts[2]))

@@ -14,23 +14,23 @@ import (
 // query apart by where their patterns start; the bounds must be the
 // pattern counts of the parts compiled one by one.
 func TestQueryPartsBounds(t *testing.T) {
-	for _, c := range []struct {
+	for i, c := range []struct {
 		lang *ts.Language
 		defs string
 	}{
-		{ts.NewLanguage(tsts.LanguageTypescript()), "ts_defs.scm"},
-		{ts.NewLanguage(tsjs.Language()), "js_defs.scm"},
+		{ts.NewLanguage(tsts.LanguageTypescript()), childParams},
+		{ts.NewLanguage(tsjs.Language()), "(class) @class\n(function_declaration) @function\n"},
 	} {
-		parts := []string{mustRead(c.defs), mustRead("modules.scm"), mustRead("uses.scm")}
-		q, bounds := lang.NewQueryParts(c.lang, c.defs, parts...)
+		parts := []string{c.defs, childModules, childUses}
+		q, bounds := lang.NewQueryParts(c.lang, "reference", parts...)
 		q.Close()
 		want := 0
 		for k, src := range parts[:len(parts)-1] {
-			one := lang.MustQuery(c.lang, c.defs, src)
+			one := lang.MustQuery(c.lang, "reference", src)
 			want += one.PatternCount()
 			one.Close()
 			if bounds[k] != want {
-				t.Errorf("%s: part %d ends at pattern %d, want %d", c.defs, k, bounds[k], want)
+				t.Errorf("grammar %d: part %d ends at pattern %d, want %d", i, k, bounds[k], want)
 			}
 		}
 	}

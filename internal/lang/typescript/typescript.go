@@ -47,7 +47,6 @@
 package typescript
 
 import (
-	"embed"
 	"fmt"
 	"strings"
 	"sync"
@@ -59,9 +58,6 @@ import (
 	"gitnexus.dev/gitnexus/internal/lang"
 	"gitnexus.dev/gitnexus/internal/timeline"
 )
-
-//go:embed queries/*.scm
-var queryFiles embed.FS
 
 // TypeScript and JavaScript are the registered languages.
 var (
@@ -86,36 +82,26 @@ func (l language) Extensions() []string { return l.exts }
 // pipeline resolves .ts and .js files as one family.
 func (language) Rules() lang.Rules { return rules{} }
 
-// grammar is one compiled tree-sitter grammar with its queries.
+// grammar is one tree-sitter grammar with the patterns the extractor
+// reads.
 type grammar struct {
 	lang *ts.Language
-	// all is the declarations, module statements and uses queries
-	// compiled as one, so the tree is walked once; bounds splits its
-	// matches back into the three parts (lang.CollectParts).
-	all    *lang.Query
-	bounds []int
+	// all is the declarations, module statements and uses, found in one
+	// walk of the tree and split back into the three parts.
+	all *lang.Kinds
 	// typed: the grammar has TypeScript's node kinds.
 	typed bool
-	// shapes complete the query's single-node matches (shapes.go).
+	// shapes complete the single-node matches (shapes.go).
 	shapes *shapes
 }
 
-func mustRead(name string) string {
-	b, err := queryFiles.ReadFile("queries/" + name)
-	if err != nil {
-		panic(fmt.Sprintf("typescript: embedded query %s: %v", name, err))
-	}
-	return string(b)
-}
-
 func compile(l *ts.Language, label string, typed bool) *grammar {
-	defer timeline.Mark("%s queries compiled", label)
-	defs := "js_defs.scm"
+	defer timeline.Mark("%s patterns ready", label)
+	defs := jsDefs
 	if typed {
-		defs = "ts_defs.scm"
+		defs = tsDefs
 	}
-	all, bounds := lang.NewQueryParts(l, label+"/*.scm", mustRead(defs), mustRead("modules.scm"), mustRead("uses.scm"))
-	return &grammar{lang: l, typed: typed, all: all, bounds: bounds, shapes: newShapes(l)}
+	return &grammar{lang: l, typed: typed, all: lang.NewKinds(l, label, defs, modulePatterns, usePatterns), shapes: newShapes(l)}
 }
 
 // The grammars are compiled once per process and shared by every extractor.

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/lang"
@@ -35,8 +36,10 @@ type lineage struct {
 	gone bool   // the file does not reach HEAD (it was deleted)
 }
 
-// revertLine is the line `git revert` writes into the message.
-var revertLine = regexp.MustCompile(revertMarker + ` ([0-9a-f]{7,64})`)
+// revertLine is the line `git revert` writes into the message, compiled
+// when first used (1 ms of every process's start otherwise: the counted
+// repetition unrolls).
+var revertLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(revertMarker + ` ([0-9a-f]{7,64})`) })
 
 // revertMarker opens the line `git revert` writes.
 const revertMarker = "This reverts commit"
@@ -342,7 +345,7 @@ func (ce *commitEdges) add(src, dst string, t graph.EdgeType, r graph.Reason) {
 // history's (sorted: their hashes, sorted).
 func revertsOf(c *graph.Commit, sorted []string) []string {
 	var out []string
-	for _, m := range revertLine.FindAllStringSubmatch(c.Message, -1) {
+	for _, m := range revertLine().FindAllStringSubmatch(c.Message, -1) {
 		if target := findCommit(sorted, m[1]); target != "" && target != c.Hash {
 			out = append(out, target)
 		}

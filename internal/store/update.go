@@ -415,7 +415,13 @@ func (u *updater) nodes() error {
 	}
 	u.newNodes = u.g.Nodes()
 	u.hashes = textHashes(u.newNodes)
-	u.rid = make(map[string]int64, len(u.newNodes))
+	size := len(u.newNodes)
+	if u.carry {
+		// The index's history nodes are kept too: about as many rids
+		// as the snapshot has nodes, given room for at once.
+		size = max(size, len(old)) + 64
+	}
+	u.rid = make(map[string]int64, size)
 	u.nextRid = u.snap.NextRid
 	var gone, write []int64 // rids whose old rows go; positions in newNodes whose rows are written
 	if u.carry {

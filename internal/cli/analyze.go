@@ -194,9 +194,10 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 		gs = readGitState(ctx, root)
 		timeline.Mark("git status read")
 		close(gsDone)
-		// The grammars of the changed files are compiled on the side
+		// The grammars of the changed files are prepared on the side
 		// from now, rather than when a parse worker reaches the first of
-		// them (TypeScript's queries: 15-25 ms with both cores busy).
+		// them (compiling a grammar's queries takes 15-25 ms with both
+		// cores busy).
 		go lang.Prepare(gs.Changed[:min(len(gs.Changed), maxPrepared)])
 	}()
 	removeLeftovers(root)

@@ -106,7 +106,10 @@ func (k *Kinds) Capture(name string) uint32 {
 // CollectParts returns the matches under root of each part's patterns, in
 // the query's order (Pattern numbers the patterns across the parts).
 func (k *Kinds) CollectParts(root *ts.Node) [][]Match {
-	nodes := make([]ts.Node, 256)
+	// Room for a third of the tree's nodes, which the patterns of an
+	// extractor rarely pass (identifiers are the most of them); a second
+	// walk when they do.
+	nodes := make([]ts.Node, max(256, root.DescendantCount()/3))
 	for {
 		got := int(C.gitnexus_collect(*(*C.GnxNode)(unsafe.Pointer(root)), &k.want[0], C.size_t(len(k.want)),
 			(*C.GnxNode)(unsafe.Pointer(&nodes[0])), C.size_t(len(nodes))))

@@ -379,6 +379,7 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 			supportedLanguages(), root, res.Stats.Files, formatCounts(res.Stats.UnsupportedFiles))
 	}
 	sum := ingest.Summarize(res)
+	timeline.Mark("graph sorted and summarized")
 	prog.event(ingest.Event{Phase: "store"})
 	storeStart := time.Now()
 	statsJSON, err := json.Marshal(sum)

@@ -176,6 +176,7 @@ func update(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, met
 			return nil, err
 		}
 	}
+	timeline.Mark("store: transaction begun")
 	var mj string
 	if err := tx.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = ?`, metaKey).Scan(&mj); err != nil {
 		return nil, fmt.Errorf("read meta: %w", err)

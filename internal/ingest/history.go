@@ -7,6 +7,7 @@ import (
 	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/history"
 	"gitnexus.dev/gitnexus/internal/store"
+	"gitnexus.dev/gitnexus/internal/timeline"
 )
 
 // HistoryStats describe the history stage: what was read, reused and
@@ -95,6 +96,7 @@ func addHistory(ctx context.Context, opts *Options, w *walkResult, g *graph.Grap
 			prev, why = previousHistory(ctx, opts.Root)
 		}
 		hopt.Previous, hst.Previous = prev, why
+		timeline.Mark("history: the index's records at hand")
 	}
 	if hopt.Workers <= 0 {
 		hopt.Workers = opts.Workers
@@ -109,6 +111,7 @@ func addHistory(ctx context.Context, opts *Options, w *walkResult, g *graph.Grap
 	if err != nil {
 		return nil, nil, fmt.Errorf("read the git history: %w", err)
 	}
+	timeline.Mark("history: read from git")
 	hst.Stats = *st
 	if h != nil {
 		if counts, ok := carryHistory(opts, hopt.Previous, h, g, changed); ok {

@@ -809,6 +809,7 @@ func (u *updater) history() error {
 			return nil
 		}
 		newH, newBlob = u.newHistory()
+		timeline.Mark("store: history encoded")
 		if oldBlob != nil && bytes.Equal(oldBlob, newBlob) {
 			return nil
 		}
@@ -867,6 +868,7 @@ func (u *updater) historyDelta(oldBlob []byte, newH *graph.History, newBlob []by
 	}
 	oldFiles, oldSyms := byCommit(oldH)
 	newFiles, newSyms := byCommit(newH)
+	timeline.Mark("store: history grouped by commit")
 	oldAt := make(map[string]int, len(oldH.Commits))
 	for i := range oldH.Commits {
 		oldAt[oldH.Commits[i].Hash] = i
@@ -960,6 +962,7 @@ func (u *updater) historyDelta(oldBlob []byte, newH *graph.History, newBlob []by
 	if err := writeHistoryRows(u.ctx, u.tx, u.rid, commits, seqs, files, syms, removed); err != nil {
 		return false, err
 	}
+	timeline.Mark("store: history rows changed")
 	if _, err := u.tx.ExecContext(u.ctx, `UPDATE snapshot SET data = ? WHERE id = ?`, newBlob, historyBlobID); err != nil {
 		return false, fmt.Errorf("store history blob: %w", err)
 	}

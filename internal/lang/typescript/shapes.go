@@ -8,12 +8,13 @@ import (
 	"gitnexus.dev/gitnexus/internal/lang"
 )
 
-// The query's patterns are single nodes (a call, an assignment, a member
-// expression): a pattern with children (`(call_expression function: (_)
-// @callee)`) makes tree-sitter analyse the grammar's parse table when it
-// compiles the query, which took TypeScript's from 3 ms to 14–25 ms, paid by
-// every process that extracts a file, a re-index of one file among them.
-// The children are read here instead, and the matches put back in the
+// The patterns the extractor reads are single nodes (a call, an
+// assignment, a member expression), found without a query (patterns.go,
+// lang.Kinds): compiling a tree-sitter query walks the grammar's parse
+// table, more so for patterns with children (`(call_expression function:
+// (_) @callee)`), 13–25 ms for TypeScript's, paid by every process that
+// extracts a file, a re-index of one file among them. The children such
+// patterns captured are read here instead, and the matches put back in the
 // order tree-sitter gives those patterns' matches: it reports a match when
 // its last node is reached in a walk of the tree, so an assignment comes
 // after the uses on its left side, once its right side starts.

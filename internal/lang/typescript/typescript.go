@@ -104,7 +104,8 @@ func compile(l *ts.Language, label string, typed bool) *grammar {
 	return &grammar{lang: l, typed: typed, all: lang.NewKinds(l, label, defs, modulePatterns, usePatterns), shapes: newShapes(l)}
 }
 
-// The grammars are compiled once per process and shared by every extractor.
+// The grammars are made ready once per process and shared by every
+// extractor.
 var (
 	tsGrammar  = sync.OnceValue(func() *grammar { return compile(ts.NewLanguage(tsts.LanguageTypescript()), "typescript", true) })
 	tsxGrammar = sync.OnceValue(func() *grammar { return compile(ts.NewLanguage(tsts.LanguageTSX()), "tsx", true) })
@@ -112,9 +113,8 @@ var (
 )
 
 // NewExtractor returns an extractor that makes a parser for each grammar
-// (TypeScript, TSX or JavaScript) when its first file comes: compiling a
-// grammar's queries takes about 50 ms, which a re-index of one .ts file
-// should not also pay for TSX.
+// (TypeScript, TSX or JavaScript) when its first file comes: a re-index of
+// one .ts file does not make the others.
 func (l language) NewExtractor() (lang.Extractor, error) {
 	return &extractor{language: l.name, parsers: map[*grammar]*lang.TreeParser{}}, nil
 }
@@ -150,7 +150,8 @@ func grammarFor(language, path string) *grammar {
 	return tsGrammar()
 }
 
-// Prepare compiles the grammar a file of this path needs (lang.Preparer).
+// Prepare makes ready the grammar a file of this path needs
+// (lang.Preparer).
 func (l language) Prepare(path string) { grammarFor(l.name, path) }
 
 func (e *extractor) Close() {

@@ -339,7 +339,7 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 		// Read on the side since the index was opened, and needed last of
 		// all: waited for only when the communities are updated.
 		cacheIsIndex := cache.Token != "" && cache.Token == prevCacheToken
-		iopt.CommunitiesFrom = func() (*graph.Partition, string) {
+		iopt.Communities = func() (*graph.Partition, string) {
 			partition, err := pf.Partition()
 			switch {
 			case err != nil:

@@ -48,16 +48,15 @@ type Options struct {
 	// UnchangedHistory, when set, says that reading the git history would
 	// give the index's records again (history.go).
 	UnchangedHistory *UnchangedHistory
-	// Communities are the current index's: they are updated locally when
-	// few symbols changed since they were detected (enrich.Options).
+	// Communities, when set, gives the current index's communities, or
+	// why there are none to start from: they are updated locally when few
+	// symbols changed since they were detected (enrich.Options). It is
+	// called when they are updated, so the caller reads them meanwhile.
 	// Files count as changed when their facts were extracted in this run.
-	Communities *graph.Partition
-	// CommunitiesWhy says why there are no Communities to start from.
+	Communities func() (*graph.Partition, string)
+	// CommunitiesWhy says why there are no communities to start from,
+	// without Communities.
 	CommunitiesWhy string
-	// CommunitiesFrom, when set, gives Communities and CommunitiesWhy in
-	// their place, called when the communities are updated (the caller
-	// reads them meanwhile).
-	CommunitiesFrom func() (*graph.Partition, string)
 	// Cache, when set, holds the facts of an earlier run: files whose
 	// content it has are not extracted again. The run's own facts are
 	// returned in Result.Cache either way when it is set.
@@ -315,9 +314,10 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 
 	start = time.Now()
 	emit(Event{Phase: "enrich"})
-	previous, previousWhy := opts.Communities, opts.CommunitiesWhy
-	if opts.CommunitiesFrom != nil {
-		previous, previousWhy = opts.CommunitiesFrom()
+	var previous *graph.Partition
+	previousWhy := opts.CommunitiesWhy
+	if opts.Communities != nil {
+		previous, previousWhy = opts.Communities()
 	}
 	fs, err := enrich.Run(ctx, g, enrich.Options{Previous: previous, PreviousWhy: previousWhy,
 		Changed: func(p string) bool { return extracted[p] }})

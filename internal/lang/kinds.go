@@ -119,13 +119,21 @@ func (k *Kinds) CollectParts(root *ts.Node) [][]Match {
 		}
 		nodes = make([]ts.Node, got)
 	}
+	// Each match's one capture is a slice of one array, not an
+	// allocation of its own.
+	syms := make([]uint16, len(nodes))
+	total := 0
+	for i := range nodes {
+		syms[i] = nodes[i].KindId()
+		total += len(k.bySym[syms[i]])
+	}
+	caps := make([]ts.QueryCapture, 0, total)
 	out := make([][]Match, k.parts)
 	for i := range nodes {
-		n := &nodes[i]
-		for _, p := range k.bySym[n.KindId()] {
+		for _, p := range k.bySym[syms[i]] {
+			caps = append(caps, ts.QueryCapture{Node: nodes[i], Index: k.capture[p]})
 			part := k.part[p]
-			out[part] = append(out[part], Match{Pattern: int(p),
-				Captures: []ts.QueryCapture{{Node: *n, Index: k.capture[p]}}})
+			out[part] = append(out[part], Match{Pattern: int(p), Captures: caps[len(caps)-1 : len(caps) : len(caps)]})
 		}
 	}
 	return out

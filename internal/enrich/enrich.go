@@ -85,15 +85,29 @@ func Run(ctx context.Context, g *graph.Graph, opt Options) (Stats, error) {
 	opt = opt.withDefaults()
 	var st Stats
 	v := newView(g)
+	// Tracing does not depend on the communities (they only label the
+	// processes found, in addProcesses), and each reads the view apart:
+	// the two run side by side. Tracing writes its own fields of the view
+	// (fanIn, onward) and of a Stats of its own.
+	type traced struct {
+		procs  []trace
+		st     Stats
+		millis int64
+	}
+	tracing := make(chan traced, 1)
+	go func() {
+		var t traced
+		start := time.Now()
+		t.procs = traceProcesses(ctx, v, opt, &t.st)
+		t.millis = time.Since(start).Milliseconds()
+		tracing <- t
+	}()
 	start := time.Now()
 	comms := detectCommunities(v, opt, &st)
 	st.CommunityMillis = time.Since(start).Milliseconds()
-	if err := ctx.Err(); err != nil {
-		return st, err
-	}
-	start = time.Now()
-	procs := traceProcesses(ctx, v, comms, opt, &st)
-	st.ProcessMillis = time.Since(start).Milliseconds()
+	t := <-tracing
+	procs := t.procs
+	st.EntryPoints, st.Traces, st.ProcessMillis = t.st.EntryPoints, t.st.Traces, t.millis
 	if err := ctx.Err(); err != nil {
 		return st, err
 	}

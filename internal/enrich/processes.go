@@ -44,7 +44,7 @@ type trace struct {
 	score float64   // the entry's score
 }
 
-func traceProcesses(ctx context.Context, v *view, cs *communities, opt Options, st *Stats) []trace {
+func traceProcesses(ctx context.Context, v *view, opt Options, st *Stats) []trace {
 	callers := make([]int, len(v.nodes))
 	v.fanIn = callers
 	for src, calls := range v.calls {

@@ -219,7 +219,8 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	readPartition := false // the index's communities are to be updated, once read
 	communitiesWhy := "there is no index to start from"
 	prevCacheToken := ""
-	prevNodes, prevEdges := -1, -1 // nodes and edges in the index, -1 when there is none
+	prevNodes, prevEdges := -1, -1   // nodes and edges in the index, -1 when there is none
+	var prevEdgeTypes map[string]int // the index's edges by type
 	var prevEmbed *store.EmbeddingMeta
 	var prevDirty []string // the files git listed as changed when the index was built
 	var unchangedHistory *ingest.UnchangedHistory
@@ -266,7 +267,7 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 		if why := embedStale(r.Meta().Embeddings, embedder); why != "" {
 			fr.Fresh, fr.Reasons = false, append(fr.Reasons, why)
 		}
-		prevNodes, prevEdges = indexedSize(meta)
+		prevNodes, prevEdges, prevEdgeTypes = indexedSize(meta)
 		// Communities are updated from the index's only when this build
 		// wrote it (another may find them differently), and with the
 		// extraction cache written with it (checked below).
@@ -333,7 +334,7 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	iopt := ingest.Options{Root: root, Workers: o.workers, MaxFileSize: o.maxFileSize * 1024,
 		Progress: prog.event, History: o.history.options(gs.Git && gs.Commit != ""), ReuseHistory: !o.force,
 		CommunitiesWhy: communitiesWhy, Cache: cache, Embedder: embedder, EmbedProvider: ecfg.Provider, EmbedTokens: ecfg.MaxTokens}
-	iopt.SizeHint.Nodes, iopt.SizeHint.Edges = prevNodes, prevEdges
+	iopt.SizeHint.Nodes, iopt.SizeHint.Edges, iopt.SizeHint.EdgesByType = prevNodes, prevEdges, prevEdgeTypes
 	iopt.Changed = prepare
 	if readPartition {
 		// Read on the side since the index was opened, and needed last of
@@ -562,23 +563,25 @@ func parseMemTotal(meminfo string) int64 {
 }
 
 // indexedSize is the node and edge counts an index's meta keeps, -1 for
-// each it does not say.
-func indexedSize(meta store.Meta) (nodes, edges int) {
+// each it does not say, and its edge counts by type (nil when it does not
+// say).
+func indexedSize(meta store.Meta) (nodes, edges int, byType map[string]int) {
 	var s struct {
-		Nodes *int `json:"nodes"`
-		Edges *int `json:"edges"`
+		Nodes       *int           `json:"nodes"`
+		Edges       *int           `json:"edges"`
+		EdgesByType map[string]int `json:"edgesByType"`
 	}
 	if json.Unmarshal(meta.Stats, &s) != nil {
-		return -1, -1
+		return -1, -1, nil
 	}
-	nodes, edges = -1, -1
+	nodes, edges, byType = -1, -1, s.EdgesByType
 	if s.Nodes != nil {
 		nodes = *s.Nodes
 	}
 	if s.Edges != nil {
 		edges = *s.Edges
 	}
-	return nodes, edges
+	return nodes, edges, byType
 }
 
 type analyzeReport struct {

@@ -35,7 +35,7 @@ func TestIndexedSize(t *testing.T) {
 		{`{"nodes": 18578}`, 18578, -1},
 		{`{"nodes": 18578, "edges": 66398}`, 18578, 66398},
 	} {
-		if n, e := indexedSize(store.Meta{Stats: []byte(c.stats)}); n != c.nodes || e != c.edges {
+		if n, e, _ := indexedSize(store.Meta{Stats: []byte(c.stats)}); n != c.nodes || e != c.edges {
 			t.Errorf("stats %s: %d nodes, %d edges; want %d, %d", c.stats, n, e, c.nodes, c.edges)
 		}
 	}
@@ -72,7 +72,7 @@ func TestGCPercent(t *testing.T) {
 		{`{"files": 3}`, false, 50},
 		{`not json`, false, 50},
 	} {
-		nodes, _ := indexedSize(store.Meta{Stats: []byte(c.stats)})
+		nodes, _, _ := indexedSize(store.Meta{Stats: []byte(c.stats)})
 		if got := gcPercent(nodes, c.reextract); got != c.want {
 			t.Errorf("stats %s, reextract %v: %d, want %d", c.stats, c.reextract, got, c.want)
 		}

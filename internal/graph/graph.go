@@ -97,13 +97,15 @@ func New() *Graph {
 }
 
 // NewSized returns an empty graph with room for about this many nodes and
-// edges: a re-index knows the size of the graph it rebuilds, and growing
-// the slices and indexes to a million edges step by step copied and
-// rehashed them about twice over.
-func NewSized(nodes, edges int) *Graph {
-	nodes, edges = max(nodes, 0), max(edges, 0)
+// edges, of which indexed are added with AddEdge (the others with
+// AddNewEdge or AppendNewEdges, which need no room in the edge index): a
+// re-index knows the size of the graph it rebuilds, and growing the
+// slices and indexes to a million edges step by step copied and rehashed
+// them about twice over.
+func NewSized(nodes, edges, indexed int) *Graph {
+	nodes, edges, indexed = max(nodes, 0), max(edges, 0), max(indexed, 0)
 	return &Graph{nodes: make([]Node, 0, nodes), nodeIdx: make(map[string]int, nodes),
-		edges: make([]Edge, 0, edges), edgeIdx: make(map[edgeKey]int, edges)}
+		edges: make([]Edge, 0, edges), edgeIdx: make(map[edgeKey]int, indexed)}
 }
 
 // Copy returns a new graph with g's nodes and edges (not its flows or

@@ -324,7 +324,7 @@ func BenchmarkFirstSort(b *testing.B) {
 	}
 	for b.Loop() {
 		b.StopTimer()
-		g := NewSized(n, len(edges))
+		g := NewSized(n, len(edges), len(edges))
 		for _, id := range ids {
 			g.AddNode(Node{ID: id})
 		}

@@ -95,7 +95,34 @@ type Options struct {
 	Changed []string
 	// SizeHint is the size of the graph expected (the current index's),
 	// which the graph is given room for at once; zero when not known.
-	SizeHint struct{ Nodes, Edges int }
+	// EdgesByType counts the index's edges by type (nil when not known):
+	// those the run appends without looking them up need no room in the
+	// graph's edge index (indexedEdges).
+	SizeHint struct {
+		Nodes, Edges int
+		EdgesByType  map[string]int
+	}
+}
+
+// indexedEdges is how many edges the graph's edge index is given room
+// for: those added with a lookup. The index's CALLS and REFERENCES are
+// copied for the files an edit does not affect (when CacheIsIndex), and
+// the communities', processes' and history's edges are known to be new:
+// all are appended without one. A run that resolves every file grows the
+// index as it goes.
+func indexedEdges(opts *Options) int {
+	n := opts.SizeHint.Edges
+	if !opts.CacheIsIndex || opts.SizeHint.EdgesByType == nil {
+		return n
+	}
+	for name, count := range opts.SizeHint.EdgesByType {
+		switch t := graph.ParseEdgeType(name); {
+		case t == graph.EdgeCalls, t == graph.EdgeReferences, t == graph.EdgeMemberOf,
+			t == graph.EdgeStepInProcess, t == graph.EdgeEntryPointOf, t.IsHistory():
+			n -= count
+		}
+	}
+	return max(n, 0)
 }
 
 // DefaultMaxFileSize is the default of --max-file-size.
@@ -224,7 +251,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if opts.Resolving != nil {
 		opts.Resolving()
 	}
-	g := graph.NewSized(opts.SizeHint.Nodes, opts.SizeHint.Edges)
+	g := graph.NewSized(opts.SizeHint.Nodes, opts.SizeHint.Edges, indexedEdges(&opts))
 	config := map[string][]byte{}
 	families := map[lang.Rules][]*lang.FileFacts{}
 	var familyOrder []lang.Rules

@@ -48,9 +48,8 @@ func newSymbolTable(f *lang.FileFacts, tops []lineRange) *symbolTable {
 // lines over its parent's leaves every line to the innermost symbol.
 func finishTable(syms []fileSymbol, lines int32, tops []lineRange) *symbolTable {
 	t := &symbolTable{syms: syms, lines: lines, tops: tops}
-	keys := lang.SymbolKeys(len(syms), func(i int) (graph.NodeKind, string, string) {
-		return syms[i].kind, syms[i].qual, syms[i].suffix
-	})
+	keys := lang.SymbolKeys(len(syms), func(i int) (graph.NodeKind, string) { return syms[i].kind, syms[i].qual },
+		func(i int) string { return syms[i].suffix })
 	for i := range syms {
 		syms[i].key = keys[i]
 		if !syms[i].hidden {

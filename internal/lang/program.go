@@ -2,9 +2,11 @@ package lang
 
 import (
 	"path"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"gitnexus.dev/gitnexus/internal/graph"
 )
@@ -386,13 +388,25 @@ func (p *Program) AddSubtype(sub, super SymID) {
 	p.subtypes[super] = append(p.subtypes[super], sub)
 }
 
-// assignIDs gives every symbol its graph id (SymbolIDs).
+// assignIDs gives every symbol its graph id (SymbolIDs). Each file's are
+// its own, so the files are shared out among the cores: on the Go
+// standard library this was half of NewProgram, on one core.
 func (p *Program) assignIDs() {
-	for _, f := range p.Files {
-		for i, id := range SymbolIDs(f.Facts) {
-			p.Syms[f.First+SymID(i)].ID = id
-		}
+	workers := min(runtime.GOMAXPROCS(0), len(p.Files)/64+1)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := w; k < len(p.Files); k += workers {
+				f := p.Files[k]
+				for i, id := range SymbolIDs(f.Facts) {
+					p.Syms[f.First+SymID(i)].ID = id
+				}
+			}
+		}()
 	}
+	wg.Wait()
 }
 
 // SymbolIDs returns the graph id of each symbol of a file, by index: kind,
@@ -401,10 +415,9 @@ func (p *Program) assignIDs() {
 // collide (several Go init functions). The history links a symbol as it
 // was in a commit to the symbol at HEAD by this id.
 func SymbolIDs(f *FileFacts) []string {
-	keys := SymbolKeys(len(f.Symbols), func(i int) (graph.NodeKind, string, string) {
-		s := &f.Symbols[i]
-		return s.Kind, s.Qual, OverloadSuffix(s)
-	})
+	keys := SymbolKeys(len(f.Symbols), func(i int) (graph.NodeKind, string) {
+		return f.Symbols[i].Kind, f.Symbols[i].Qual
+	}, func(i int) string { return OverloadSuffix(&f.Symbols[i]) })
 	for i, k := range keys {
 		keys[i] = graph.SymbolID(f.Symbols[i].Kind, f.Path, k)
 	}
@@ -413,8 +426,10 @@ func SymbolIDs(f *FileFacts) []string {
 
 // SymbolKeys returns the part of each symbol's id after the file: its
 // qualified name, with its overload suffix and a counter where symbols of
-// the same kind share the name. at gives the n symbols in document order.
-func SymbolKeys(n int, at func(i int) (kind graph.NodeKind, qual, suffix string)) []string {
+// the same kind share the name. at gives the n symbols in document order,
+// and suffix a symbol's overload suffix (asked only of those that share
+// their name).
+func SymbolKeys(n int, at func(i int) (kind graph.NodeKind, qual string), suffix func(i int) string) []string {
 	type base struct {
 		kind graph.NodeKind
 		qual string
@@ -422,15 +437,15 @@ func SymbolKeys(n int, at func(i int) (kind graph.NodeKind, qual, suffix string)
 	keys := make([]string, n)
 	count := make(map[base]int, n)
 	for i := 0; i < n; i++ {
-		k, q, _ := at(i)
+		k, q := at(i)
 		count[base{k, q}]++
 	}
 	used := map[base]int{}
 	for i := 0; i < n; i++ {
-		k, q, suffix := at(i)
+		k, q := at(i)
 		keys[i] = q
 		if count[base{k, q}] > 1 {
-			key := q + suffix
+			key := q + suffix(i)
 			used[base{k, key}]++
 			if c := used[base{k, key}]; c > 1 {
 				key += "#" + strconv.Itoa(c)

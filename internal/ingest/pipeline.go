@@ -227,6 +227,11 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	st.Git = w.Git
 	st.Skipped = w.Skipped
 	timed("walk", start)
+	// The read ends with the run: a run that fails before the history
+	// phase does not leave it going.
+	hctx, stopHistory := context.WithCancel(ctx)
+	defer stopHistory()
+	early := startHistoryRead(hctx, &opts, w)
 
 	start = time.Now()
 	configs := &configNames{}
@@ -356,7 +361,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	res := &Result{}
 	if opts.History != nil {
 		start = time.Now()
-		hst, carried, err := addHistory(ctx, &opts, w, g, func(p string) bool { return extracted[p] }, emit)
+		hst, carried, err := addHistory(ctx, &opts, w, g, func(p string) bool { return extracted[p] }, emit, early)
 		if err != nil {
 			return nil, err
 		}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"gitnexus.dev/gitnexus/internal/graph"
@@ -112,7 +113,7 @@ func writeHistoryRows(ctx context.Context, tx *sql.Tx, rid map[string]int64, com
 // tables).
 func (r *Reader) HistoryBlob(ctx context.Context) (blob []byte, generation int64, err error) {
 	meta, err := r.Consistent(ctx, func(v *Reader) (err error) {
-		blob, err = readHistoryBlob(ctx, v.q)
+		blob, err = readHistoryBlob(ctx, v.q, filepath.Dir(v.path))
 		return err
 	})
 	if err != nil {
@@ -139,25 +140,29 @@ func DecodeHistory(blob []byte, settings *graph.HistorySettings, generation int6
 	return h, nil
 }
 
-// readHistoryBlob reads the stored form of the history records through q;
-// nil when there is none.
-func readHistoryBlob(ctx context.Context, q queryer) ([]byte, error) {
-	var blob []byte
-	err := q.QueryRowContext(ctx, `SELECT data FROM snapshot WHERE id = ?`, historyBlobID).Scan(&blob)
-	if errors.Is(err, sql.ErrNoRows) {
+// readHistoryBlob reads the stored form of the history records through q,
+// from its row or the file in dir the row names (history_file.go); nil
+// when there is none, or the file is not the one the row names.
+func readHistoryBlob(ctx context.Context, q queryer, dir string) ([]byte, error) {
+	var row []byte
+	err := q.QueryRowContext(ctx, `SELECT data FROM snapshot WHERE id = ?`, historyBlobID).Scan(&row)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
 		return nil, nil
+	case err != nil:
+		return nil, err
 	}
-	return blob, err
+	return resolveHistoryRow(dir, row), nil
 }
 
 // History reads the git history of the index, nil when it has none. The
 // records come linked as the index linked them (FileID, NodeID).
 func (r *Reader) History(ctx context.Context) (*graph.History, error) {
-	blob, err := readHistoryBlob(ctx, r.q)
+	blob, err := readHistoryBlob(ctx, r.q, filepath.Dir(r.path))
 	switch {
 	case err != nil:
 		return nil, fmt.Errorf("read history: %w", err)
-	case blob == nil: // an index written before the blob
+	case blob == nil: // no blob, or its file is missing or not the row's
 		return r.historyFromTables(ctx)
 	}
 	h, err := DecodeHistory(blob, r.meta.History, 0)

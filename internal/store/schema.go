@@ -27,7 +27,10 @@ package store
 //	5: embeddings: the tables embedding (a node's vector as int8 codes, its
 //	   scale and the hash of the text it was made from) and vector_index
 //	   (the encoded HNSW over the symbols' vectors); meta.embeddings.
-const SchemaVersion = 5
+//	6: the history blob beside the database: row 2 of snapshot may name a
+//	   file history-<hash>.blob in the index's directory, with the blob's
+//	   SHA-256, instead of holding the blob (history_file.go).
+const SchemaVersion = 6
 
 // createTables is run on a new, empty database before the bulk load.
 const createTables = `

@@ -211,7 +211,7 @@ func update(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, met
 		return nil, errNoUpdate{"the index has given out too many row ids"}
 	}
 	timeline.Mark("store: snapshot at hand")
-	u := &updater{ctx: ctx, tx: tx, g: g, snap: snap, carry: carry, dirty: make([]bool, len(snap.chunks)), generation: old.Generation}
+	u := &updater{ctx: ctx, tx: tx, dir: dir, g: g, snap: snap, carry: carry, dirty: make([]bool, len(snap.chunks)), generation: old.Generation}
 	if carry {
 		u.drop = ahead.drop
 	}
@@ -289,6 +289,11 @@ func update(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, met
 		return nil, fmt.Errorf("commit index: %w", err)
 	}
 	timeline.Mark("store: committed")
+	if u.stats.HistoryRewritten {
+		// The files of the history the index no longer names go (the
+		// one it names stays, when it names one).
+		removeHistoryFiles(dir, u.historyName)
+	}
 	if err := db.Close(); err != nil {
 		return nil, err
 	}
@@ -308,8 +313,12 @@ func update(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, met
 type updater struct {
 	ctx  context.Context
 	tx   *sql.Tx
+	dir  string // the index's directory
 	g    *graph.Graph
 	snap *Snapshot
+	// historyName is the file the history blob was written to, when it
+	// was (history_file.go).
+	historyName string
 
 	newNodes []graph.Node
 	newEdges []graph.Edge
@@ -783,8 +792,8 @@ func (u *updater) history() error {
 	case h != nil && h.Encoded == nil && known(h.Base):
 		oldBlob = h.Base.Encoded
 	default:
-		err := u.tx.QueryRowContext(u.ctx, `SELECT data FROM snapshot WHERE id = ?`, historyBlobID).Scan(&oldBlob)
-		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		var err error
+		if oldBlob, err = readHistoryBlob(u.ctx, u.tx, u.dir); err != nil {
 			return fmt.Errorf("read history blob: %w", err)
 		}
 	}
@@ -842,10 +851,25 @@ func (u *updater) history() error {
 	if err := writeHistory(u.ctx, u.tx, h, u.rid); err != nil {
 		return err
 	}
-	if _, err := u.tx.ExecContext(u.ctx, `INSERT INTO snapshot(id, data) VALUES (?, ?)`, historyBlobID, newBlob); err != nil {
+	row, err := u.historyFile(newBlob)
+	if err != nil {
+		return err
+	}
+	if _, err := u.tx.ExecContext(u.ctx, `INSERT INTO snapshot(id, data) VALUES (?, ?)`, historyBlobID, row); err != nil {
 		return fmt.Errorf("store history blob: %w", err)
 	}
 	return nil
+}
+
+// historyFile writes the history blob to its file beside the database
+// (history_file.go) and returns the row that names it.
+func (u *updater) historyFile(blob []byte) ([]byte, error) {
+	row, err := writeHistoryFile(u.dir, blob)
+	if err != nil {
+		return nil, fmt.Errorf("store history blob: %w", err)
+	}
+	_, u.historyName = historyRef(blob)
+	return row, nil
 }
 
 // historyDelta changes the history tables commit by commit: the rows of
@@ -963,7 +987,11 @@ func (u *updater) historyDelta(oldBlob []byte, newH *graph.History, newBlob []by
 		return false, err
 	}
 	timeline.Mark("store: history rows changed")
-	if _, err := u.tx.ExecContext(u.ctx, `UPDATE snapshot SET data = ? WHERE id = ?`, newBlob, historyBlobID); err != nil {
+	row, err := u.historyFile(newBlob)
+	if err != nil {
+		return false, err
+	}
+	if _, err := u.tx.ExecContext(u.ctx, `UPDATE snapshot SET data = ? WHERE id = ?`, row, historyBlobID); err != nil {
 		return false, fmt.Errorf("store history blob: %w", err)
 	}
 	return true, nil

@@ -154,6 +154,9 @@ func WriteWithVectors(ctx context.Context, repo string, g *graph.Graph, vecs *Ve
 		return nil, fmt.Errorf("install index: %w", err)
 	}
 	_ = syncFile(dir)
+	// A new file keeps the history blob in its row: the files the old
+	// one's rows named go (history_file.go).
+	removeHistoryFiles(dir, "")
 	if err := writeMetaJSON(dir, meta); err != nil {
 		return nil, err
 	}

@@ -39,6 +39,10 @@ func TestIndexedSize(t *testing.T) {
 			t.Errorf("stats %s: %d nodes, %d edges; want %d, %d", c.stats, n, e, c.nodes, c.edges)
 		}
 	}
+	_, _, byType := indexedSize(store.Meta{Stats: []byte(`{"nodes": 3, "edges": 5, "edgesByType": {"CALLS": 4, "DEFINES": 1}}`)})
+	if len(byType) != 2 || byType["CALLS"] != 4 || byType["DEFINES"] != 1 {
+		t.Errorf("edges by type: %v, want CALLS 4 and DEFINES 1", byType)
+	}
 }
 
 func TestParseMemTotal(t *testing.T) {

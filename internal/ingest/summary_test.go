@@ -82,3 +82,28 @@ func BenchmarkSummarize(b *testing.B) {
 		Summarize(r)
 	}
 }
+
+// TestIndexedEdges: the edge index is given room for the index's edges
+// but those a re-index appends without a lookup, and for all of them when
+// the run cannot reuse the index's resolution or the counts by type are
+// not known.
+func TestIndexedEdges(t *testing.T) {
+	byType := map[string]int{"CALLS": 400, "REFERENCES": 80, "MEMBER_OF": 40, "STEP_IN_PROCESS": 30,
+		"ENTRY_POINT_OF": 3, "MODIFIES": 9, "PARENT_OF": 5, "DEFINES": 190, "IMPORTS": 23, "HAS_METHOD": 20}
+	for _, c := range []struct {
+		cacheIsIndex bool
+		byType       map[string]int
+		want         int
+	}{
+		{true, byType, 233},
+		{false, byType, 800},
+		{true, nil, 800},
+		{true, map[string]int{"CALLS": 900}, 0},
+	} {
+		o := &Options{CacheIsIndex: c.cacheIsIndex}
+		o.SizeHint.Edges, o.SizeHint.EdgesByType = 800, c.byType
+		if got := indexedEdges(o); got != c.want {
+			t.Errorf("cache is the index's %v, by type %v: %d, want %d", c.cacheIsIndex, c.byType, got, c.want)
+		}
+	}
+}

@@ -109,8 +109,8 @@ func writeHistoryRows(ctx context.Context, tx *sql.Tx, rid map[string]int64, com
 
 // HistoryBlob reads the stored form of the index's history records and the
 // index's generation, in one read; nil bytes when the index keeps none
-// (no history, or one written before the blob: History reads the
-// tables).
+// (no history, one written before the blob, or a file its row names that
+// is missing or not the one named: History reads the tables).
 func (r *Reader) HistoryBlob(ctx context.Context) (blob []byte, generation int64, err error) {
 	meta, err := r.Consistent(ctx, func(v *Reader) (err error) {
 		blob, err = readHistoryBlob(ctx, v.q, filepath.Dir(v.path))

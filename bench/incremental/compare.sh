@@ -5,9 +5,10 @@
 # full. Then, N times, the same function is appended to the same file in both clones and each build
 # re-indexes its clone with `gitnexus analyze`, the build that goes first alternating; with -c the
 # edit is committed first (what the post-commit hook's run finds). Prints wall times (median, min,
-# max) per build and the ratio of the second's median to the first's; per-run times and phases go
-# to the TSV file. Each clone's git index is refreshed once after cloning (a second later, so that
-# no file is as new as the index), as a work tree's own git commands keep it.
+# max) per build and the ratio of the second's median to the first's, and the median of each phase
+# the summary times (phaseMillis); per-run times and phases go to the TSV file. Each clone's git
+# index is refreshed once after cloning (a second later, so that no file is as new as the index),
+# as a work tree's own git commands keep it.
 #
 # Usage: bench/incremental/compare.sh [-n N] [-c] [-f file] [-o results.tsv] <old gitnexus> <new gitnexus> <repository>
 #   -f: the file to edit, relative to the repository (default as in run.sh).
@@ -91,7 +92,7 @@ for i in $(seq 1 "$n"); do
 done
 load_end=$(uptime)
 python3 - "$tsv" "$name" "$file" "$commit" "$load_start" "$load_end" "${bins[@]}" <<'EOF'
-import statistics, sys
+import json, statistics, sys
 tsv, name, file, commit, l0, l1, b0, b1 = sys.argv[1:]
 rows = [l.rstrip("\n").split("\t") for l in open(tsv)][1:]
 t = {k: [int(r[2]) for r in rows if r[1] == k] for k in ("0", "1")}
@@ -104,4 +105,14 @@ for k, b in (("0", b0), ("1", b1)):
     ts = t[k]
     print(f"| {b} | {statistics.median(ts)/1000:.3f} s | {min(ts)/1000:.3f} s | {max(ts)/1000:.3f} s |")
 print(f"\nSecond build's median over the first's: {statistics.median(t['1'])/statistics.median(t['0']):.2f}")
+# The phases the summary times (phaseMillis), median per build.
+phases = {k: [json.loads(r[3]) for r in rows if r[1] == k and r[3] not in ("", "null")] for k in ("0", "1")}
+names = [p for p in ("walk", "parse", "resolve", "enrich", "history", "embed", "store")
+         if any(p in ph for k in phases for ph in phases[k])]
+if names:
+    print("\n| phase (median ms) | first | second |")
+    print("|---|---:|---:|")
+    for p in names:
+        cells = [statistics.median([ph.get(p, 0) for ph in phases[k]]) if phases[k] else 0 for k in ("0", "1")]
+        print(f"| {p} | {cells[0]:.0f} | {cells[1]:.0f} |")
 EOF

@@ -49,7 +49,7 @@ CREATE VIEW process_steps AS
 `
 
 // loadFlows stores the properties of the graph's communities and processes.
-func loadFlows(ctx context.Context, tx *sql.Tx, g *graph.Graph, rid map[string]int64) error {
+func loadFlows(ctx context.Context, tx *sql.Tx, g *graph.Graph, rid ridsByID) error {
 	f := g.Flows()
 	if f == nil {
 		return nil
@@ -59,7 +59,7 @@ func loadFlows(ctx context.Context, tx *sql.Tx, g *graph.Graph, rid map[string]i
 		return fmt.Errorf("store communities: %w", err)
 	}
 	for _, c := range f.Communities {
-		r, ok := rid[c.ID]
+		r, ok := rid.lookup(c.ID)
 		if !ok {
 			return fmt.Errorf("store communities: no node %s", c.ID)
 		}
@@ -75,9 +75,9 @@ func loadFlows(ctx context.Context, tx *sql.Tx, g *graph.Graph, rid map[string]i
 		return fmt.Errorf("store processes: %w", err)
 	}
 	for i, p := range f.Processes {
-		r, ok1 := rid[p.ID]
-		entry, ok2 := rid[p.Steps[0]]
-		terminal, ok3 := rid[p.Steps[len(p.Steps)-1]]
+		r, ok1 := rid.lookup(p.ID)
+		entry, ok2 := rid.lookup(p.Steps[0])
+		terminal, ok3 := rid.lookup(p.Steps[len(p.Steps)-1])
 		if !ok1 || !ok2 || !ok3 {
 			return fmt.Errorf("store processes: a node of %s is missing", p.ID)
 		}

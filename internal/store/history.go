@@ -20,7 +20,7 @@ import (
 // reuse them and link them afresh.
 
 // writeHistory stores h; rid maps node ids to rids.
-func writeHistory(ctx context.Context, tx *sql.Tx, h *graph.History, rid map[string]int64) error {
+func writeHistory(ctx context.Context, tx *sql.Tx, h *graph.History, rid ridsByID) error {
 	if h == nil {
 		return nil
 	}
@@ -29,7 +29,7 @@ func writeHistory(ctx context.Context, tx *sql.Tx, h *graph.History, rid map[str
 
 // writeHistoryRows inserts history rows: commits[i] with seq seqs[i] (i
 // when seqs is nil), and the given changes and removed symbols.
-func writeHistoryRows(ctx context.Context, tx *sql.Tx, rid map[string]int64, commits []graph.Commit, seqs []int,
+func writeHistoryRows(ctx context.Context, tx *sql.Tx, rid ridsByID, commits []graph.Commit, seqs []int,
 	files []graph.FileChange, symbols []graph.SymbolChange, removed []graph.RemovedSymbol) error {
 	commitsIns, err := newBatchInsert(ctx, tx, "git_commit", []string{"rid", "seq", "hash", "parents", "author_name",
 		"author_email", "authored_at", "author_zone", "committed_at", "commit_zone", "subject", "symbols_skip"})
@@ -38,7 +38,7 @@ func writeHistoryRows(ctx context.Context, tx *sql.Tx, rid map[string]int64, com
 	}
 	for i := range commits {
 		c := &commits[i]
-		r, ok := rid[graph.CommitID(c.Hash)]
+		r, ok := rid.lookup(graph.CommitID(c.Hash))
 		if !ok {
 			return fmt.Errorf("store history: commit %s has no node", c.Hash)
 		}
@@ -65,8 +65,8 @@ func writeHistoryRows(ctx context.Context, tx *sql.Tx, rid map[string]int64, com
 		if f.Binary {
 			binary = 1
 		}
-		if err := filesIns.add(rid[graph.CommitID(f.Commit)], f.Path, f.OldPath, string(f.Status), f.Additions,
-			f.Deletions, binary, f.OldBlob, f.NewBlob, rid[f.FileID]); err != nil {
+		if err := filesIns.add(ridOf(rid, graph.CommitID(f.Commit)), f.Path, f.OldPath, string(f.Status), f.Additions,
+			f.Deletions, binary, f.OldBlob, f.NewBlob, ridOf(rid, f.FileID)); err != nil {
 			return fmt.Errorf("store file changes: %w", err)
 		}
 	}
@@ -80,8 +80,8 @@ func writeHistoryRows(ctx context.Context, tx *sql.Tx, rid map[string]int64, com
 	}
 	for i := range symbols {
 		s := &symbols[i]
-		if err := syms.add(rid[graph.CommitID(s.Commit)], s.Path, s.Kind.String(), s.Name, s.Qual, s.Key,
-			string(s.Change), s.Additions, s.Deletions, s.StartLine, s.EndLine, rid[s.NodeID]); err != nil {
+		if err := syms.add(ridOf(rid, graph.CommitID(s.Commit)), s.Path, s.Kind.String(), s.Name, s.Qual, s.Key,
+			string(s.Change), s.Additions, s.Deletions, s.StartLine, s.EndLine, ridOf(rid, s.NodeID)); err != nil {
 			return fmt.Errorf("store symbol changes: %w", err)
 		}
 	}
@@ -95,9 +95,9 @@ func writeHistoryRows(ctx context.Context, tx *sql.Tx, rid map[string]int64, com
 	for _, r := range removed {
 		var in int64
 		if r.DeletedIn != "" {
-			in = rid[graph.CommitID(r.DeletedIn)]
+			in = ridOf(rid, graph.CommitID(r.DeletedIn))
 		}
-		if err := removedIns.add(rid[r.ID], r.Kind.String(), in); err != nil {
+		if err := removedIns.add(ridOf(rid, r.ID), r.Kind.String(), in); err != nil {
 			return fmt.Errorf("store historical symbols: %w", err)
 		}
 	}

@@ -136,12 +136,12 @@ func TestChunkedSnapshot(t *testing.T) {
 func FuzzDecodeChunks(f *testing.F) {
 	g := chunkGraph(3, nil)
 	nodes := g.Nodes()
-	rid := map[string]int64{}
+	rid := ridMap{}
 	for i, n := range nodes {
 		rid[n.ID] = int64(i + 1)
 	}
 	edges := g.Edges()
-	rows := encodeChunked(nodes, textHashes(nodes), rid, int64(len(nodes))+1, edgesWithEnds(edges, g.EdgeEnds()), nil, nil, 0)
+	rows := encodeChunked(nodeSlice(nodes), textHashes(nodes), rid, int64(len(nodes))+1, edgesWithEnds(edges, g.EdgeEnds()), nil, nil, 0)
 	f.Add(rows.manifest, rows.write[firstChunkRow])
 	f.Fuzz(func(t *testing.T, manifest, chunk []byte) {
 		s, err := decodeChunks(manifest, map[int64][]byte{firstChunkRow: chunk})
@@ -159,4 +159,41 @@ func FuzzDecodeChunks(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestTextHashes: the hashes shared out among the cores are each node's
+// own, in order.
+func TestTextHashes(t *testing.T) {
+	for _, n := range []int{0, 5, 1<<15 + 3} {
+		nodes := make([]graph.Node, n)
+		for i := range nodes {
+			nodes[i].Doc, nodes[i].Content = fmt.Sprintf("doc %d", i), fmt.Sprintf("content %d", i%7)
+		}
+		got := textHashes(nodes)
+		if len(got) != n {
+			t.Fatalf("%d nodes: %d hashes", n, len(got))
+		}
+		for i := range nodes {
+			if want := textHash(nodes[i].Doc, nodes[i].Content); got[i] != want {
+				t.Fatalf("%d nodes: hash %d is %x, want %x", n, i, got[i], want)
+			}
+		}
+	}
+}
+
+// TestMergedNodes: the merged view gives the new graph's nodes and the
+// kept ones at the positions its at says.
+func TestMergedNodes(t *testing.T) {
+	fresh := []graph.Node{{ID: "b"}, {ID: "d"}}
+	m := &mergedNodes{fresh: fresh, kept: []graph.Node{{ID: "a"}, {ID: "c"}}, at: []int32{-1, 0, -2, 1}}
+	var got []string
+	for i := 0; i < m.Len(); i++ {
+		got = append(got, m.At(i).ID)
+	}
+	if !reflect.DeepEqual(got, []string{"a", "b", "c", "d"}) {
+		t.Errorf("merged: %v", got)
+	}
+	if m.At(1) != &fresh[0] {
+		t.Error("a new node is copied, not the graph's")
+	}
 }

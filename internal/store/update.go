@@ -251,7 +251,8 @@ func update(ctx context.Context, repo string, g *graph.Graph, vecs *Vectors, met
 	timeline.Mark("store: search terms")
 	// Only the snapshot's chunks in which a node or an edge out of one
 	// differs are encoded and written again (snapshot_chunks.go).
-	nodes, hashes, edges, ends := u.newNodes, u.hashes, g.Edges(), g.EdgeEnds()
+	var nodes nodeSeq = nodeSlice(u.newNodes)
+	hashes, edges, ends := u.hashes, g.Edges(), g.EdgeEnds()
 	each := edgesWithEnds(edges, ends)
 	if carry {
 		if nodes, hashes, each, err = u.withHistory(edges, ends); err != nil {
@@ -322,19 +323,20 @@ type updater struct {
 
 	newNodes []graph.Node
 	newEdges []graph.Edge
-	hashes   []uint64         // by position in newNodes
-	rid      map[string]int64 // every new node's rid
+	hashes   []uint64    // by position in newNodes
+	rid      *updateRids // every new node's rid, and the kept history nodes' (rids.go)
 	nextRid  int64
 	stats    UpdateStats
-	// carry keeps the index's history part (carry.go). all are then the
-	// new graph's nodes and the history's, in id order, with their text
-	// hashes; atNew and atOld place newNodes and the snapshot's nodes in
-	// all (-1: not there).
+	// carry keeps the index's history part (carry.go). all is then the
+	// new graph's nodes and the history's, in id order (a view over
+	// newNodes and the kept ones), allHashes their text hashes; atNew and
+	// atOld place newNodes and the snapshot's nodes in all (-1: not
+	// there).
 	carry bool
 	// drop names the index's history nodes that go even so, with their
 	// edges (Ahead.CarriesHistory).
 	drop         map[string]bool
-	all          []graph.Node
+	all          *mergedNodes
 	allHashes    []uint64
 	atNew, atOld []int32
 	// searched are the full-text rows deleted and inserted (searchValues),
@@ -425,13 +427,10 @@ func (u *updater) nodes() error {
 	}
 	u.newNodes = u.g.Nodes()
 	u.hashes = textHashes(u.newNodes)
-	size := len(u.newNodes)
+	u.rid = &updateRids{g: u.g, at: make([]int64, len(u.newNodes))}
 	if u.carry {
-		// The index's history nodes are kept too: about as many rids
-		// as the snapshot has nodes, given room for at once.
-		size = max(size, len(old)) + 64
+		u.rid.kept = map[string]int64{}
 	}
-	u.rid = make(map[string]int64, size)
 	u.nextRid = u.snap.NextRid
 	var gone, write []int64 // rids whose old rows go; positions in newNodes whose rows are written
 	if u.carry {
@@ -439,8 +438,8 @@ func (u *updater) nodes() error {
 		for i := range u.atOld {
 			u.atOld[i] = -1
 		}
-		u.all = make([]graph.Node, 0, len(u.newNodes)+len(old)/2)
-		u.allHashes = make([]uint64, 0, cap(u.all))
+		u.all = &mergedNodes{fresh: u.newNodes, at: make([]int32, 0, len(u.newNodes)+len(old)/2)}
+		u.allHashes = make([]uint64, 0, cap(u.all.at))
 	}
 	// place puts the new node j (and the snapshot's node i it is, when i
 	// is not -1) in all.
@@ -448,11 +447,11 @@ func (u *updater) nodes() error {
 		if !u.carry {
 			return
 		}
-		u.atNew[j] = int32(len(u.all))
+		u.atNew[j] = int32(len(u.all.at))
 		if i >= 0 {
-			u.atOld[i] = int32(len(u.all))
+			u.atOld[i] = int32(len(u.all.at))
 		}
-		u.all = append(u.all, u.newNodes[j])
+		u.all.at = append(u.all.at, int32(j))
 		u.allHashes = append(u.allHashes, u.hashes[j])
 	}
 	// leave handles the snapshot's node i, which the new graph does not
@@ -460,11 +459,12 @@ func (u *updater) nodes() error {
 	leave := func(i int) {
 		o := &old[i]
 		if u.carry && graph.ParseKind(o.Kind).IsHistory() && !u.drop[o.ID] {
-			u.rid[o.ID] = o.Rid
-			u.atOld[i] = int32(len(u.all))
-			u.all = append(u.all, graph.Node{ID: o.ID, Kind: graph.ParseKind(o.Kind), Name: o.Name,
+			u.rid.kept[o.ID] = o.Rid
+			u.atOld[i] = int32(len(u.all.at))
+			u.all.kept = append(u.all.kept, graph.Node{ID: o.ID, Kind: graph.ParseKind(o.Kind), Name: o.Name,
 				QualifiedName: o.QualifiedName, FilePath: o.FilePath, StartLine: o.StartLine, EndLine: o.EndLine,
 				Signature: o.Signature, Exported: o.Exported, Language: o.Language})
+			u.all.at = append(u.all.at, -int32(len(u.all.kept)))
 			u.allHashes = append(u.allHashes, u.snap.TextHashes[i])
 			return
 		}
@@ -481,7 +481,7 @@ func (u *updater) nodes() error {
 		}
 		if i < len(old) && old[i].ID == n.ID {
 			o := &old[i]
-			u.rid[n.ID] = o.Rid
+			u.rid.at[j] = o.Rid
 			if !sameNode(o, n) || u.snap.TextHashes[i] != u.hashes[j] {
 				gone = append(gone, o.Rid)
 				write = append(write, int64(j))
@@ -492,7 +492,7 @@ func (u *updater) nodes() error {
 			i++
 			continue
 		}
-		u.rid[n.ID] = u.nextRid
+		u.rid.at[j] = u.nextRid
 		u.nextRid++
 		write = append(write, int64(j))
 		u.stats.NodesAdded++
@@ -525,7 +525,7 @@ func (u *updater) nodes() error {
 	}
 	for _, j := range write {
 		n := &u.newNodes[j]
-		r := u.rid[n.ID]
+		r := u.rid.at[j]
 		if err := nodesIns.add(nodeValues(r, n)...); err != nil {
 			return fmt.Errorf("store nodes: %w", err)
 		}
@@ -681,7 +681,7 @@ func (u *updater) edges() error {
 			u.stats.EdgesChanged++
 			u.touch(n.Src)
 			if _, err := upd.ExecContext(u.ctx, n.Confidence, string(n.Reason), n.Line, joinLines(n.More),
-				u.rid[n.Src], u.rid[n.Dst], n.Type.String()); err != nil {
+				ridOf(u.rid, n.Src), ridOf(u.rid, n.Dst), n.Type.String()); err != nil {
 				return fmt.Errorf("update edges: %w", err)
 			}
 		}
@@ -706,7 +706,7 @@ func (u *updater) edges() error {
 // nodes), and the new graph's edges (sorted, with their ends) merged with
 // the snapshot's history edges, in order, as encodeChunked takes them:
 // positions in all keep the order of positions in either graph.
-func (u *updater) withHistory(edges []graph.Edge, ends [][2]int32) ([]graph.Node, []uint64, edgeSource, error) {
+func (u *updater) withHistory(edges []graph.Edge, ends [][2]int32) (nodeSeq, []uint64, edgeSource, error) {
 	old, oldNodes := u.snap.Edges, u.snap.Nodes
 	var kept []int // the snapshot's history edges
 	for k := range old {
@@ -945,7 +945,7 @@ func (u *updater) historyDelta(oldBlob []byte, newH *graph.History, newBlob []by
 		}
 		defer upd.Close()
 		for i := range newH.Commits {
-			if _, err := upd.ExecContext(u.ctx, i, u.rid[graph.CommitID(newH.Commits[i].Hash)]); err != nil {
+			if _, err := upd.ExecContext(u.ctx, i, ridOf(u.rid, graph.CommitID(newH.Commits[i].Hash))); err != nil {
 				return false, fmt.Errorf("update history: %w", err)
 			}
 		}
@@ -1114,7 +1114,7 @@ func (u *updater) vectors(v *Vectors) error {
 	want := map[int64]*VectorItem{}
 	if v != nil {
 		for i := range v.Items {
-			if r, ok := u.rid[v.Items[i].NodeID]; ok {
+			if r, ok := u.rid.lookup(v.Items[i].NodeID); ok {
 				want[r] = &v.Items[i]
 			}
 		}

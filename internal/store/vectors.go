@@ -63,7 +63,7 @@ type VectorItem struct {
 
 // writeVectors stores v; rid maps node ids to rids. Items of nodes that
 // are not in the graph are dropped.
-func writeVectors(ctx context.Context, tx *sql.Tx, v *Vectors, rid map[string]int64) error {
+func writeVectors(ctx context.Context, tx *sql.Tx, v *Vectors, rid ridsByID) error {
 	if v == nil {
 		return nil
 	}
@@ -73,7 +73,7 @@ func writeVectors(ctx context.Context, tx *sql.Tx, v *Vectors, rid map[string]in
 	}
 	rows := make([]row, 0, len(v.Items))
 	for i := range v.Items {
-		if r, ok := rid[v.Items[i].NodeID]; ok {
+		if r, ok := rid.lookup(v.Items[i].NodeID); ok {
 			rows = append(rows, row{r, &v.Items[i]})
 		}
 	}

@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	_ "github.com/mattn/go-sqlite3" // registers "sqlite3"
@@ -353,9 +355,28 @@ func searchValues(r int64, kind graph.NodeKind, name, qualified, filePath, signa
 // textHashes hashes every node's doc and content (textHash).
 func textHashes(nodes []graph.Node) []uint64 {
 	out := make([]uint64, len(nodes))
-	for i := range nodes {
-		out[i] = textHash(nodes[i].Doc, nodes[i].Content)
+	// Shared out among the cores when there are many: 60–70 ms on one
+	// core for the Go standard library's 240,000 nodes, while the other
+	// waited.
+	parts := 1
+	if len(nodes) >= 1<<15 {
+		parts = runtime.GOMAXPROCS(0)
 	}
+	hash := func(p int) {
+		for i := p * len(nodes) / parts; i < (p+1)*len(nodes)/parts; i++ {
+			out[i] = textHash(nodes[i].Doc, nodes[i].Content)
+		}
+	}
+	var wg sync.WaitGroup
+	for p := 1; p < parts; p++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			hash(p)
+		}()
+	}
+	hash(0)
+	wg.Wait()
 	return out
 }
 
@@ -369,7 +390,7 @@ func load(ctx context.Context, tx *sql.Tx, g *graph.Graph, vecs *Vectors, meta M
 		return err
 	}
 	nodes := g.Nodes()
-	rid := make(map[string]int64, len(nodes))
+	rid := make(ridMap, len(nodes))
 	for i := range nodes {
 		n := &nodes[i]
 		r := int64(i + 1)
@@ -420,7 +441,7 @@ func load(ctx context.Context, tx *sql.Tx, g *graph.Graph, vecs *Vectors, meta M
 		return err
 	}
 	ends := g.EdgeEnds()
-	snap := encodeChunked(nodes, textHashes(nodes), rid, int64(len(nodes))+1, edgesWithEnds(edges, ends), nil, nil, 0)
+	snap := encodeChunked(nodeSlice(nodes), textHashes(nodes), rid, int64(len(nodes))+1, edgesWithEnds(edges, ends), nil, nil, 0)
 	if err := snap.store(ctx, tx); err != nil {
 		return err
 	}
@@ -434,8 +455,8 @@ func load(ctx context.Context, tx *sql.Tx, g *graph.Graph, vecs *Vectors, meta M
 
 var edgeColumns = []string{"src", "dst", "type", "confidence", "reason", "line", "more_lines"}
 
-func edgeValues(rid map[string]int64, e *graph.Edge) []any {
-	return []any{rid[e.Src], rid[e.Dst], e.Type.String(), e.Confidence, string(e.Reason), e.Line, joinLines(e.More)}
+func edgeValues(rid ridsByID, e *graph.Edge) []any {
+	return []any{ridOf(rid, e.Src), ridOf(rid, e.Dst), e.Type.String(), e.Confidence, string(e.Reason), e.Line, joinLines(e.More)}
 }
 
 func syncFile(path string) error {

@@ -71,6 +71,16 @@ func TestSortedOrder(t *testing.T) {
 	}
 	for round := 0; round < 3; round++ {
 		add(3000, 20000)
+		// Before the sort, a node is where it was added (after the sorted
+		// ones), and Node finds it there.
+		for i, n := range g.nodes {
+			if p, ok := g.Position(n.ID); !ok || p != i {
+				t.Fatalf("round %d, unsorted: %s at %d, Position says %d", round, n.ID, i, p)
+			}
+			if got, _ := g.Node(n.ID); got.ID != n.ID {
+				t.Fatalf("round %d, unsorted: Node(%s) is %s", round, n.ID, got.ID)
+			}
+		}
 		nodes := g.Nodes()
 		if !slices.IsSortedFunc(nodes, func(a, b Node) int { return strings.Compare(a.ID, b.ID) }) {
 			t.Fatalf("round %d: nodes out of order", round)
@@ -78,6 +88,9 @@ func TestSortedOrder(t *testing.T) {
 		for i, n := range nodes {
 			if p, ok := g.Position(n.ID); !ok || p != i {
 				t.Fatalf("round %d: %s at %d, Position says %d", round, n.ID, i, p)
+			}
+			if got, _ := g.Node(n.ID); got.ID != n.ID {
+				t.Fatalf("round %d: Node(%s) is %s", round, n.ID, got.ID)
 			}
 		}
 		edges := g.Edges()

@@ -74,18 +74,18 @@ func resolveHistoryRow(dir string, row []byte) []byte {
 // writeHistoryFile writes blob to its file in dir, through a temporary
 // file renamed into place (a reader never sees half of it; nothing is
 // synced: a file lost with the machine only reads as missing), and
-// returns the row naming it.
-func writeHistoryFile(dir string, blob []byte) ([]byte, error) {
-	row, name := historyRef(blob)
+// returns the row naming it and the file's name.
+func writeHistoryFile(dir string, blob []byte) (row []byte, name string, err error) {
+	row, name = historyRef(blob)
 	tmp := filepath.Join(dir, name+".tmp")
 	if err := os.WriteFile(tmp, blob, 0o644); err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if err := os.Rename(tmp, filepath.Join(dir, name)); err != nil {
 		os.Remove(tmp)
-		return nil, err
+		return nil, "", err
 	}
-	return row, nil
+	return row, name, nil
 }
 
 // removeHistoryFiles removes the history files in dir other than keep

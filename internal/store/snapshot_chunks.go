@@ -210,10 +210,11 @@ type mergedNodes struct {
 func (m *mergedNodes) Len() int { return len(m.at) }
 
 func (m *mergedNodes) At(i int) *graph.Node {
-	if k := m.at[i]; k >= 0 {
+	k := m.at[i]
+	if k >= 0 {
 		return &m.fresh[k]
 	}
-	return &m.kept[-m.at[i]-1]
+	return &m.kept[-k-1]
 }
 
 // encodeChunked encodes nodes and edges (in the graph's order, ends by

@@ -864,11 +864,11 @@ func (u *updater) history() error {
 // historyFile writes the history blob to its file beside the database
 // (history_file.go) and returns the row that names it.
 func (u *updater) historyFile(blob []byte) ([]byte, error) {
-	row, err := writeHistoryFile(u.dir, blob)
+	row, name, err := writeHistoryFile(u.dir, blob)
 	if err != nil {
 		return nil, fmt.Errorf("store history blob: %w", err)
 	}
-	_, u.historyName = historyRef(blob)
+	u.historyName = name
 	return row, nil
 }
 

@@ -391,9 +391,10 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	// the next run time, not correctness. A run that extracted nothing
 	// (only other files changed) leaves it as it is. A new cache gets a
 	// new token, which the index keeps: the two are written at the same
-	// time (the cache, 99 MB on the Go standard library, takes 80-100 ms),
-	// and a run killed or failing after one and before the other leaves
-	// an index whose cache does not match (communities are then detected
+	// time (what changed is appended to the cache's log, or the whole
+	// cache, 99 MB on the Go standard library, is written again), and a
+	// run killed or failing after one and before the other leaves an
+	// index whose cache does not match (communities are then detected
 	// again; the cache's facts stay good, keyed by content).
 	cacheChanged := !cache.Same(res.Cache)
 	res.Cache.Token = cache.Token
@@ -401,7 +402,7 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	if cacheChanged {
 		res.Cache.Token = newCacheToken()
 		cacheSaved = make(chan error, 1)
-		go func() { cacheSaved <- res.Cache.Save(cachePath) }()
+		go func() { cacheSaved <- res.Cache.Save(cachePath, cache) }()
 	}
 	var dirtyPaths []string
 	if len(gs.Changed) <= store.MaxDirtyPaths {

@@ -23,10 +23,11 @@ func newCleanCmd(stdio *IO) *cobra.Command {
 	return &cobra.Command{
 		Use:   "clean [path]",
 		Short: "Delete a repository's index and its registry entry",
-		Long: `Delete the index files gitnexus wrote in <repo>/.gitnexus (graph.db, meta.json, extract.cache, the lock and
-.gitignore; other files there are left alone, and the directory is removed only when empty) and
-remove the repository from the registry. A repository whose directory is gone is only removed from
-the registry (give the path it had, as gitnexus list shows it).`,
+		Long: `Delete the index files gitnexus wrote in <repo>/.gitnexus (graph.db, meta.json, the history-*.blob
+files, extract.cache and its log, the lock and .gitignore; other files there are left alone, and the
+directory is removed only when empty) and remove the repository from the registry. A repository
+whose directory is gone is only removed from the registry (give the path it had, as gitnexus list
+shows it).`,
 		Example: "  gitnexus clean\n  gitnexus clean ~/src/app",
 		Args:    argsRange(0, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -64,7 +65,7 @@ func runClean(ctx context.Context, o *cleanOptions) error {
 		return err
 	}
 	removed := 0
-	for _, name := range []string{store.DBName, store.DBName + "-journal", store.MetaName, extractCacheName, ".gitignore"} {
+	for _, name := range []string{store.DBName, store.DBName + "-journal", store.MetaName, extractCacheName, extractCacheName + ".log", ".gitignore"} {
 		err := os.Remove(filepath.Join(dir, name))
 		if err == nil {
 			removed++
@@ -73,6 +74,7 @@ func runClean(ctx context.Context, o *cleanOptions) error {
 			return fmt.Errorf("remove %s: %w", name, err)
 		}
 	}
+	store.RemoveHistoryFiles(dir)
 	_ = os.Remove(filepath.Join(dir, store.LockName))
 	unlock()
 	_ = os.Remove(dir) // only when empty

@@ -1,16 +1,11 @@
 package ingest
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
-	"fmt"
-	"maps"
 	"os"
-	"path/filepath"
-	"slices"
 
 	"gitnexus.dev/gitnexus/internal/lang"
 )
@@ -39,6 +34,19 @@ type ExtractCache struct {
 	// (configDigest) in the run that wrote the cache.
 	Configs [sha256.Size]byte
 	entries map[string]cacheEntry // by path
+	// file describes the files the cache was loaded from; zero when it
+	// was not loaded (Save then writes it whole).
+	file cacheFile
+}
+
+// cacheFile is where a loaded cache came from: the token of the base
+// file, its size, and the length of its log's records applied to it (0
+// when the log holds none that apply).
+type cacheFile struct {
+	path     string
+	base     string
+	baseSize int64
+	logEnd   int64
 }
 
 type cacheEntry struct {
@@ -76,6 +84,10 @@ func LoadExtractCache(path, key string) *ExtractCache {
 		return c
 	}
 	c.Token, c.Configs, c.entries = token, configs, entries
+	c.file = cacheFile{path: path, base: token, baseSize: int64(len(data))}
+	if log, err := os.ReadFile(path + logSuffix); err == nil {
+		c.applyLog(log)
+	}
 	return c
 }
 
@@ -110,33 +122,75 @@ func parseExtractCache(data []byte, key string) (token string, configs [sha256.S
 	entries := make(map[string]cacheEntry, n)
 	for i := uint64(0); i < n; i++ {
 		p, ok := str()
-		if !ok || len(data) < sha256.Size {
+		if !ok {
 			return "", configs, nil, errors.New("truncated")
 		}
 		var e cacheEntry
-		copy(e.hash[:], data)
-		data = data[sha256.Size:]
-		m, k := binary.Uvarint(data)
-		if k <= 0 || m > uint64(len(data)-k) {
+		if data, ok = e.readFacts(data); !ok {
 			return "", configs, nil, errors.New("truncated")
 		}
-		e.facts = data[k : k+int(m)]
-		data = data[k+int(m):]
-		var counts [10]uint64
-		for j := range counts {
-			v, k := binary.Uvarint(data)
-			if k <= 0 {
-				return "", configs, nil, errors.New("truncated")
-			}
-			counts[j], data = v, data[k:]
+		if data, ok = e.readCounts(data); !ok {
+			return "", configs, nil, errors.New("truncated")
 		}
-		e.set = counts[0] == 1
-		e.resolved = lang.ResolveStats{Calls: int(counts[1]), CallsResolved: int(counts[2]), CallsNameOnly: int(counts[3]),
-			CallsUnresolved: int(counts[4]), Macros: int(counts[5])}
-		e.sig = fileSig{size: int64(counts[6]), mtime: int64(counts[7]), ctime: int64(counts[8]), ino: counts[9]}
 		entries[p] = e
 	}
 	return token, configs, entries, nil
+}
+
+// readFacts reads an entry's content hash and facts (appendFacts' form)
+// from the start of data, and returns the rest; ok is false when data is
+// too short.
+func (e *cacheEntry) readFacts(data []byte) (rest []byte, ok bool) {
+	if len(data) < sha256.Size {
+		return nil, false
+	}
+	copy(e.hash[:], data)
+	data = data[sha256.Size:]
+	m, k := binary.Uvarint(data)
+	if k <= 0 || m > uint64(len(data)-k) {
+		return nil, false
+	}
+	e.facts = data[k : k+int(m)]
+	return data[k+int(m):], true
+}
+
+// readCounts reads an entry's call counts and signature (appendCounts'
+// form) from the start of data, and returns the rest.
+func (e *cacheEntry) readCounts(data []byte) (rest []byte, ok bool) {
+	var counts [10]uint64
+	for j := range counts {
+		v, k := binary.Uvarint(data)
+		if k <= 0 {
+			return nil, false
+		}
+		counts[j], data = v, data[k:]
+	}
+	e.set = counts[0] == 1
+	e.resolved = lang.ResolveStats{Calls: int(counts[1]), CallsResolved: int(counts[2]), CallsNameOnly: int(counts[3]),
+		CallsUnresolved: int(counts[4]), Macros: int(counts[5])}
+	e.sig = fileSig{size: int64(counts[6]), mtime: int64(counts[7]), ctime: int64(counts[8]), ino: counts[9]}
+	return data, true
+}
+
+// appendFacts appends the entry's content hash and facts.
+func (e cacheEntry) appendFacts(buf []byte) []byte {
+	buf = append(buf, e.hash[:]...)
+	buf = binary.AppendUvarint(buf, uint64(len(e.facts)))
+	return append(buf, e.facts...)
+}
+
+// appendCounts appends the entry's call counts and signature.
+func (e cacheEntry) appendCounts(buf []byte) []byte {
+	set := uint64(0)
+	if e.set {
+		set = 1
+	}
+	r := e.resolved
+	for _, v := range []uint64{set, uint64(r.Calls), uint64(r.CallsResolved), uint64(r.CallsNameOnly), uint64(r.CallsUnresolved), uint64(r.Macros),
+		uint64(e.sig.size), uint64(e.sig.mtime), uint64(e.sig.ctime), e.sig.ino} {
+		buf = binary.AppendUvarint(buf, v)
+	}
+	return buf
 }
 
 // lookup returns the facts cached for a file with this path and content
@@ -237,52 +291,4 @@ func (c *ExtractCache) Same(next *ExtractCache) bool {
 		}
 	}
 	return true
-}
-
-// Save writes the cache to path, through a temporary file renamed into
-// place so that a reader never sees half of it. Temporary files a killed
-// run left are the caller's to remove (analyze does, under its lock).
-func (c *ExtractCache) Save(path string) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // after the rename, a no-op
-	w := bufio.NewWriterSize(tmp, 1<<20)
-	var buf []byte
-	buf = append(buf, extractCacheMagic...)
-	buf = binary.AppendUvarint(buf, uint64(len(c.Key)))
-	buf = append(buf, c.Key...)
-	buf = binary.AppendUvarint(buf, uint64(len(c.Token)))
-	buf = append(buf, c.Token...)
-	buf = append(buf, c.Configs[:]...)
-	buf = binary.AppendUvarint(buf, uint64(len(c.entries)))
-	w.Write(buf)
-	for _, p := range slices.Sorted(maps.Keys(c.entries)) {
-		e := c.entries[p]
-		buf = binary.AppendUvarint(buf[:0], uint64(len(p)))
-		buf = append(buf, p...)
-		buf = append(buf, e.hash[:]...)
-		buf = binary.AppendUvarint(buf, uint64(len(e.facts)))
-		w.Write(buf)
-		w.Write(e.facts)
-		set := uint64(0)
-		if e.set {
-			set = 1
-		}
-		r := e.resolved
-		buf = buf[:0]
-		for _, v := range []uint64{set, uint64(r.Calls), uint64(r.CallsResolved), uint64(r.CallsNameOnly), uint64(r.CallsUnresolved), uint64(r.Macros),
-			uint64(e.sig.size), uint64(e.sig.mtime), uint64(e.sig.ctime), e.sig.ino} {
-			buf = binary.AppendUvarint(buf, v)
-		}
-		w.Write(buf)
-	}
-	if err := errors.Join(w.Flush(), tmp.Chmod(0o644), tmp.Sync(), tmp.Close()); err != nil {
-		return fmt.Errorf("write the extraction cache: %w", err)
-	}
-	return os.Rename(tmp.Name(), path)
 }

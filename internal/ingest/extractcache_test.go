@@ -3,6 +3,7 @@ package ingest
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -23,7 +24,7 @@ func TestExtractCacheRoundTripAndSame(t *testing.T) {
 	c.add("b.go", hash("b"), facts("b.go"), fileSig{})
 	c.setResolved("a.go", counts)
 	path := filepath.Join(t.TempDir(), "extract.cache")
-	if err := c.Save(path); err != nil {
+	if err := c.Save(path, nil); err != nil {
 		t.Fatal(err)
 	}
 	loaded := LoadExtractCache(path, "k1")
@@ -128,4 +129,144 @@ func cacheKey(data []byte) string {
 	data = data[len(extractCacheMagic):]
 	n, k := binary.Uvarint(data)
 	return string(data[k : k+int(n)])
+}
+
+// TestExtractCacheLog: a cache built on a loaded one is saved as a record
+// appended to the log while the log is small, loads back as the cache it
+// was (entries, counts, signatures, token, removed files), and a record
+// cut short by a killed run is ignored and overwritten by the next; a log
+// of another file is ignored, and a whole write removes it.
+func TestExtractCacheLog(t *testing.T) {
+	hash := func(s string) [sha256.Size]byte { return sha256.Sum256([]byte(s)) }
+	facts := func(path string, lines int) []byte {
+		return lang.AppendFacts(nil, &lang.FileFacts{Path: path, Lines: lines})
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "extract.cache")
+	logPath := path + logSuffix
+	base := NewExtractCache("k")
+	base.Token = "t0"
+	for i := range 200 { // a base large enough for a few records
+		p := fmt.Sprintf("f%03d.go", i)
+		base.add(p, hash(p), facts(p, i+1), fileSig{size: int64(i)})
+	}
+	if err := base.Save(path, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(logPath); !os.IsNotExist(err) {
+		t.Fatalf("a whole write left a log: %v", err)
+	}
+	// edit builds the next cache from the one loaded: f001.go edited,
+	// f002.go resolved to other counts, f003.go gone, new.go added.
+	edit := func(prev *ExtractCache, token string, lines int) *ExtractCache {
+		next := NewExtractCache("k")
+		next.Token = token
+		next.Configs = hash(token)
+		for p, e := range prev.entries {
+			switch p {
+			case "f003.go":
+				continue
+			case "f001.go":
+				e.hash, e.facts, e.sig = hash(fmt.Sprint(p, lines)), facts(p, lines), fileSig{size: int64(lines)}
+			case "f002.go":
+				e.resolved, e.set = lang.ResolveStats{Calls: lines, CallsResolved: 1}, true
+			}
+			next.entries[p] = e
+		}
+		next.add("new.go", hash("new"+token), facts("new.go", lines), fileSig{})
+		return next
+	}
+	same := func(t *testing.T, got, want *ExtractCache) {
+		t.Helper()
+		if got.Token != want.Token || got.Configs != want.Configs || len(got.entries) != len(want.entries) {
+			t.Fatalf("loaded token %q, %d entries; want %q, %d", got.Token, len(got.entries), want.Token, len(want.entries))
+		}
+		for p, e := range want.entries {
+			g, ok := got.entries[p]
+			if !ok || g.hash != e.hash || string(g.facts) != string(e.facts) || g.set != e.set || g.resolved != e.resolved || g.sig != e.sig {
+				t.Errorf("%s: loaded %+v, want %+v", p, g, e)
+			}
+		}
+	}
+	prev := LoadExtractCache(path, "k")
+	baseSize := prev.file.baseSize
+	var want *ExtractCache
+	for i, token := range []string{"t1", "t2", "t3"} {
+		want = edit(prev, token, 1000+i)
+		if err := want.Save(path, prev); err != nil {
+			t.Fatal(err)
+		}
+		if fi, err := os.Stat(path); err != nil || fi.Size() != baseSize {
+			t.Fatalf("save %d rewrote the file: %v", i, err)
+		}
+		prev = LoadExtractCache(path, "k")
+		same(t, prev, want)
+	}
+	if !prev.Same(want) {
+		t.Errorf("the loaded cache is not Same as the one saved")
+	}
+
+	// A record cut short: the load stops before it, and the next save
+	// writes over it.
+	good, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	torn := edit(prev, "t4", 2000)
+	rec := torn.logRecord(prev)
+	if err := os.WriteFile(logPath, append(good, rec[:len(rec)-3]...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prev = LoadExtractCache(path, "k")
+	same(t, prev, want)
+	before := want
+	want = edit(prev, "t5", 3000)
+	if err := want.Save(path, prev); err != nil {
+		t.Fatal(err)
+	}
+	prev = LoadExtractCache(path, "k")
+	same(t, prev, want)
+	// A damaged byte in the last record: it is not applied.
+	data, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[len(data)-6] ^= 0xff
+	if err := os.WriteFile(logPath, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	same(t, LoadExtractCache(path, "k"), before)
+
+	// A log of another file (left by a run killed between removing it
+	// and renaming the new file into place) is ignored.
+	other := NewExtractCache("k")
+	other.Token = "other"
+	other.add("a.go", hash("a"), facts("a.go", 1), fileSig{})
+	if err := os.WriteFile(logPath, good, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tmp := path + ".other"
+	if err := other.saveWhole(tmp); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		t.Fatal(err)
+	}
+	same(t, LoadExtractCache(path, "k"), other)
+
+	// A log grown past a quarter of the file: the cache is written whole.
+	prev = LoadExtractCache(path, "k")
+	big := NewExtractCache("k")
+	big.Token = "big"
+	for i := range 50 {
+		p := fmt.Sprintf("g%02d.go", i)
+		big.add(p, hash(p), facts(p, i), fileSig{})
+	}
+	if err := big.Save(path, prev); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(logPath); !os.IsNotExist(err) {
+		t.Errorf("a whole write left the log: %v", err)
+	}
+	same(t, LoadExtractCache(path, "k"), big)
 }

@@ -88,6 +88,9 @@ func writeHistoryFile(dir string, blob []byte) (row []byte, name string, err err
 	return row, name, nil
 }
 
+// RemoveHistoryFiles removes every history file in dir (gitnexus clean).
+func RemoveHistoryFiles(dir string) { removeHistoryFiles(dir, "") }
+
 // removeHistoryFiles removes the history files in dir other than keep
 // (none when keep is ""), and temporary ones left by a killed write.
 // Errors are ignored: a file left behind is only disk space, and the next

@@ -88,7 +88,7 @@ func Run(ctx context.Context, g *graph.Graph, opt Options) (Stats, error) {
 	// Tracing does not depend on the communities (they only label the
 	// processes found, in addProcesses), and each reads the view apart:
 	// the two run side by side. Tracing writes its own fields of the view
-	// (fanIn, onward) and of a Stats of its own.
+	// (fanIn, onward, callees) and of a Stats of its own.
 	type traced struct {
 		procs  []trace
 		st     Stats

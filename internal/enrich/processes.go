@@ -60,9 +60,16 @@ func traceProcesses(ctx context.Context, v *view, opt Options, st *Stats) []trac
 	}
 	onward := make([]bool, len(v.nodes))
 	for i := range v.nodes {
-		onward[i] = len(eligibleCallees(v, int32(i), nil)) > 0
+		for _, c := range v.calls[i] {
+			if eligible(v, int32(i), c) {
+				onward[i] = true
+				break
+			}
+		}
 	}
 	v.onward = onward
+	v.callees = make([][]call, len(v.nodes))
+	v.calleesSet = make([]bool, len(v.nodes))
 	var all []trace
 	for i := range v.nodes {
 		if i%1024 == 0 && ctx.Err() != nil {
@@ -95,22 +102,30 @@ func traceProcesses(ctx context.Context, v *view, opt Options, st *Stats) []trac
 	return kept
 }
 
-// eligibleCallees are the callees a trace may step to from n, in call
-// site order, skipping those on the current path.
-func eligibleCallees(v *view, n int32, onPath map[int32]bool) []call {
+// eligible reports whether a trace may step from n over the call c
+// (wherever its path has been).
+func eligible(v *view, n int32, c call) bool {
+	return c.confidence >= minTraceConfidence && c.to != n && v.nodes[c.to].Kind.IsCallable() && !v.test[c.to]
+}
+
+// calleesOf are the callees a trace may step to from n, in the order it
+// tries them: those it can go on from first, then by fewest callers, then
+// in call site order. They depend on n alone (once fanIn and onward are
+// set), and are sorted once per node: a walk skips those on its path.
+func calleesOf(v *view, n int32) []call {
+	if v.calleesSet[n] {
+		return v.callees[n]
+	}
 	var out []call
 	for _, c := range v.calls[n] {
-		if c.confidence < minTraceConfidence || c.to == n || onPath[c.to] ||
-			!v.nodes[c.to].Kind.IsCallable() || v.test[c.to] {
-			continue
+		if eligible(v, n, c) {
+			out = append(out, c)
 		}
-		out = append(out, c)
 	}
-	if v.onward != nil {
-		slices.SortStableFunc(out, func(a, b call) int {
-			return cmp.Or(compareBool(v.onward[b.to], v.onward[a.to]), cmp.Compare(v.fanIn[a.to], v.fanIn[b.to]))
-		})
-	}
+	slices.SortStableFunc(out, func(a, b call) int {
+		return cmp.Or(compareBool(v.onward[b.to], v.onward[a.to]), cmp.Compare(v.fanIn[a.to], v.fanIn[b.to]))
+	})
+	v.callees[n], v.calleesSet[n] = out, true
 	return out
 }
 
@@ -120,11 +135,21 @@ func tracesFrom(v *view, entry int32) []trace {
 	var found []trace
 	path := []int32{entry}
 	confs := []float64{1}
-	onPath := map[int32]bool{entry: true}
 	leaves := 0
 	var walk func(n int32)
 	walk = func(n int32) {
-		next := eligibleCallees(v, n, onPath)
+		// The first traceBranching callees not on the path (which is at
+		// most maxTraceDepth+1 long: a scan beats a set).
+		var buf [traceBranching]call
+		next := buf[:0]
+		for _, c := range calleesOf(v, n) {
+			if len(next) == traceBranching {
+				break
+			}
+			if !slices.Contains(path, c.to) {
+				next = append(next, c)
+			}
+		}
 		if len(next) == 0 || len(path) > maxTraceDepth {
 			leaves++
 			if len(path) >= minTraceSteps {
@@ -132,22 +157,22 @@ func tracesFrom(v *view, entry int32) []trace {
 			}
 			return
 		}
-		if len(next) > traceBranching {
-			next = next[:traceBranching]
-		}
 		for _, c := range next {
 			if leaves >= leavesPerEntry {
 				return
 			}
 			path = append(path, c.to)
 			confs = append(confs, min(confs[len(confs)-1], c.confidence))
-			onPath[c.to] = true
 			walk(c.to)
-			delete(onPath, c.to)
 			path, confs = path[:len(path)-1], confs[:len(confs)-1]
 		}
 	}
 	walk(entry)
+	return pickTraces(found)
+}
+
+// pickTraces picks an entry's traces to keep of those found.
+func pickTraces(found []trace) []trace {
 	slices.SortStableFunc(found, func(a, b trace) int { return len(b.steps) - len(a.steps) })
 	if len(found) <= tracesPerEntry {
 		return found

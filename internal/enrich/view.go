@@ -23,6 +23,10 @@ type view struct {
 	// onward tells the nodes a trace can go on from (set when tracing
 	// starts).
 	onward []bool
+	// callees are the callees a trace tries from each node, in order,
+	// once calleesSet says they were found (calleesOf).
+	callees    [][]call
+	calleesSet []bool
 }
 
 // call is one CALLS edge from the view's point of view.

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"gitnexus.dev/gitnexus/internal/graph"
+	"gitnexus.dev/gitnexus/internal/timeline"
 )
 
 // Options tune the enrichment. The zero value uses the defaults.
@@ -85,6 +86,7 @@ func Run(ctx context.Context, g *graph.Graph, opt Options) (Stats, error) {
 	opt = opt.withDefaults()
 	var st Stats
 	v := newView(g)
+	timeline.Mark("enrich: view")
 	// Tracing does not depend on the communities (they only label the
 	// processes found, in addProcesses), and each reads the view apart:
 	// the two run side by side. Tracing writes its own fields of the view
@@ -100,11 +102,13 @@ func Run(ctx context.Context, g *graph.Graph, opt Options) (Stats, error) {
 		start := time.Now()
 		t.procs = traceProcesses(ctx, v, opt, &t.st)
 		t.millis = time.Since(start).Milliseconds()
+		timeline.Mark("enrich: processes traced")
 		tracing <- t
 	}()
 	start := time.Now()
 	comms := detectCommunities(v, opt, &st)
 	st.CommunityMillis = time.Since(start).Milliseconds()
+	timeline.Mark("enrich: communities")
 	t := <-tracing
 	procs := t.procs
 	st.EntryPoints, st.Traces, st.ProcessMillis = t.st.EntryPoints, t.st.Traces, t.millis
@@ -118,6 +122,7 @@ func Run(ctx context.Context, g *graph.Graph, opt Options) (Stats, error) {
 	addCommunities(g, v, comms, flows)
 	addProcesses(g, v, procs, comms, flows)
 	g.SetFlows(flows)
+	timeline.Mark("enrich: flows added")
 	st.Communities = len(flows.Communities)
 	st.Processes = len(flows.Processes)
 	return st, nil

@@ -109,8 +109,18 @@ func (r *resolution) family(rules lang.Rules, facts []*lang.FileFacts, config ma
 	// only read the facts).
 	affected := make(chan string, 1)
 	go func() {
-		affected <- r.affected(fr)
+		why := r.affected(fr)
 		timeline.Mark("resolve: %s files affected", name)
+		if fr.affected == nil {
+			// Every file is resolved: the calls the cache's facts left
+			// encoded are decoded here, on the side, rather than file by
+			// file as they are resolved.
+			for _, f := range facts {
+				f.LoadCalls()
+			}
+			timeline.Mark("resolve: %s calls loaded", name)
+		}
+		affected <- why
 	}()
 	fr.prog = lang.NewProgram(rules, facts, config)
 	timeline.Mark("resolve: %s program", name)

@@ -518,6 +518,7 @@ func (a *affectedSet) closeFile(f *FileFacts) bool {
 
 // mentionsFile reports whether any of f's facts mention a name in the set.
 func (a *affectedSet) mentionsFile(f *FileFacts) bool {
+	f.LoadCalls()
 	for i := range f.Calls {
 		c := &f.Calls[i]
 		if a.hasExpr(c.Callee) {

@@ -33,6 +33,10 @@ type FileFacts struct {
 	// Macros counts macro invocations (Rust `foo!(...)`): they expand to
 	// code the index never sees, are not calls, and get no CALLS edge.
 	Macros int
+
+	// lazy holds Calls in their binary form until LoadCalls decodes them
+	// (facts read back from the extraction cache); nil otherwise.
+	lazy *lazyCalls
 }
 
 // Span locates a piece of source. Lines are 1-based and inclusive; bytes are

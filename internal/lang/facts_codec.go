@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 	"unsafe"
 
 	"gitnexus.dev/gitnexus/internal/graph"
@@ -21,6 +22,7 @@ import (
 
 // AppendFacts appends the binary form of f to buf.
 func AppendFacts(buf []byte, f *FileFacts) []byte {
+	f.LoadCalls()
 	e := factsEncoder{buf: buf}
 	e.str(f.Path)
 	e.str(f.Language)
@@ -97,9 +99,34 @@ func DecodeFacts(data []byte) (f *FileFacts, rest []byte, err error) {
 // DecodeFactsShared is DecodeFacts with the facts' strings in data's
 // memory rather than copied: data must not change for as long as the
 // facts are used (a re-index decodes every file's cached facts, and
-// copying their strings was a third of the time).
+// copying their strings was a third of the time). The calls are checked
+// but left in data, and decoded when LoadCalls is first called: a
+// re-index resolves the calls of the few files an edit affects, and
+// decoding every file's was half of reading the cache back.
 func DecodeFactsShared(data []byte) (f *FileFacts, rest []byte, err error) {
-	return decodeFacts(factsDecoder{buf: data, shared: true})
+	return decodeFacts(factsDecoder{buf: data, shared: true, lazyCalls: true})
+}
+
+// lazyCalls are calls left in their binary form (DecodeFactsShared).
+type lazyCalls struct {
+	once sync.Once
+	data []byte // the calls' part of the form, checked
+}
+
+// LoadCalls decodes the file's calls when they were left in their binary
+// form (DecodeFactsShared); it is safe for concurrent use. Code that reads
+// Calls of facts from the extraction cache calls it first, and a copy of
+// such facts is made after it.
+func (f *FileFacts) LoadCalls() {
+	lc := f.lazy
+	if lc == nil {
+		return
+	}
+	lc.once.Do(func() {
+		d := factsDecoder{buf: lc.data, shared: true}
+		// The part was checked when it was skipped: it decodes.
+		f.Calls = d.calls()
+	})
 }
 
 func decodeFacts(d factsDecoder) (f *FileFacts, rest []byte, err error) {
@@ -148,18 +175,12 @@ func decodeFacts(d factsDecoder) (f *FileFacts, rest []byte, err error) {
 			x.Line = d.int()
 		}
 	}
-	if n, ok := d.len(); ok {
-		f.Calls = make([]Call, n)
-		for i := range f.Calls {
-			c := &f.Calls[i]
-			c.Scope = d.int()
-			c.Callee = d.expr()
-			c.Args = d.int()
-			c.Line = d.int()
-			c.Byte = d.u32()
-			c.ArgExprs = d.exprs()
-			c.Bare = d.bool()
-		}
+	if d.lazyCalls {
+		start := d.buf
+		d.skipCalls()
+		f.lazy = &lazyCalls{data: start[:len(start)-len(d.buf)]}
+	} else {
+		f.Calls = d.calls()
 	}
 	if n, ok := d.len(); ok {
 		f.Bindings = make([]Binding, n)
@@ -189,6 +210,72 @@ func decodeFacts(d factsDecoder) (f *FileFacts, rest []byte, err error) {
 	f.SyntaxErrors = d.int()
 	f.Macros = d.int()
 	return f, d.buf, nil
+}
+
+// calls reads the calls' part of the form.
+func (d *factsDecoder) calls() []Call {
+	n, ok := d.len()
+	if !ok {
+		return nil
+	}
+	calls := make([]Call, n)
+	for i := range calls {
+		c := &calls[i]
+		c.Scope = d.int()
+		c.Callee = d.expr()
+		c.Args = d.int()
+		c.Line = d.int()
+		c.Byte = d.u32()
+		c.ArgExprs = d.exprs()
+		c.Bare = d.bool()
+	}
+	return calls
+}
+
+// skipCalls reads past the calls' part of the form, checking it as calls
+// does, without making them.
+func (d *factsDecoder) skipCalls() {
+	n, ok := d.len()
+	if !ok {
+		return
+	}
+	for range n {
+		d.int()
+		d.skipExpr()
+		d.int()
+		d.int()
+		d.u32()
+		d.skipExprs()
+		d.bool()
+	}
+}
+
+func (d *factsDecoder) skipExpr() {
+	if d.byte() == 0 {
+		return
+	}
+	d.uint()
+	d.skipStr()
+	d.skipExpr()
+	d.skipExprs()
+}
+
+func (d *factsDecoder) skipExprs() {
+	n, ok := d.len()
+	if !ok {
+		return
+	}
+	for range n {
+		d.skipExpr()
+	}
+}
+
+func (d *factsDecoder) skipStr() {
+	n := d.uint()
+	if n > uint64(len(d.buf)) {
+		panic(errFactsTruncated)
+	}
+	d.buf = d.buf[n:]
 }
 
 type factsEncoder struct{ buf []byte }
@@ -294,6 +381,8 @@ var errFactsTruncated = factsDecodeError{errors.New("facts: truncated data")}
 type factsDecoder struct {
 	buf    []byte
 	shared bool // strings point into buf (DecodeFactsShared)
+	// lazyCalls leaves the calls in buf (DecodeFactsShared).
+	lazyCalls bool
 	// slab is room for the expressions still to decode: they are taken
 	// from it rather than allocated one by one.
 	slab []Expr

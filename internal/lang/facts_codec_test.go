@@ -25,7 +25,9 @@ func (f *filler) fill(v reflect.Value, depth int) {
 		v.SetBool(true)
 	case reflect.Struct:
 		for i := 0; i < v.NumField(); i++ {
-			f.fill(v.Field(i), depth)
+			if v.Type().Field(i).IsExported() {
+				f.fill(v.Field(i), depth)
+			}
 		}
 	case reflect.Slice:
 		s := reflect.MakeSlice(v.Type(), 2, 2)
@@ -66,7 +68,7 @@ func TestFactsCodecRoundTrip(t *testing.T) {
 	decoders := []struct {
 		name   string
 		decode func([]byte) (*FileFacts, []byte, error)
-	}{{"copied", DecodeFacts}, {"shared", DecodeFactsShared}}
+	}{{"copied", DecodeFacts}, {"shared", loaded(DecodeFactsShared)}}
 	for _, dec := range decoders {
 		for _, tc := range tests {
 			t.Run(dec.name+"/"+tc.name, func(t *testing.T) {
@@ -110,9 +112,58 @@ func FuzzDecodeFacts(f *testing.F) {
 		if err != nil || !reflect.DeepEqual(again, ff) {
 			t.Fatalf("re-encoding changed the facts: %v", err)
 		}
-		shared, _, err := DecodeFactsShared(data)
+		shared, _, err := loaded(DecodeFactsShared)(data)
 		if err != nil || !reflect.DeepEqual(shared, ff) {
 			t.Fatalf("the shared decoding differs: %v", err)
 		}
 	})
+}
+
+// loaded decodes with decode, then loads the calls it left encoded (and
+// drops what held them): the facts as DecodeFacts gives them.
+func loaded(decode func([]byte) (*FileFacts, []byte, error)) func([]byte) (*FileFacts, []byte, error) {
+	return func(data []byte) (*FileFacts, []byte, error) {
+		f, rest, err := decode(data)
+		if err == nil {
+			f.LoadCalls()
+			f.lazy = nil
+		}
+		return f, rest, err
+	}
+}
+
+// TestLazyCalls: facts decoded with their strings shared leave the calls
+// encoded until LoadCalls, which any number of goroutines may call at once.
+func TestLazyCalls(t *testing.T) {
+	full := &FileFacts{}
+	(&filler{}).fill(reflect.ValueOf(full).Elem(), 0)
+	f, _, err := DecodeFactsShared(AppendFacts(nil, full))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Calls != nil || f.lazy == nil {
+		t.Fatalf("the calls were decoded at once: %d", len(f.Calls))
+	}
+	done := make(chan struct{})
+	for range 4 {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			f.LoadCalls()
+			if !reflect.DeepEqual(f.Calls, full.Calls) {
+				t.Errorf("calls %#v, want %#v", f.Calls, full.Calls)
+			}
+		}()
+	}
+	for range 4 {
+		<-done
+	}
+	// Encoding facts whose calls are still encoded keeps them.
+	g, _, err := DecodeFactsShared(AppendFacts(nil, full))
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, _, err := DecodeFacts(AppendFacts(nil, g))
+	if err != nil || !reflect.DeepEqual(again.Calls, full.Calls) {
+		t.Errorf("re-encoded calls %#v, want %#v (%v)", again.Calls, full.Calls, err)
+	}
 }

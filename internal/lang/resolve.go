@@ -204,6 +204,7 @@ func (p *Program) callerID(f *File, scope int) string {
 }
 
 func (p *Program) resolveCalls(g *graph.Graph, f *File, st *ResolveStats) {
+	f.Facts.LoadCalls()
 	for i := range f.Facts.Calls {
 		call := &f.Facts.Calls[i]
 		st.Calls++

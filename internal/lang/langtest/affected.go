@@ -137,6 +137,7 @@ type mutation struct {
 // edited in each way that applies.
 func mutations(f *lang.FileFacts) []mutation {
 	var out []mutation
+	f.LoadCalls() // before the copies
 	edit := func(what string, fn func(c *lang.FileFacts)) {
 		c := *f
 		c.Symbols = append([]lang.Symbol(nil), f.Symbols...)

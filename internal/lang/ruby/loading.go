@@ -249,6 +249,7 @@ type constantRef struct {
 // constantRefs are the constant paths a file names: constructed classes,
 // receivers of calls, superclasses and mixins, sorted by line.
 func constantRefs(ff *lang.FileFacts) []constantRef {
+	ff.LoadCalls()
 	var out []constantRef
 	for _, c := range ff.Calls {
 		for e := c.Callee; e != nil; e = e.X {

@@ -324,26 +324,44 @@ func NewProgram(rules Rules, facts []*FileFacts, config map[string][]byte) *Prog
 		subtypes: map[SymID][]SymID{},
 	}
 	for _, ff := range facts {
-		f := &File{Facts: ff, First: SymID(len(p.Syms)), Top: map[string][]SymID{},
-			Imported: map[string]Value{}, ImportLines: map[string]int{}, bindings: map[scopeName][]int{}}
+		f := &File{Facts: ff, First: SymID(len(p.Syms))}
 		p.Files = append(p.Files, f)
-		p.byPath[ff.Path] = f
 		for i := range ff.Symbols {
-			s := &ff.Symbols[i]
-			id := SymID(len(p.Syms))
-			p.Syms = append(p.Syms, Sym{File: f, Symbol: s, Local: i, owner: NoSym})
-			if s.Parent < 0 {
-				f.Top[s.Name] = append(f.Top[s.Name], id)
-			} else {
-				p.attach(f.First+SymID(s.Parent), id)
-			}
-			p.byName[s.Name] = append(p.byName[s.Name], id)
-		}
-		for i, b := range ff.Bindings {
-			k := scopeName{b.Scope, b.Name}
-			f.bindings[k] = append(f.bindings[k], i)
+			p.Syms = append(p.Syms, Sym{File: f, Symbol: &ff.Symbols[i], Local: i, owner: NoSym})
 		}
 	}
+	// Each file's own tables (its symbols' members are its own) on one
+	// core, the program's name tables on the other: they write apart, and
+	// each keeps the order of the symbols.
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for _, f := range p.Files {
+			ff := f.Facts
+			f.Top, f.Imported, f.ImportLines, f.bindings = map[string][]SymID{}, map[string]Value{}, map[string]int{}, map[scopeName][]int{}
+			for i := range ff.Symbols {
+				s := &ff.Symbols[i]
+				id := f.First + SymID(i)
+				if s.Parent < 0 {
+					f.Top[s.Name] = append(f.Top[s.Name], id)
+				} else {
+					p.attach(f.First+SymID(s.Parent), id)
+				}
+			}
+			for i, b := range ff.Bindings {
+				k := scopeName{b.Scope, b.Name}
+				f.bindings[k] = append(f.bindings[k], i)
+			}
+		}
+	}()
+	for _, f := range p.Files {
+		p.byPath[f.Facts.Path] = f
+		for i := range f.Facts.Symbols {
+			name := f.Facts.Symbols[i].Name
+			p.byName[name] = append(p.byName[name], f.First+SymID(i))
+		}
+	}
+	<-done
 	p.assignIDs()
 	return p
 }

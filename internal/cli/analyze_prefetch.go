@@ -71,7 +71,8 @@ func startPrefetch(ctx context.Context, root, cachePath string, meta store.Meta,
 			timeline.Mark("communities read")
 			return err
 		}, func(err error) { p.partitionErr = err })
-		// Read when resolution starts (startAhead): until then both cores
+		// Read once resolution has built its first program (startAhead,
+		// called as its declarations are added): until then both cores
 		// are busy. Not an error when it fails: the store reads it again.
 		p.aheadDone = make(chan struct{})
 		p.startAhead = sync.OnceFunc(func() {

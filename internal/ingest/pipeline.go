@@ -79,7 +79,8 @@ type Options struct {
 	// Listing, when set, is the listing of Root's files, started earlier
 	// (StartListing).
 	Listing *Listing
-	// Resolving, when set, is called as resolution starts: it runs on one
+	// Resolving, when set, is called once the first language family's
+	// program is built, as its declarations are added: that runs on one
 	// core, and the caller may give the other something to do.
 	Resolving func()
 	// Ahead, when set, gives the current index's snapshot (nil when there
@@ -253,9 +254,6 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 
 	start = time.Now()
 	emit(Event{Phase: "resolve"})
-	if opts.Resolving != nil {
-		opts.Resolving()
-	}
 	g := graph.NewSized(opts.SizeHint.Nodes, opts.SizeHint.Edges, indexedEdges(&opts))
 	config := map[string][]byte{}
 	families := map[lang.Rules][]*lang.FileFacts{}

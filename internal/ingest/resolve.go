@@ -50,6 +50,8 @@ type resolution struct {
 	changed map[string]bool // source files extracted anew
 	reuse   string          // why the index's resolution cannot be reused; "" when it can
 	removed map[lang.Rules]bool
+	// declaring records that Options.Resolving was called.
+	declaring bool
 }
 
 // configDigest hashes the configuration files the resolvers read, by path
@@ -124,6 +126,10 @@ func (r *resolution) family(rules lang.Rules, facts []*lang.FileFacts, config ma
 	}()
 	fr.prog = lang.NewProgram(rules, facts, config)
 	timeline.Mark("resolve: %s program", name)
+	if r.opts.Resolving != nil && !r.declaring {
+		r.declaring = true
+		r.opts.Resolving()
+	}
 	fr.prog.AddDeclarations(r.g)
 	timeline.Mark("resolve: %s declarations", name)
 	if why := <-affected; why != "" && r.st.ResolveAllWhy == "" && r.opts.Cache != nil && r.opts.CacheIsIndex {

@@ -370,3 +370,47 @@ func TestParseNamesRoundTrip(t *testing.T) {
 		t.Errorf("%d kinds and %d edge types", len(AllKinds()), len(AllEdgeTypes()))
 	}
 }
+
+// TestPermuteMerged: a permutation that merges an ordered prefix with the
+// rest reorders as permute does, and so does any other (the fallback).
+func TestPermuteMerged(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	for round := range 200 {
+		n := rng.Intn(40)
+		p := 0
+		if n > 0 {
+			p = rng.Intn(n + 1)
+		}
+		// Merge positions: the prefix in order, the rest shuffled, then
+		// interleaved at random; one round in four any permutation.
+		rest := rng.Perm(n - p)
+		perm := make([]int32, 0, n)
+		i, j := 0, 0
+		for i < p || j < len(rest) {
+			if j == len(rest) || i < p && rng.Intn(2) == 0 {
+				perm = append(perm, int32(i))
+				i++
+			} else {
+				perm = append(perm, int32(p+rest[j]))
+				j++
+			}
+		}
+		if round%4 == 0 {
+			for k, v := range rng.Perm(n) {
+				perm[k] = int32(v)
+			}
+		}
+		want := make([]string, n)
+		for k := range want {
+			want[k] = fmt.Sprint("e", perm[k])
+		}
+		got := make([]string, n)
+		for k := range got {
+			got[k] = fmt.Sprint("e", k)
+		}
+		permuteMerged(got, slices.Clone(perm), p)
+		if !slices.Equal(got, want) {
+			t.Fatalf("round %d (n %d, p %d, perm %v): %v, want %v", round, n, p, perm, got, want)
+		}
+	}
+}

@@ -25,8 +25,15 @@ type prefetch struct {
 	cacheDone     chan struct{}
 	cache         *ingest.ExtractCache
 	partitionDone chan struct{}
-	partition     *graph.Partition
-	partitionErr  error
+	// The communities, read without their members, which come from the
+	// snapshot (or, without it, from a query of their own) when Partition
+	// is first called.
+	partitionFacts *store.PartitionFacts
+	partitionOnce  sync.Once
+	partition      *graph.Partition
+	partitionErr   error
+	root           string
+	ctx            context.Context // the reads', cancelled by stop
 	// The history records, read and decoded once asked for or started
 	// (StartHistory): a save whose records are the index's needs neither.
 	historyStart func()        // starts reading, once
@@ -44,7 +51,7 @@ type prefetch struct {
 // its communities updated and is it changed in place).
 func startPrefetch(ctx context.Context, root, cachePath string, meta store.Meta, wantHistory, ours bool) *prefetch {
 	pctx, cancel := context.WithCancel(ctx)
-	p := &prefetch{cancel: cancel, cacheDone: make(chan struct{}), partitionDone: make(chan struct{})}
+	p := &prefetch{cancel: cancel, cacheDone: make(chan struct{}), partitionDone: make(chan struct{}), root: root, ctx: pctx}
 	go func() {
 		defer close(p.cacheDone)
 		p.cache = ingest.LoadExtractCache(cachePath, extractorKey())
@@ -67,7 +74,7 @@ func startPrefetch(ctx context.Context, root, cachePath string, meta store.Meta,
 	}
 	if ours {
 		read(p.partitionDone, func(r *store.Reader) (err error) {
-			p.partition, err = r.Partition(pctx)
+			p.partitionFacts, err = r.PartitionFacts(pctx)
 			timeline.Mark("communities read")
 			return err
 		}, func(err error) { p.partitionErr = err })
@@ -124,9 +131,28 @@ func (p *prefetch) Cache() *ingest.ExtractCache {
 	return p.cache
 }
 
-// Partition returns the index's communities, once read.
+// Partition returns the index's communities, once read, with their
+// members from the snapshot; it waits for both.
 func (p *prefetch) Partition() (*graph.Partition, error) {
 	<-p.partitionDone
+	p.partitionOnce.Do(func() {
+		if p.partitionErr != nil || p.partitionFacts == nil {
+			return
+		}
+		var ok bool
+		if p.partition, ok = p.partitionFacts.Members(p.Ahead()); ok {
+			timeline.Mark("community members read")
+			return
+		}
+		// No snapshot: the members are read from the tables.
+		r, err := store.OpenRepo(p.root)
+		if err != nil {
+			p.partitionErr = err
+			return
+		}
+		defer r.Close()
+		p.partition, p.partitionErr = r.Partition(p.ctx)
+	})
 	return p.partition, p.partitionErr
 }
 

@@ -448,9 +448,26 @@ func TestPartition(t *testing.T) {
 			t.Fatal(err)
 		}
 		p, err := r.Partition(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The same, with the members from the snapshot; a snapshot of
+		// another generation gives none.
+		facts, err := r.PartitionFacts(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ahead, err := r.SnapshotAhead(ctx)
 		r.Close()
 		if err != nil {
 			t.Fatal(err)
+		}
+		if fromSnapshot, ok := facts.Members(ahead); !ok || !reflect.DeepEqual(fromSnapshot, p) {
+			t.Errorf("save %d: partition from the snapshot (%v)\n got %+v\nwant %+v", i, ok, fromSnapshot, p)
+		}
+		ahead.generation++
+		if _, ok := facts.Members(ahead); ok {
+			t.Errorf("save %d: members read from a snapshot of another generation", i)
 		}
 		want := &graph.Partition{Detection: c.detection, Of: map[string]int32{}}
 		for k, label := range slices.Sorted(maps.Keys(c.members)) {

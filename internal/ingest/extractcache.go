@@ -96,15 +96,7 @@ func parseExtractCache(data []byte, key string) (token string, configs [sha256.S
 		return "", configs, nil, errors.New("not an extraction cache")
 	}
 	data = data[len(extractCacheMagic):]
-	str := func() (string, bool) {
-		n, k := binary.Uvarint(data)
-		if k <= 0 || n > uint64(len(data)-k) {
-			return "", false
-		}
-		s := string(data[k : k+int(n)])
-		data = data[k+int(n):]
-		return s, true
-	}
+	str := func() (string, bool) { return readStr(&data) }
 	if k, ok := str(); !ok || k != key {
 		return "", configs, nil, errors.New("written by other extractors")
 	}
@@ -135,6 +127,18 @@ func parseExtractCache(data []byte, key string) (token string, configs [sha256.S
 		entries[p] = e
 	}
 	return token, configs, entries, nil
+}
+
+// readStr reads a string (its length, then its bytes) from the start of
+// *data and moves *data past it; ok is false when data is too short.
+func readStr(data *[]byte) (s string, ok bool) {
+	d := *data
+	n, k := binary.Uvarint(d)
+	if k <= 0 || n > uint64(len(d)-k) {
+		return "", false
+	}
+	*data = d[k+int(n):]
+	return string(d[k : k+int(n)]), true
 }
 
 // readFacts reads an entry's content hash and facts (appendFacts' form)

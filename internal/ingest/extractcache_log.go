@@ -155,15 +155,7 @@ func (c *ExtractCache) applyLog(log []byte) {
 // applyRecord applies one record's payload; false, with c unchanged,
 // when it does not read whole or names an entry c lacks.
 func (c *ExtractCache) applyRecord(p []byte) bool {
-	str := func() (string, bool) {
-		n, k := binary.Uvarint(p)
-		if k <= 0 || n > uint64(len(p)-k) {
-			return "", false
-		}
-		s := string(p[k : k+int(n)])
-		p = p[k+int(n):]
-		return s, true
-	}
+	str := func() (string, bool) { return readStr(&p) }
 	token, ok := str()
 	if !ok || len(p) < len(c.Configs) {
 		return false

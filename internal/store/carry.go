@@ -66,14 +66,9 @@ func (a *Ahead) CarriesHistory(g *graph.Graph, changed func(path string) bool, d
 	dropped := func(k uint32) bool { return len(drop) > 0 && drop[s.Nodes[k].ID] }
 	hc := &HistoryCounts{NodesByKind: map[graph.NodeKind]int{}, EdgesByReason: map[graph.EdgeType]map[graph.Reason]int{}}
 	end := make([]bool, len(s.Nodes)) // the node is an end of a history edge
-	types := map[string]graph.EdgeType{}
+	types := s.edgeTypes()
 	for k := range s.Edges {
-		e := &s.Edges[k]
-		t, ok := types[e.Type]
-		if !ok {
-			t = graph.ParseEdgeType(e.Type)
-			types[e.Type] = t
-		}
+		e, t := &s.Edges[k], types[k]
 		if !t.IsHistory() || dropped(e.Src) || dropped(e.Dst) {
 			continue
 		}

@@ -240,14 +240,10 @@ func (pf *PartitionFacts) Members(a *Ahead) (*graph.Partition, bool) {
 		return nil, false
 	}
 	s := a.snap
-	var lastType string
-	member := false
+	types := s.edgeTypes()
 	for k := range s.Edges {
 		e := &s.Edges[k]
-		if e.Type != lastType {
-			lastType, member = e.Type, e.Type == graph.EdgeMemberOf.String()
-		}
-		if !member {
+		if types[k] != graph.EdgeMemberOf {
 			continue
 		}
 		if c, ok := pf.index[s.Nodes[e.Dst].Rid]; ok {

@@ -22,18 +22,15 @@ func (a *Ahead) ResolvedEdges(from func(path string) bool) (edges []graph.Edge, 
 	// most of the time.
 	kept := make([]bool, len(s.Edges))
 	fromFile := make([]int8, len(s.Nodes)) // by node: 0 not asked yet, 1 from a kept file, -1 not
-	// Edges come sorted by source and type, so an edge's type and reason
-	// are most often the last one's: the same string, compared at once.
-	var lastType, lastReason string
-	var typ graph.EdgeType
+	// Edges come sorted by source and type, so an edge's reason is most
+	// often the last one's: the same string, compared at once.
+	types := s.edgeTypes()
+	var lastReason string
 	var conf float64
 	n, nMore := 0, 0
 	for k := range s.Edges {
 		e := &s.Edges[k]
-		if e.Type != lastType {
-			lastType, typ = e.Type, graph.ParseEdgeType(e.Type)
-		}
-		if typ != graph.EdgeCalls && typ != graph.EdgeReferences {
+		if typ := types[k]; typ != graph.EdgeCalls && typ != graph.EdgeReferences {
 			continue
 		}
 		f := fromFile[e.Src]
@@ -59,15 +56,13 @@ func (a *Ahead) ResolvedEdges(from func(path string) bool) (edges []graph.Edge, 
 	}
 	edges = make([]graph.Edge, 0, n)
 	more := make([]int, 0, nMore)
-	lastType, lastReason = "", ""
+	lastReason = ""
 	for k := range s.Edges {
 		if !kept[k] {
 			continue
 		}
 		e := &s.Edges[k]
-		if e.Type != lastType {
-			lastType, typ = e.Type, graph.ParseEdgeType(e.Type)
-		}
+		typ := types[k]
 		if e.Reason != lastReason {
 			lastReason, conf = e.Reason, graph.Reason(e.Reason).Confidence()
 		}

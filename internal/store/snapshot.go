@@ -7,7 +7,10 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
+	"sync"
 	"unsafe"
+
+	"gitnexus.dev/gitnexus/internal/graph"
 )
 
 // The snapshot is a compact binary copy of the nodes (without content and
@@ -56,6 +59,28 @@ type Snapshot struct {
 	// and nextChunkRow the next row id one gets; nil for an older one.
 	chunks       []snapChunk
 	nextChunkRow int64
+	// types are the edges' types, parsed once (edgeTypes).
+	typesOnce sync.Once
+	types     []graph.EdgeType
+}
+
+// edgeTypes returns each edge's type. The names are parsed once, and
+// only when an edge's differs from the one before it (an edge's type is
+// most often the last one's: edges come by source, then type): the
+// store's merge of the edges parsed every snapshot edge's name two or
+// three times, a map lookup each, 2.6 million on the Go standard library.
+func (s *Snapshot) edgeTypes() []graph.EdgeType {
+	s.typesOnce.Do(func() {
+		s.types = make([]graph.EdgeType, len(s.Edges))
+		last, t := "", graph.EdgeInvalid
+		for k := range s.Edges {
+			if name := s.Edges[k].Type; k == 0 || name != last {
+				last, t = name, graph.ParseEdgeType(name)
+			}
+			s.types[k] = t
+		}
+	})
+	return s.types
 }
 
 // SnapshotEdge is one edge by node index.

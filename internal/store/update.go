@@ -406,12 +406,13 @@ func (u *updater) stored(id string) bool {
 	return k < len(old) && old[k].ID == id && graph.ParseKind(old[k].Kind).IsHistory() && !u.drop[id]
 }
 
-// keptHistory reports whether the snapshot's edge e is a history edge
+// keptHistory reports whether the snapshot's edge k is a history edge
 // that a write carrying the history keeps: neither end is dropped.
-func (u *updater) keptHistory(e *SnapshotEdge) bool {
-	if !graph.ParseEdgeType(e.Type).IsHistory() {
+func (u *updater) keptHistory(k int) bool {
+	if !u.snap.edgeTypes()[k].IsHistory() {
 		return false
 	}
+	e := &u.snap.Edges[k]
 	return len(u.drop) == 0 || !u.drop[u.snap.Nodes[e.Src].ID] && !u.drop[u.snap.Nodes[e.Dst].ID]
 }
 
@@ -606,15 +607,17 @@ func (u *updater) edges() error {
 	old := u.snap.Edges
 	oldNodes := u.snap.Nodes
 	u.newEdges = u.g.Edges()
-	oldKey := func(e *SnapshotEdge) (string, graph.EdgeType, string) {
-		return oldNodes[e.Src].ID, graph.ParseEdgeType(e.Type), oldNodes[e.Dst].ID
+	types := u.snap.edgeTypes()
+	oldKey := func(k int) (string, graph.EdgeType, string) {
+		e := &old[k]
+		return oldNodes[e.Src].ID, types[k], oldNodes[e.Dst].ID
 	}
 	compare := func(s1 string, t1 graph.EdgeType, d1 string, s2 string, t2 graph.EdgeType, d2 string) int {
 		return cmp.Or(strings.Compare(s1, s2), cmp.Compare(t1, t2), strings.Compare(d1, d2))
 	}
 	for i := 1; i < len(old); i++ {
-		s1, t1, d1 := oldKey(&old[i-1])
-		s2, t2, d2 := oldKey(&old[i])
+		s1, t1, d1 := oldKey(i - 1)
+		s2, t2, d2 := oldKey(i)
 		if compare(s1, t1, d1, s2, t2, d2) >= 0 {
 			return fmt.Errorf("the snapshot's edges are out of order at %s -> %s", s2, d2)
 		}
@@ -645,17 +648,17 @@ func (u *updater) edges() error {
 	}
 	// kept: a history edge of the snapshot, kept as it is when the history
 	// is carried.
-	kept := func(e *SnapshotEdge) bool { return u.carry && u.keptHistory(e) }
+	kept := func(k int) bool { return u.carry && u.keptHistory(k) }
 	i := 0
 	for j := range u.newEdges {
 		n := &u.newEdges[j]
 		c := 1 // old[i] compared with n; 1 when old is used up
 		for i < len(old) {
-			if kept(&old[i]) {
+			if kept(i) {
 				i++
 				continue
 			}
-			s, t, d := oldKey(&old[i])
+			s, t, d := oldKey(i)
 			if c = compare(s, t, d, n.Src, n.Type, n.Dst); c >= 0 {
 				break
 			}
@@ -688,7 +691,7 @@ func (u *updater) edges() error {
 		i++
 	}
 	for ; i < len(old); i++ {
-		if kept(&old[i]) {
+		if kept(i) {
 			continue
 		}
 		if err := remove(&old[i]); err != nil {
@@ -711,7 +714,7 @@ func (u *updater) withHistory(edges []graph.Edge, ends [][2]int32) (nodeSeq, []u
 	var kept []int // the snapshot's history edges
 	for k := range old {
 		e := &old[k]
-		if !u.keptHistory(e) {
+		if !u.keptHistory(k) {
 			continue
 		}
 		if u.atOld[e.Src] < 0 || u.atOld[e.Dst] < 0 {
@@ -730,7 +733,7 @@ func (u *updater) withHistory(edges []graph.Edge, ends [][2]int32) (nodeSeq, []u
 		}
 		for _, k := range kept {
 			e := &old[k]
-			t := graph.ParseEdgeType(e.Type)
+			t := u.snap.edgeTypes()[k]
 			src, dst := u.atOld[e.Src], u.atOld[e.Dst]
 			for ; j < len(edges) && key(u.atNew[ends[j][0]], edges[j].Type, u.atNew[ends[j][1]]) < key(src, t, dst); j++ {
 				if !newer() {

@@ -111,6 +111,10 @@ type affectedSet struct {
 	// seeded marks, by file and symbol index, the symbols whose body
 	// bindings changed (seed).
 	seeded map[string][]bool
+	// hashed are the hashes of names, sorted, when it held hashedOf
+	// names (nameHashes).
+	hashed   []uint32
+	hashedOf int
 }
 
 func (a *affectedSet) hierDone(t string) bool {
@@ -516,51 +520,15 @@ func (a *affectedSet) closeFile(f *FileFacts) bool {
 	return grew
 }
 
-// mentionsFile reports whether any of f's facts mention a name in the set.
+// mentionsFile reports whether any of f's facts mention a name in the set:
+// from the hashes of its names when the cache's form of the facts carries
+// them (mentions.go), else from the facts.
 func (a *affectedSet) mentionsFile(f *FileFacts) bool {
+	if f.lazy != nil && f.lazy.hashed && a.fold == foldsCase(f.Language) {
+		return a.mentionsHashed(f.lazy.mentions)
+	}
 	f.LoadCalls()
-	for i := range f.Calls {
-		c := &f.Calls[i]
-		if a.hasExpr(c.Callee) {
-			return true
-		}
-		for _, e := range c.ArgExprs {
-			if a.hasExpr(e) {
-				return true
-			}
-		}
-	}
-	for i := range f.Refs {
-		if a.hasExpr(f.Refs[i].Expr) {
-			return true
-		}
-	}
-	for i := range f.Bindings {
-		b := &f.Bindings[i]
-		if a.has(b.Type) || a.hasExpr(b.Value) {
-			return true
-		}
-	}
-	for i := range f.Symbols {
-		s := &f.Symbols[i]
-		if a.has(s.Type) || a.hasExpr(s.Value) || a.has(s.Receiver) || opensScope(s) && a.has(s.Name) ||
-			a.hasAny(s.Returns) || a.hasAny(s.Decorators) || a.hasParamType(s.Params) || a.hasParamType(s.TypeParams) || a.hasBase(s.Bases) {
-			return true
-		}
-	}
-	for i := range f.Imports {
-		im := &f.Imports[i]
-		if a.has(im.Path) || a.has(im.Name) || a.has(im.Alias) {
-			return true
-		}
-	}
-	for i := range f.Exports {
-		e := &f.Exports[i]
-		if a.has(e.Name) || a.has(e.Local) || a.hasExpr(e.Value) {
-			return true
-		}
-	}
-	return false
+	return eachMention(f, a.has)
 }
 
 // opensScope reports whether a symbol's name is a scope that other files

@@ -18,7 +18,9 @@ import (
 // a zero one. Integers are varints (signed ones zigzag), strings and
 // slices carry their length (slices length+1, 0 for nil), pointers a
 // presence byte. TestFactsCodecRoundTrip fills every field by reflection,
-// so a field added to the facts and not here fails it.
+// so a field added to the facts and not here fails it. The form ends with
+// the hashes of the names the facts mention (mentions.go), which only
+// DecodeFactsShared keeps.
 
 // AppendFacts appends the binary form of f to buf.
 func AppendFacts(buf []byte, f *FileFacts) []byte {
@@ -87,6 +89,11 @@ func AppendFacts(buf []byte, f *FileFacts) []byte {
 	}
 	e.int(f.SyntaxErrors)
 	e.int(f.Macros)
+	hs := mentionHashes(f)
+	e.uint(uint64(len(hs)))
+	for _, h := range hs {
+		e.buf = binary.LittleEndian.AppendUint32(e.buf, h)
+	}
 	return e.buf
 }
 
@@ -107,10 +114,15 @@ func DecodeFactsShared(data []byte) (f *FileFacts, rest []byte, err error) {
 	return decodeFacts(factsDecoder{buf: data, shared: true, lazyCalls: true})
 }
 
-// lazyCalls are calls left in their binary form (DecodeFactsShared).
+// lazyCalls are calls left in their binary form (DecodeFactsShared), with
+// the hashes of the names the facts mention (mentions.go).
 type lazyCalls struct {
 	once sync.Once
 	data []byte // the calls' part of the form, checked
+	// mentions are the hashes, 4 bytes each, little-endian, increasing;
+	// hashed is true once they are read.
+	mentions []byte
+	hashed   bool
 }
 
 // LoadCalls decodes the file's calls when they were left in their binary
@@ -209,6 +221,16 @@ func decodeFacts(d factsDecoder) (f *FileFacts, rest []byte, err error) {
 	}
 	f.SyntaxErrors = d.int()
 	f.Macros = d.int()
+	// The hashes of the names the facts mention (mentions.go): kept with
+	// the encoded calls, skipped otherwise.
+	n := d.uint()
+	if n > uint64(len(d.buf)/4) {
+		panic(errFactsTruncated)
+	}
+	if f.lazy != nil {
+		f.lazy.mentions, f.lazy.hashed = d.buf[:4*n:4*n], true
+	}
+	d.buf = d.buf[4*n:]
 	return f, d.buf, nil
 }
 

@@ -90,6 +90,11 @@ type Graph struct {
 	// (EdgeEnds): what the edge sort found, moved along by every node sort
 	// since.
 	ends [][2]int32
+	// known are the node positions of the ends of the edges from
+	// knownAt on, as many as known holds (AppendNewEdgesAt), moved along by
+	// every node sort since; -1 for an end not in the graph.
+	known   [][2]int32
+	knownAt int
 }
 
 type edgeKey struct {
@@ -237,6 +242,25 @@ func (g *Graph) AppendNewEdges(es []Edge) {
 	g.edgesSorted = false
 }
 
+// AppendNewEdgesAt is AppendNewEdges for edges whose ends' positions in
+// the slice Nodes returns are known: ends[i] are es[i]'s, -1 for an end
+// that is not in the graph (the edge is then dropped, as Edges drops any
+// such edge). The next sort of the edges takes their positions from there
+// rather than looking their ids up, and when they come in its order (a
+// re-index copies the index's edges, which are), merges them with the
+// others rather than sorting them: two thirds of the Go standard
+// library's edges. The nodes must be sorted, and no other edges' ends be
+// pending; else the ends are not used.
+func (g *Graph) AppendNewEdgesAt(es []Edge, ends [][2]int32) {
+	if len(es) == 0 {
+		return
+	}
+	if g.nodesSorted && g.known == nil && len(ends) == len(es) {
+		g.known, g.knownAt = ends, len(g.edges)
+	}
+	g.AppendNewEdges(es)
+}
+
 // sortLines puts the edge's own site lines in addLine's order, in a slice
 // of its own.
 func (e *Edge) sortLines() {
@@ -305,6 +329,11 @@ func (g *Graph) Nodes() []Node {
 	}
 	for i := range g.ends {
 		g.ends[i] = [2]int32{at[g.ends[i][0]], at[g.ends[i][1]]}
+	}
+	for i, e := range g.known {
+		if e[0] >= 0 && e[1] >= 0 {
+			g.known[i] = [2]int32{at[e[0]], at[e[1]]}
+		}
 	}
 	permuteMerged(g.nodes, perm, g.nodesPrefix)
 	g.nodesSorted = true
@@ -434,9 +463,18 @@ func (g *Graph) Edges() []Edge {
 		kept = g.edges[:p]
 	}
 	rest := g.edges[len(kept):]
+	base := len(kept)                 // rest[i] is g.edges[base+i]
 	at := make([][2]int32, len(rest)) // -1: the end is missing
 	lookup := func(from, to int) {
 		for i := from; i < to; i++ {
+			if k := base + i - g.knownAt; k >= 0 && k < len(g.known) {
+				if e := g.known[k]; e[0] >= 0 && e[1] >= 0 {
+					at[i] = e
+				} else {
+					at[i] = [2]int32{-1, -1}
+				}
+				continue
+			}
 			src, ok1 := g.Position(rest[i].Src)
 			dst, ok2 := g.Position(rest[i].Dst)
 			if !ok1 || !ok2 {
@@ -457,12 +495,21 @@ func (g *Graph) Edges() []Edge {
 		lookup(len(rest)/2, len(rest))
 		<-done
 	}
+	// The kept edges whose ends were known are kept[knownFrom:knownTo].
+	knownFrom, knownTo := -1, -1
 	for i := range rest {
+		if k := base + i - g.knownAt; k == 0 && len(g.known) > 0 {
+			knownFrom = len(kept)
+		}
 		if at[i][0] >= 0 {
 			pos = append(pos, at[i])
 			kept = append(kept, rest[i])
 		}
+		if k := base + i - g.knownAt; k == len(g.known)-1 && knownFrom >= 0 {
+			knownTo = len(kept)
+		}
 	}
+	g.known, g.knownAt = nil, 0
 	g.edges = kept
 	perm := make([]int32, len(kept))
 	if len(g.nodes) < 1<<24 {
@@ -477,7 +524,20 @@ func (g *Graph) Edges() []Edge {
 			keys[i] = key{uint64(pos[i][0])<<40 | uint64(kept[i].Type)<<32 | uint64(pos[i][1]), int32(i)}
 		}
 		byKey := func(a, b key) int { return cmp.Compare(a.k, b.k) }
-		if p := g.sortedPrefix; p > 0 && p <= len(keys) {
+		p := g.sortedPrefix
+		if p <= 0 || p > len(keys) {
+			p = 0
+		}
+		if knownFrom >= p && knownTo > knownFrom && slices.IsSortedFunc(keys[knownFrom:knownTo], byKey) {
+			// The edges whose ends were known came in order: the others
+			// are sorted and the runs merged.
+			others := slices.Concat(keys[p:knownFrom], keys[knownTo:])
+			merged := mergeRuns(keys[knownFrom:knownTo], sortFunc(others, byKey), byKey)
+			if p > 0 {
+				merged = mergeRuns(keys[:p], merged, byKey)
+			}
+			keys = merged
+		} else if p > 0 {
 			// The edges sorted last time are still in order (nodes added
 			// since keep the order of the others): sort the ones added
 			// after them and merge.

@@ -414,3 +414,113 @@ func TestPermuteMerged(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendNewEdgesAt: edges appended with their ends' positions sort
+// as the same edges appended to be looked up do, in order or not, with
+// ends that are not in the graph, with nodes added before the sort, and
+// after a sort already gave the graph a sorted prefix.
+func TestAppendNewEdgesAt(t *testing.T) {
+	tests := []struct {
+		name                           string
+		nodes, copied                  int
+		shuffle, missing, late, prefix bool
+	}{
+		{"in order", 300, 900, false, false, false, false},
+		{"out of order", 300, 900, true, false, false, false},
+		{"ends not in the graph", 300, 900, false, true, false, false},
+		{"nodes added before the sort", 300, 900, false, false, true, false},
+		{"after a sorted prefix", 300, 900, false, true, true, true},
+		{"large, split sorts", 20_000, 3 * parallelMin, false, true, true, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			rng := rand.New(rand.NewSource(int64(tc.nodes + tc.copied)))
+			lookedUp, placed := New(), New()
+			both := func(f func(g *Graph)) { f(lookedUp); f(placed) }
+			ids := make([]string, tc.nodes)
+			for i := range ids {
+				ids[i] = fmt.Sprintf("n%06d", rng.Intn(1<<20))
+			}
+			both(func(g *Graph) {
+				for _, id := range ids {
+					g.AddNode(Node{ID: id})
+				}
+			})
+			resolved := func() {
+				r := rand.New(rand.NewSource(7))
+				both(func(g *Graph) {
+					*r = *rand.New(rand.NewSource(7))
+					for range tc.nodes {
+						g.AddEdge(Edge{Src: ids[r.Intn(len(ids))], Dst: ids[r.Intn(len(ids))], Type: EdgeCalls})
+					}
+				})
+			}
+			resolved()
+			if tc.prefix {
+				both(func(g *Graph) { g.Edges() })
+				both(func(g *Graph) {
+					g.AddEdge(Edge{Src: ids[0], Dst: ids[1], Type: EdgeDefines})
+				})
+			}
+			nodes := placed.Nodes()
+			lookedUp.Nodes()
+			// The copied edges: REFERENCES, which nothing else adds, with
+			// distinct ends, in the graph's order unless shuffled.
+			type pair struct{ src, dst int32 }
+			seen := map[pair]bool{}
+			var ps []pair
+			for len(ps) < tc.copied {
+				p := pair{int32(rng.Intn(len(nodes))), int32(rng.Intn(len(nodes)))}
+				if !seen[p] {
+					seen[p] = true
+					ps = append(ps, p)
+				}
+			}
+			slices.SortFunc(ps, func(a, b pair) int { return cmp.Or(cmp.Compare(a.src, b.src), cmp.Compare(a.dst, b.dst)) })
+			if tc.shuffle {
+				rng.Shuffle(len(ps), func(i, j int) { ps[i], ps[j] = ps[j], ps[i] })
+			}
+			var es []Edge
+			var ends [][2]int32
+			for i, p := range ps {
+				e := Edge{Src: nodes[p.src].ID, Dst: nodes[p.dst].ID, Type: EdgeReferences, Line: i + 1}
+				end := [2]int32{p.src, p.dst}
+				if tc.missing && i%50 == 7 {
+					e.Dst, end[1] = "zz-missing", -1
+				}
+				es = append(es, e)
+				ends = append(ends, end)
+			}
+			lookedUp.AppendNewEdges(slices.Clone(es))
+			placed.AppendNewEdgesAt(es, ends)
+			if tc.late {
+				var late []string
+				for i := range 40 {
+					late = append(late, fmt.Sprintf("n%06d-late%d", rng.Intn(1<<20), i))
+				}
+				both(func(g *Graph) {
+					for _, id := range late {
+						g.AddNode(Node{ID: id})
+					}
+				})
+			}
+			want, wantEnds := lookedUp.Edges(), lookedUp.EdgeEnds()
+			got, gotEnds := placed.Edges(), placed.EdgeEnds()
+			if len(got) != len(want) {
+				t.Fatalf("%d edges, want %d", len(got), len(want))
+			}
+			for i := range want {
+				if got[i].Src != want[i].Src || got[i].Dst != want[i].Dst || got[i].Type != want[i].Type ||
+					got[i].Line != want[i].Line || gotEnds[i] != wantEnds[i] {
+					t.Fatalf("edge %d: %v at %v, want %v at %v", i, got[i], gotEnds[i], want[i], wantEnds[i])
+				}
+			}
+			gn := placed.Nodes()
+			for i, e := range got {
+				if gn[gotEnds[i][0]].ID != e.Src || gn[gotEnds[i][1]].ID != e.Dst {
+					t.Fatalf("edge %d: its ends are not its nodes", i)
+				}
+			}
+		})
+	}
+}

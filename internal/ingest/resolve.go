@@ -218,17 +218,28 @@ func (r *resolution) finish(runs []*familyRun) {
 		r.g.Nodes()
 	}()
 	var edges []graph.Edge
+	var ends [][2]int32
 	why := ""
-	if a := r.opts.Ahead(); a == nil {
+	a := r.opts.Ahead()
+	if a == nil {
 		why = "the index's snapshot could not be read"
 	} else {
-		edges, why = a.ResolvedEdges(func(p string) bool { return unresolved[p] })
+		edges, ends, why = a.ResolvedEdges(func(p string) bool { return unresolved[p] })
 	}
 	<-sorted
 	if why == "" {
 		// None of them has the key of an edge resolution added: their
-		// sources are in other files.
-		r.g.AppendNewEdges(edges)
+		// sources are in other files. Their ends are placed among the
+		// graph's nodes by the snapshot's (which sorts as the graph
+		// does), rather than looked up by id when the edges are sorted.
+		if at := a.Renumber(r.g.Nodes()); at != nil {
+			for i, e := range ends {
+				ends[i] = [2]int32{at[e[0]], at[e[1]]}
+			}
+			r.g.AppendNewEdgesAt(edges, ends)
+		} else {
+			r.g.AppendNewEdges(edges)
+		}
 	}
 	if why != "" {
 		r.st.ResolveAllWhy = why

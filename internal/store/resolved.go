@@ -12,9 +12,11 @@ import (
 // that resolves only the files an edit can affect copies the others'
 // (ingest/resolve.go). The snapshot keeps a confidence as a float32;
 // resolution gives every such edge its reason's confidence, which is
-// restored. why is not empty when an edge's confidence is not its
-// reason's (the edges cannot then be given exactly) and says so.
-func (a *Ahead) ResolvedEdges(from func(path string) bool) (edges []graph.Edge, why string) {
+// restored. ends are each edge's source and destination by their place in
+// the snapshot's nodes (Renumber turns them into a graph's). why is not
+// empty when an edge's confidence is not its reason's (the edges cannot
+// then be given exactly) and says so.
+func (a *Ahead) ResolvedEdges(from func(path string) bool) (edges []graph.Edge, ends [][2]int32, why string) {
 	s := a.snap
 	// Two passes: the first checks and counts the edges (and their further
 	// lines), so that the second writes them into arrays of the right
@@ -48,13 +50,14 @@ func (a *Ahead) ResolvedEdges(from func(path string) bool) (edges []graph.Edge, 
 			lastReason, conf = e.Reason, graph.Reason(e.Reason).Confidence()
 		}
 		if float32(conf) != e.Confidence || math.IsNaN(float64(e.Confidence)) {
-			return nil, "an edge of the index has a confidence that is not its reason's"
+			return nil, nil, "an edge of the index has a confidence that is not its reason's"
 		}
 		kept[k] = true
 		n++
 		nMore += len(e.More)
 	}
 	edges = make([]graph.Edge, 0, n)
+	ends = make([][2]int32, 0, n)
 	more := make([]int, 0, nMore)
 	lastReason = ""
 	for k := range s.Edges {
@@ -76,6 +79,34 @@ func (a *Ahead) ResolvedEdges(from func(path string) bool) (edges []graph.Edge, 
 			ge.More = more[at:len(more):len(more)]
 		}
 		edges = append(edges, ge)
+		ends = append(ends, [2]int32{int32(e.Src), int32(e.Dst)})
 	}
-	return edges, ""
+	return edges, ends, ""
+}
+
+// Renumber gives, for each of the snapshot's nodes, its place in nodes (a
+// graph's, sorted by id as the snapshot's are), -1 when it is not there:
+// one walk through both, where looking each id up in the graph is a map
+// lookup an end. It returns nil when the snapshot's nodes are not in
+// order.
+func (a *Ahead) Renumber(nodes []graph.Node) []int32 {
+	old := a.snap.Nodes
+	at := make([]int32, len(old))
+	j := 0
+	for i := range old {
+		id := old[i].ID
+		if i > 0 && old[i-1].ID >= id {
+			return nil
+		}
+		for j < len(nodes) && nodes[j].ID < id {
+			j++
+		}
+		if j < len(nodes) && nodes[j].ID == id {
+			at[i] = int32(j)
+			j++
+		} else {
+			at[i] = -1
+		}
+	}
+	return at
 }

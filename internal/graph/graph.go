@@ -422,6 +422,38 @@ func permuteMerged[T any](s []T, perm []int32, p int) {
 	}
 }
 
+// permuteMergedSuffix is permuteMerged for a perm that merges the
+// elements from q on, which keep their order, with the others: each of
+// those moves only towards the front, so the order is made from the first
+// position on, the others taken from a copy. The first sort of a
+// re-index merges the index's copied edges, appended last, with the
+// others (AppendNewEdgesAt). Any other perm is permuted as permute does.
+func permuteMergedSuffix[T any](s []T, perm []int32, q int) {
+	if q < 0 || q >= len(s) || len(perm) != len(s) {
+		permute(s, perm)
+		return
+	}
+	last := q - 1
+	for k := range perm {
+		if src := int(perm[k]); src >= q {
+			if src <= last || src < k {
+				permute(s, perm)
+				return
+			}
+			last = src
+		}
+	}
+	head := slices.Clone(s[:q])
+	for k := range perm {
+		if src := int(perm[k]); src < q {
+			s[k] = head[src]
+		} else {
+			s[k] = s[src]
+		}
+		perm[k] = -1
+	}
+}
+
 // permute reorders s so that the new s[i] is the old s[perm[i]], in
 // place; perm is used up.
 func permute[T any](s []T, perm []int32) {
@@ -560,7 +592,11 @@ func (g *Graph) Edges() []Edge {
 	for i, p := range perm {
 		g.ends[i] = pos[p]
 	}
-	permuteMerged(g.edges, perm, g.sortedPrefix) // consumes perm
+	if knownTo == len(kept) && knownFrom > 0 && g.sortedPrefix <= 0 {
+		permuteMergedSuffix(g.edges, perm, knownFrom) // consumes perm
+	} else {
+		permuteMerged(g.edges, perm, g.sortedPrefix) // consumes perm
+	}
 	// The index is made again only when an edge comes: the pipeline adds
 	// none after the store asks for them (0.25 s on the Go standard library).
 	g.edgeIdx = nil

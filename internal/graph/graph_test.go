@@ -412,6 +412,20 @@ func TestPermuteMerged(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Fatalf("round %d (n %d, p %d, perm %v): %v, want %v", round, n, p, perm, got, want)
 		}
+		// The same merge seen from the other end: the elements from
+		// n-p on keep their order (reversing both ends of the perm).
+		rev := make([]int32, n)
+		for k := range perm {
+			rev[n-1-k] = int32(n-1) - perm[k]
+		}
+		for k := range want {
+			want[k] = fmt.Sprint("e", rev[k])
+			got[k] = fmt.Sprint("e", k)
+		}
+		permuteMergedSuffix(got, slices.Clone(rev), n-p)
+		if !slices.Equal(got, want) {
+			t.Fatalf("round %d, suffix (n %d, q %d, perm %v): %v, want %v", round, n, n-p, rev, got, want)
+		}
 	}
 }
 

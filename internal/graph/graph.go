@@ -527,17 +527,19 @@ func (g *Graph) Edges() []Edge {
 		lookup(len(rest)/2, len(rest))
 		<-done
 	}
-	// The kept edges whose ends were known are kept[knownFrom:knownTo].
+	// The kept edges whose ends were known are kept[knownFrom:knownTo]:
+	// those of rest[first:last+1].
 	knownFrom, knownTo := -1, -1
+	first, last := g.knownAt-base, g.knownAt-base+len(g.known)-1
 	for i := range rest {
-		if k := base + i - g.knownAt; k == 0 && len(g.known) > 0 {
+		if i == first {
 			knownFrom = len(kept)
 		}
 		if at[i][0] >= 0 {
 			pos = append(pos, at[i])
 			kept = append(kept, rest[i])
 		}
-		if k := base + i - g.knownAt; k == len(g.known)-1 && knownFrom >= 0 {
+		if i == last && knownFrom >= 0 {
 			knownTo = len(kept)
 		}
 	}

@@ -24,6 +24,7 @@ type cypherOptions struct {
 	params  []string
 	limit   int
 	timeout time.Duration
+	memory  int // MiB
 	json    bool
 	query   string
 }
@@ -70,6 +71,7 @@ indexed.`,
 	f.StringArrayVar(&o.params, "param", nil, "query parameter name=value (repeatable; JSON values, else strings)")
 	f.IntVar(&o.limit, "limit", cypher.DefaultMaxRows, "most rows to return; a longer result is cut and says so")
 	f.DurationVar(&o.timeout, "timeout", cypher.DefaultTimeout, "stop the query after this long")
+	f.IntVar(&o.memory, "max-memory", cypher.DefaultMaxMemory>>20, "the query's memory budget in MiB: what it builds and keeps (sorts, DISTINCT, groups, collect) and, apart, its rows")
 	f.BoolVar(&o.json, "json", false, "print JSON: columns, rows (objects by column), row_count, truncated, warnings")
 	return cmd
 }
@@ -109,6 +111,9 @@ func runCypher(ctx context.Context, o *cypherOptions) error {
 	if o.timeout <= 0 {
 		return usageError{fmt.Errorf("--timeout must be positive")}
 	}
+	if o.memory < 1 {
+		return usageError{fmt.Errorf("--max-memory must be at least 1 (MiB)")}
+	}
 	params, err := parseParams(o.params)
 	if err != nil {
 		return usageError{err}
@@ -129,7 +134,8 @@ func runCypher(ctx context.Context, o *cypherOptions) error {
 		return err
 	}
 	defer r.Close()
-	res, err := cypher.New(g, r).Query(ctx, query, cypher.Options{Params: params, MaxRows: o.limit, Timeout: o.timeout})
+	res, err := cypher.New(g, r).Query(ctx, query, cypher.Options{Params: params, MaxRows: o.limit, Timeout: o.timeout,
+		MaxMemory: int64(o.memory) << 20})
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()

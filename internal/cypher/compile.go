@@ -17,6 +17,7 @@ type compiler struct {
 	src       string
 	g         *memgraph.Graph
 	params    map[string]Value
+	limits    Options // the query's time and memory limits, for what runs at plan time
 	diags     diagList
 	slotNames []string
 	warnings  []string
@@ -55,8 +56,8 @@ type compiled struct {
 	warnings []string
 }
 
-func compile(src string, stmt *Statement, g *memgraph.Graph, params map[string]Value) (*compiled, error) {
-	c := &compiler{src: src, g: g, params: params, warned: map[string]bool{}}
+func compile(src string, stmt *Statement, g *memgraph.Graph, params map[string]Value, limits Options) (*compiled, error) {
+	c := &compiler{src: src, g: g, params: params, limits: limits.withDefaults(), warned: map[string]bool{}}
 	out := &compiled{explain: stmt.Explain}
 	var roots []planNode
 	for i, q := range stmt.Parts {
@@ -183,7 +184,7 @@ func (c *compiler) constEval(ce *cexpr) (Value, error) {
 	if len(c.diags.diags) > 0 {
 		return Null, nil // the query will not run; do not evaluate broken expressions
 	}
-	ec := &execCtx{ctx: backgroundCtx, g: c.g, props: &propReader{ctx: backgroundCtx, g: c.g}, maxHeld: DefaultMaxHeld,
-		width: len(c.slotNames), deadline: time.Now().Add(DefaultTimeout), timeout: DefaultTimeout}
+	ec := &execCtx{ctx: backgroundCtx, g: c.g, props: &propReader{ctx: backgroundCtx, g: c.g}, maxMemory: c.limits.MaxMemory,
+		width: len(c.slotNames), deadline: time.Now().Add(c.limits.Timeout), timeout: c.limits.Timeout}
 	return ce.eval(ec, make([]Value, len(c.slotNames)))
 }

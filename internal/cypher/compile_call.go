@@ -53,7 +53,10 @@ func (c *compiler) call(e *CallExpr, sc *scope) *cexpr {
 	}
 	args := c.exprs(e.Args, sc)
 	pos := e.Pos
+	argsWhat := "the arguments of " + f.name + "()"
 	return &cexpr{src: e, slots: slotsOf(args), eval: func(ec *execCtx, row []Value) (Value, error) {
+		saved := ec.pending
+		defer func() { ec.pending = saved }()
 		vals := make([]Value, len(args))
 		for i, a := range args {
 			v, err := a.eval(ec, row)
@@ -62,6 +65,11 @@ func (c *compiler) call(e *CallExpr, sc *scope) *cexpr {
 			}
 			if v.IsNull() && !f.keepNull {
 				return Null, nil
+			}
+			if len(args) > 1 {
+				if err := ec.carry(weight(v), argsWhat); err != nil {
+					return Null, err
+				}
 			}
 			vals[i] = v
 		}

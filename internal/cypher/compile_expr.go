@@ -64,24 +64,36 @@ func (c *compiler) expr(e Expr, sc *scope) *cexpr {
 	case *ListLit:
 		elems := c.exprs(e.Elems, sc)
 		return &cexpr{src: e, slots: slotsOf(elems), eval: func(ec *execCtx, row []Value) (Value, error) {
+			saved := ec.pending
+			defer func() { ec.pending = saved }()
 			out := make([]Value, len(elems))
+			w := valueBytes
 			for i, x := range elems {
 				v, err := x.eval(ec, row)
 				if err != nil {
 					return Null, err
 				}
+				if err := ec.carry(weight(v), "a list"); err != nil {
+					return Null, err
+				}
 				out[i] = v
+				w += weight(v)
 			}
-			return ListValue(out), nil
+			return listValueOf(out, w), nil
 		}}
 	case *MapLit:
 		vals := c.exprs(e.Vals, sc)
 		keys := e.Keys
 		return &cexpr{src: e, slots: slotsOf(vals), eval: func(ec *execCtx, row []Value) (Value, error) {
+			saved := ec.pending
+			defer func() { ec.pending = saved }()
 			out := make([]Value, len(vals))
 			for i, x := range vals {
 				v, err := x.eval(ec, row)
 				if err != nil {
+					return Null, err
+				}
+				if err := ec.carry(weight(v), "a map"); err != nil {
 					return Null, err
 				}
 				out[i] = v
@@ -329,7 +341,7 @@ func (c *compiler) slice(e *SliceExpr, sc *scope) *cexpr {
 		if err != nil {
 			return Null, err
 		}
-		return sliceValue(xv, fv, hasFrom, tv, hasTo, e.Pos)
+		return sliceValue(ec, xv, fv, hasFrom, tv, hasTo, e.Pos)
 	}}
 }
 
@@ -413,7 +425,7 @@ func (c *compiler) binary(e *BinaryExpr, sc *scope) *cexpr {
 		f = func(_ *execCtx, a, b Value) (Value, error) { return comparison(op, a, b), nil }
 	case "+", "-", "*", "/", "%", "^":
 		op := e.Op
-		f = func(_ *execCtx, a, b Value) (Value, error) { return arith(op, a, b, e.Pos) }
+		f = func(ec *execCtx, a, b Value) (Value, error) { return arith(ec, op, a, b, e.Pos) }
 	case "IN":
 		f = func(_ *execCtx, a, b Value) (Value, error) { return inList(a, b, e.Pos) }
 	case "STARTS WITH", "ENDS WITH", "CONTAINS":
@@ -422,6 +434,9 @@ func (c *compiler) binary(e *BinaryExpr, sc *scope) *cexpr {
 	case "=~":
 		f = c.regexMatcher(e, r)
 	}
+	// Comparing or searching large strings and lists is work in
+	// proportion to their size (arith counts its own).
+	counted := !strings.ContainsAny(e.Op, "+-*/%^")
 	return &cexpr{src: e, slots: slots, eval: func(ec *execCtx, row []Value) (Value, error) {
 		a, err := l.eval(ec, row)
 		if err != nil {
@@ -430,6 +445,11 @@ func (c *compiler) binary(e *BinaryExpr, sc *scope) *cexpr {
 		b, err := r.eval(ec, row)
 		if err != nil {
 			return Null, err
+		}
+		if counted && (a.kind >= KindString || b.kind >= KindString) {
+			if err := ec.work(weight(a) + weight(b)); err != nil {
+				return Null, err
+			}
 		}
 		return f(ec, a, b)
 	}}

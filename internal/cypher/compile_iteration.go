@@ -89,7 +89,10 @@ func (c *compiler) listComp(e *ListComp, sc *scope) *cexpr {
 		if !ok {
 			return Null, err
 		}
+		saved := ec.pending
+		defer func() { ec.pending = saved }()
 		out := make([]Value, 0, len(l))
+		w := valueBytes
 		for _, x := range l {
 			if err := ec.tick(); err != nil {
 				return Null, err
@@ -109,9 +112,13 @@ func (c *compiler) listComp(e *ListComp, sc *scope) *cexpr {
 					return Null, err
 				}
 			}
+			if err := ec.carry(weight(x), "a list comprehension"); err != nil {
+				return Null, err
+			}
 			out = append(out, x)
+			w += weight(x)
 		}
-		return ListValue(out), nil
+		return listValueOf(out, w), nil
 	}}
 }
 
@@ -211,6 +218,8 @@ func (c *compiler) mapProjection(e *MapProjection, sc *scope) *cexpr {
 		if err != nil || base.kind == KindNull {
 			return Null, err
 		}
+		saved := ec.pending
+		defer func() { ec.pending = saved }()
 		m := &Map{}
 		for i, it := range items {
 			switch it.Kind {
@@ -234,9 +243,12 @@ func (c *compiler) mapProjection(e *MapProjection, sc *scope) *cexpr {
 				if err != nil {
 					return Null, err
 				}
+				if err := ec.carry(weight(v), "a map projection"); err != nil {
+					return Null, err
+				}
 				m.Set(it.Key, v)
 			}
 		}
-		return Value{kind: KindMap, ref: m}, nil
+		return mapValue(m), nil
 	}}
 }

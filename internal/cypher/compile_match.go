@@ -44,6 +44,8 @@ func (c *compiler) subquery(src Expr, parts []*PatternPart, where Expr, sc *scop
 		pathSlot = spec.paths[0].slot
 	}
 	return &cexpr{src: src, slots: reads, eval: func(ec *execCtx, row []Value) (Value, error) {
+		saved := ec.pending
+		defer func() { ec.pending = saved }()
 		it := plan.open(ec, row)
 		var n int64
 		var paths []Value
@@ -59,8 +61,8 @@ func (c *compiler) subquery(src Expr, parts []*PatternPart, where Expr, sc *scop
 			case subExists:
 				return BoolValue(true), nil
 			case subPaths:
-				if len(paths) >= ec.maxHeld {
-					return Null, ec.hold(ec.maxHeld+1, "a pattern expression")
+				if err := ec.carry(weight(r[pathSlot]), "a pattern expression"); err != nil {
+					return Null, err
 				}
 				paths = append(paths, r[pathSlot])
 			}
@@ -116,24 +118,28 @@ func (c *compiler) patternComp(e *PatternComp, sc *scope) *cexpr {
 	proj := c.expr(e.Proj, inner)
 	reads := withoutSlots(unionSlots(subqueryReads(spec), proj.slots), spec.newSlots...)
 	return &cexpr{src: e, slots: reads, eval: func(ec *execCtx, row []Value) (Value, error) {
+		saved := ec.pending
+		defer func() { ec.pending = saved }()
 		it := plan.open(ec, row)
 		out := []Value{}
+		w := valueBytes
 		for {
 			r, err := it.next(ec)
 			if err != nil {
 				return Null, err
 			}
 			if r == nil {
-				return ListValue(out), nil
-			}
-			if len(out) >= ec.maxHeld {
-				return Null, ec.hold(ec.maxHeld+1, "a pattern comprehension")
+				return listValueOf(out, w), nil
 			}
 			v, err := proj.eval(ec, r)
 			if err != nil {
 				return Null, err
 			}
+			if err := ec.carry(weight(v), "a pattern comprehension"); err != nil {
+				return Null, err
+			}
 			out = append(out, v)
+			w += weight(v)
 		}
 	}}
 }

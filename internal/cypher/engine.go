@@ -33,9 +33,12 @@ type Options struct {
 	MaxRows int
 	// Timeout caps the running time (DefaultTimeout when 0).
 	Timeout time.Duration
-	// MaxHeld caps the values kept in memory by ORDER BY, DISTINCT,
-	// aggregation and list functions (DefaultMaxHeld when 0).
-	MaxHeld int
+	// MaxMemory is the query's memory budget in bytes
+	// (DefaultMaxMemory when 0): what ORDER BY, DISTINCT, aggregation and
+	// collect() keep, the values a query builds (strings by their bytes,
+	// lists and maps by their elements), and, separately, the result's
+	// rows. limits.go says how values are weighed.
+	MaxMemory int64
 }
 
 // Result is a query's answer.
@@ -69,7 +72,7 @@ type Stats struct {
 func (e *Engine) Query(ctx context.Context, query string, opt Options) (*Result, error) {
 	start := time.Now()
 	opt = opt.withDefaults()
-	plan, err := e.prepare(query, opt.Params)
+	plan, err := e.prepare(query, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -87,8 +90,9 @@ func (e *Engine) Query(ctx context.Context, query string, opt Options) (*Result,
 	ctx, cancel := context.WithTimeout(ctx, opt.Timeout)
 	defer cancel()
 	ec := &execCtx{ctx: ctx, g: e.g, props: &propReader{ctx: ctx, g: e.g, src: e.text}, width: plan.width,
-		deadline: start.Add(opt.Timeout), timeout: opt.Timeout, maxHeld: opt.MaxHeld}
+		deadline: start.Add(opt.Timeout), timeout: opt.Timeout, maxMemory: opt.MaxMemory}
 	it := plan.root.open(ec, nil)
+	var resultBytes int64
 	for {
 		row, err := it.next(ec)
 		if err != nil {
@@ -101,7 +105,11 @@ func (e *Engine) Query(ctx context.Context, query string, opt Options) (*Result,
 			res.Truncated = true
 			break
 		}
-		res.Rows = append(res.Rows, append([]Value(nil), row...))
+		out := append([]Value(nil), row...)
+		if resultBytes += rowWeight(out); resultBytes > opt.MaxMemory {
+			return nil, asQueryError(query, ec.memoryError("the result's rows"))
+		}
+		res.Rows = append(res.Rows, out)
 	}
 	if err := ctx.Err(); err != nil && !errors.Is(err, context.DeadlineExceeded) {
 		return nil, err
@@ -120,16 +128,17 @@ func (o Options) withDefaults() Options {
 	if o.Timeout <= 0 {
 		o.Timeout = DefaultTimeout
 	}
-	if o.MaxHeld <= 0 {
-		o.MaxHeld = DefaultMaxHeld
+	if o.MaxMemory <= 0 {
+		o.MaxMemory = DefaultMaxMemory
 	}
 	return o
 }
 
-// prepare parses and plans a query with its parameters.
-func (e *Engine) prepare(query string, params map[string]any) (*compiled, error) {
+// prepare parses and plans a query with its parameters; expressions
+// evaluated at plan time run under its limits.
+func (e *Engine) prepare(query string, opt Options) (*compiled, error) {
 	values := map[string]Value{}
-	for k, v := range params {
+	for k, v := range opt.Params {
 		pv, err := FromGo(v)
 		if err != nil {
 			return nil, fmt.Errorf("parameter $%s: %w", k, err)
@@ -140,12 +149,12 @@ func (e *Engine) prepare(query string, params map[string]any) (*compiled, error)
 	if err != nil {
 		return nil, err
 	}
-	return compile(query, stmt, e.g, values)
+	return compile(query, stmt, e.g, values, opt)
 }
 
 // Explain returns the plan of a query without running it.
 func (e *Engine) Explain(query string, params map[string]any) (string, error) {
-	plan, err := e.prepare(query, params)
+	plan, err := e.prepare(query, Options{Params: params})
 	if err != nil {
 		return "", err
 	}

@@ -48,7 +48,7 @@ type Error struct {
 }
 
 // ErrTimeLimit and ErrMemoryLimit are wrapped by the errors of queries that
-// hit the time limit or the limit on rows held in memory.
+// hit the time limit or the memory budget.
 var (
 	ErrTimeLimit   = errors.New("time limit")
 	ErrMemoryLimit = errors.New("memory limit")

@@ -127,7 +127,14 @@ func (it *aggregateIter) fill(ec *execCtx) error {
 			gi, ok = index[string(key)]
 		}
 		if !ok {
-			if err := ec.hold(1+len(n.keys)+len(n.aggs), "aggregation groups"); err != nil {
+			w := keyWeight(len(ec.keyBuf)) + int64(len(n.aggs))*valueBytes
+			if single {
+				w = keyWeight(0) + int64(len(n.aggs))*valueBytes
+			}
+			for _, v := range keyVals {
+				w += weight(v)
+			}
+			if err := ec.hold(w, "aggregation groups"); err != nil {
 				return err
 			}
 			gi = len(it.groups)
@@ -284,10 +291,13 @@ func (d *distinctAcc) add(ec *execCtx, v Value) error {
 	}
 	key := appendKey(ec.keyBuf[:0], v)
 	ec.keyBuf = key
+	if err := ec.work(int64(len(key))); err != nil {
+		return err
+	}
 	if _, dup := d.seen[string(key)]; dup {
 		return nil
 	}
-	if err := ec.hold(1, "DISTINCT inside an aggregate"); err != nil {
+	if err := ec.hold(keyWeight(len(key)), "DISTINCT inside an aggregate"); err != nil {
 		return err
 	}
 	d.seen[string(key)] = struct{}{}
@@ -306,16 +316,20 @@ func (c *countAcc) add(_ *execCtx, v Value) error {
 }
 func (c *countAcc) result() (Value, error) { return IntValue(c.n), nil }
 
-type collectAcc struct{ l []Value }
+type collectAcc struct {
+	l []Value
+	w int64 // the weight of l's elements
+}
 
 func (c *collectAcc) add(ec *execCtx, v Value) error {
 	if v.IsNull() {
 		return nil
 	}
-	if err := ec.hold(1, "collect()"); err != nil {
+	if err := ec.hold(weight(v), "collect()"); err != nil {
 		return err
 	}
 	c.l = append(c.l, v)
+	c.w += weight(v)
 	return nil
 }
 
@@ -323,7 +337,7 @@ func (c *collectAcc) result() (Value, error) {
 	if c.l == nil {
 		return ListValue([]Value{}), nil
 	}
-	return ListValue(c.l), nil
+	return listValueOf(c.l, valueBytes+c.w), nil
 }
 
 type sumAcc struct {

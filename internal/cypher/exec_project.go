@@ -31,10 +31,17 @@ func (it *projectIter) next(ec *execCtx) ([]Value, error) {
 		return nil, err
 	}
 	// Every item reads the scope before the projection; the slots it
-	// writes are its own, so writing in place is safe.
+	// writes are its own, so writing in place is safe. The items of one
+	// row are carried together: a row of many large values is refused
+	// while it is made.
+	saved := ec.pending
+	defer func() { ec.pending = saved }()
 	for _, item := range it.n.items {
 		v, err := item.expr.eval(ec, row)
 		if err != nil {
+			return nil, err
+		}
+		if err := ec.carry(weight(v), "a row"); err != nil {
 			return nil, err
 		}
 		row[item.slot] = v
@@ -141,10 +148,13 @@ func (it *distinctIter) next(ec *execCtx) ([]Value, error) {
 			key = appendKey(key, row[s])
 		}
 		ec.keyBuf = key
+		if err := ec.work(int64(len(key))); err != nil {
+			return nil, err
+		}
 		if _, dup := it.seen[string(key)]; dup {
 			continue
 		}
-		if err := ec.hold(len(it.n.slots), "DISTINCT"); err != nil {
+		if err := ec.hold(keyWeight(len(key)), "DISTINCT"); err != nil {
 			return nil, err
 		}
 		it.seen[string(key)] = struct{}{}
@@ -299,10 +309,13 @@ func (it *unionIter) next(ec *execCtx) ([]Value, error) {
 				key = appendKey(key, v)
 			}
 			ec.keyBuf = key
+			if err := ec.work(int64(len(key))); err != nil {
+				return nil, err
+			}
 			if _, dup := it.seen[string(key)]; dup {
 				continue
 			}
-			if err := ec.hold(len(row), "UNION"); err != nil {
+			if err := ec.hold(keyWeight(len(key)), "UNION"); err != nil {
 				return nil, err
 			}
 			it.seen[string(key)] = struct{}{}

@@ -43,6 +43,7 @@ type sortEntry struct {
 	row  []Value
 	keys []Value
 	seq  int
+	w    int64 // the memory it holds: the row's values and its keys
 }
 
 type sortIter struct {
@@ -109,12 +110,18 @@ func (it *sortIter) fill(ec *execCtx) error {
 			if !n.less(&e, &h.e[0]) {
 				continue
 			}
+			e.w = rowWeight(row) + int64(len(n.keys))*valueBytes
+			ec.release(h.e[0].w)
+			if err := ec.hold(e.w, "ORDER BY"); err != nil {
+				return err
+			}
 			e.row = append(h.e[0].row[:0], row...)
 			h.e[0] = e
 			heap.Fix(h, 0)
 			continue
 		}
-		if err := ec.hold(len(row)+len(n.keys), "ORDER BY"); err != nil {
+		e.w = rowWeight(row) + int64(len(n.keys))*valueBytes
+		if err := ec.hold(e.w, "ORDER BY"); err != nil {
 			return err
 		}
 		e.row = slices.Clone(row)

@@ -85,6 +85,9 @@ func init() {
 			return ListValue(relKeys(ec.props.g, a[0])), nil
 		case KindMap:
 			m := a[0].Map()
+			if err := ec.ticks(len(m.Keys)); err != nil {
+				return Null, err
+			}
 			out := make([]Value, len(m.Keys))
 			for i, k := range m.Keys {
 				out[i] = StringValue(k)
@@ -93,24 +96,30 @@ func init() {
 		}
 		return Null, typeErr(pos, "keys() expects a node, a relationship or a map, got %s", typeName(a[0]))
 	})
-	def("size", 1, 1, func(_ *execCtx, a []Value, pos Pos) (Value, error) {
+	def("size", 1, 1, func(ec *execCtx, a []Value, pos Pos) (Value, error) {
 		switch a[0].kind {
 		case KindList:
 			return IntValue(int64(len(a[0].List()))), nil
 		case KindString:
+			if err := ec.work(weight(a[0])); err != nil {
+				return Null, err
+			}
 			return IntValue(int64(utf8.RuneCountInString(a[0].s))), nil
 		case KindMap:
 			return IntValue(int64(len(a[0].Map().Keys))), nil
 		}
 		return Null, typeErr(pos, "size() expects a list or a string, got %s", typeName(a[0]))
 	})
-	def("length", 1, 1, func(_ *execCtx, a []Value, pos Pos) (Value, error) {
+	def("length", 1, 1, func(ec *execCtx, a []Value, pos Pos) (Value, error) {
 		switch a[0].kind {
 		case KindPath:
 			return IntValue(int64(len(a[0].Path().Rels))), nil
 		case KindList:
 			return IntValue(int64(len(a[0].List()))), nil
 		case KindString:
+			if err := ec.work(weight(a[0])); err != nil {
+				return Null, err
+			}
 			return IntValue(int64(utf8.RuneCountInString(a[0].s))), nil
 		}
 		return Null, typeErr(pos, "length() expects a path, got %s", typeName(a[0]))
@@ -136,27 +145,48 @@ func init() {
 		}
 		return l[len(l)-1]
 	}))
-	def("tail", 1, 1, listFn("tail", func(l []Value) Value {
-		if len(l) == 0 {
-			return ListValue([]Value{})
+	def("tail", 1, 1, func(ec *execCtx, a []Value, pos Pos) (Value, error) {
+		if a[0].kind != KindList {
+			return Null, typeErr(pos, "tail() expects a list, got %s", typeName(a[0]))
 		}
-		return ListValue(append([]Value{}, l[1:]...))
-	}))
-	def("reverse", 1, 1, func(_ *execCtx, a []Value, pos Pos) (Value, error) {
+		l := a[0].List()
+		if len(l) == 0 {
+			return ListValue([]Value{}), nil
+		}
+		if err := ec.build(float64(weight(a[0])), "tail()"); err != nil {
+			return Null, err
+		}
+		return listValueOf(append([]Value{}, l[1:]...), weight(a[0])-weight(l[0])), nil
+	})
+	def("reverse", 1, 1, func(ec *execCtx, a []Value, pos Pos) (Value, error) {
 		switch a[0].kind {
 		case KindList:
 			l := a[0].List()
+			if err := ec.build(float64(weight(a[0])), "reverse()"); err != nil {
+				return Null, err
+			}
 			out := make([]Value, len(l))
 			for i, v := range l {
 				out[len(l)-1-i] = v
 			}
-			return ListValue(out), nil
+			return listValueOf(out, weight(a[0])), nil
 		case KindString:
-			r := []rune(a[0].s)
-			for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
-				r[i], r[j] = r[j], r[i]
+			s := a[0].s
+			if err := ec.build(float64(weight(a[0])), "reverse()"); err != nil {
+				return Null, err
 			}
-			return StringValue(string(r)), nil
+			var b strings.Builder
+			b.Grow(len(s))
+			for i := len(s); i > 0; {
+				r, n := utf8.DecodeLastRuneInString(s[:i])
+				if r == utf8.RuneError && n == 1 {
+					b.WriteByte(s[i-1]) // keep a byte that is not UTF-8 as it is
+				} else {
+					b.WriteString(s[i-n : i])
+				}
+				i -= n
+			}
+			return StringValue(b.String()), nil
 		}
 		return Null, typeErr(pos, "reverse() expects a list or a string, got %s", typeName(a[0]))
 	})
@@ -172,12 +202,22 @@ func init() {
 		if a[0].kind != KindString || a[1].kind != KindString {
 			return Null, typeErr(pos, "split() expects two strings, got %s and %s", typeName(a[0]), typeName(a[1]))
 		}
-		parts := strings.Split(a[0].s, a[1].s)
-		if a[0].s == "" {
-			parts = []string{""}
+		s, sep := a[0].s, a[1].s
+		n := 1
+		if s != "" {
+			if sep == "" {
+				n = utf8.RuneCountInString(s)
+			} else {
+				n = strings.Count(s, sep) + 1
+			}
 		}
-		if err := ec.ticks(len(parts)); err != nil {
+		// The parts share the string's bytes; each is a value of its own.
+		if err := ec.build(float64(valueBytes)*float64(n+1)+float64(len(s)), "split()"); err != nil {
 			return Null, err
+		}
+		parts := []string{""}
+		if s != "" {
+			parts = strings.Split(s, sep)
 		}
 		out := make([]Value, len(parts))
 		for i, p := range parts {
@@ -185,50 +225,65 @@ func init() {
 		}
 		return ListValue(out), nil
 	})
-	def("substring", 2, 3, func(_ *execCtx, a []Value, pos Pos) (Value, error) {
+	// substring, left and right count in characters (runes) and cut the
+	// string where they start, without a copy of it as runes.
+	def("substring", 2, 3, func(ec *execCtx, a []Value, pos Pos) (Value, error) {
 		if a[0].kind != KindString || a[1].kind != KindInt || (len(a) == 3 && a[2].kind != KindInt) {
 			return Null, typeErr(pos, "substring() expects (string, integer[, integer])")
 		}
-		r := []rune(a[0].s)
-		start := a[1].i
+		s, start := a[0].s, a[1].i
 		if start < 0 {
 			return Null, argErr(pos, "substring() start must not be negative, got %d", start)
 		}
-		end := int64(len(r))
+		if len(a) == 3 && a[2].i < 0 {
+			return Null, argErr(pos, "substring() length must not be negative, got %d", a[2].i)
+		}
+		if err := ec.work(weight(a[0])); err != nil {
+			return Null, err
+		}
+		s = s[runeOffset(s, start):]
 		if len(a) == 3 {
-			if a[2].i < 0 {
-				return Null, argErr(pos, "substring() length must not be negative, got %d", a[2].i)
-			}
-			if a[2].i < end-start {
-				end = start + a[2].i
-			}
+			s = s[:runeOffset(s, a[2].i)]
 		}
-		if start >= int64(len(r)) {
-			return StringValue(""), nil
-		}
-		return StringValue(string(r[start:end])), nil
+		return StringValue(s), nil
 	})
-	def("left", 2, 2, func(_ *execCtx, a []Value, pos Pos) (Value, error) {
+	def("left", 2, 2, func(ec *execCtx, a []Value, pos Pos) (Value, error) {
 		if a[0].kind != KindString || a[1].kind != KindInt || a[1].i < 0 {
 			return Null, typeErr(pos, "left() expects (string, non-negative integer)")
 		}
-		r := []rune(a[0].s)
-		return StringValue(string(r[:min(int64(len(r)), a[1].i)])), nil
+		if err := ec.work(weight(a[0])); err != nil {
+			return Null, err
+		}
+		return StringValue(a[0].s[:runeOffset(a[0].s, a[1].i)]), nil
 	})
-	def("right", 2, 2, func(_ *execCtx, a []Value, pos Pos) (Value, error) {
+	def("right", 2, 2, func(ec *execCtx, a []Value, pos Pos) (Value, error) {
 		if a[0].kind != KindString || a[1].kind != KindInt || a[1].i < 0 {
 			return Null, typeErr(pos, "right() expects (string, non-negative integer)")
 		}
-		r := []rune(a[0].s)
-		return StringValue(string(r[int64(len(r))-min(int64(len(r)), a[1].i):])), nil
+		if err := ec.work(weight(a[0])); err != nil {
+			return Null, err
+		}
+		s := a[0].s
+		return StringValue(s[runeOffset(s, max(int64(utf8.RuneCountInString(s))-a[1].i, 0)):]), nil
 	})
-	def("replace", 3, 3, func(_ *execCtx, a []Value, pos Pos) (Value, error) {
+	def("replace", 3, 3, func(ec *execCtx, a []Value, pos Pos) (Value, error) {
 		for _, v := range a {
 			if v.kind != KindString {
 				return Null, typeErr(pos, "replace() expects three strings, got %s", typeName(v))
 			}
 		}
-		return StringValue(strings.ReplaceAll(a[0].s, a[1].s, a[2].s)), nil
+		s, old, repl := a[0].s, a[1].s, a[2].s
+		var n int // the replacements: an empty search string matches around every character
+		if old == "" {
+			n = utf8.RuneCountInString(s) + 1
+		} else {
+			n = strings.Count(s, old)
+		}
+		size := float64(len(s)) + float64(n)*(float64(len(repl))-float64(len(old)))
+		if err := ec.build(float64(valueBytes)+size, "replace()"); err != nil {
+			return Null, err
+		}
+		return StringValue(strings.ReplaceAll(s, old, repl)), nil
 	})
 	def("toString", 1, 1, func(_ *execCtx, a []Value, pos Pos) (Value, error) {
 		switch a[0].kind {
@@ -376,13 +431,34 @@ func listFn(name string, f func([]Value) Value) func(*execCtx, []Value, Pos) (Va
 	}
 }
 
+// stringFn makes a function of one string that returns a string of about
+// its size (case changes may add a few bytes; trims take some away).
 func stringFn(name string, f func(string) string) func(*execCtx, []Value, Pos) (Value, error) {
-	return func(_ *execCtx, a []Value, pos Pos) (Value, error) {
+	what := name + "()"
+	return func(ec *execCtx, a []Value, pos Pos) (Value, error) {
 		if a[0].kind != KindString {
 			return Null, typeErr(pos, "%s() expects a string, got %s", name, typeName(a[0]))
 		}
+		if err := ec.build(float64(weight(a[0])), what); err != nil {
+			return Null, err
+		}
 		return StringValue(f(a[0].s)), nil
 	}
+}
+
+// runeOffset is the byte offset of the n-th character of s, or len(s)
+// when s has no more than n.
+func runeOffset(s string, n int64) int {
+	if n <= 0 {
+		return 0
+	}
+	for i := range s {
+		if n == 0 {
+			return i
+		}
+		n--
+	}
+	return len(s)
 }
 
 func mathFn(name string, f func(float64) float64) func(*execCtx, []Value, Pos) (Value, error) {
@@ -420,17 +496,15 @@ func rangeFn(ec *execCtx, a []Value, pos Pos) (Value, error) {
 	if (step > 0 && hi >= lo) || (step < 0 && hi <= lo) {
 		n = math.Floor((float64(hi)-float64(lo))/float64(step)) + 1
 	}
-	if n > float64(ec.maxHeld) {
-		return Null, ec.hold(int(min(n, math.MaxInt32)), "range()")
-	}
-	if err := ec.ticks(int(n)); err != nil {
+	w := (n + 1) * float64(valueBytes)
+	if err := ec.build(w, "range()"); err != nil {
 		return Null, err
 	}
 	out := make([]Value, 0, int(n))
 	for i, x := 0, lo; i < int(n); i, x = i+1, x+step {
 		out = append(out, IntValue(x))
 	}
-	return ListValue(out), nil
+	return listValueOf(out, int64(w)), nil
 }
 
 // propertiesOf is properties(x): every property of a node or relationship

@@ -71,7 +71,7 @@ func FuzzQuery(f *testing.F) {
 		_, err := fx.engine.Query(context.Background(), q, cypher.Options{
 			Params: map[string]any{"name": "a", "names": []any{"a", "b"}, "n": 2, "skip": 1, "limit": 2,
 				"re": ".*", "kind": "CALLS", "flag": true, "i": 1, "f": 1.5, "s": "x", "b": true, "l": []any{1}, "m": map[string]any{"k": 1}},
-			Timeout: 200 * time.Millisecond, MaxHeld: 10000, MaxRows: 100,
+			Timeout: 200 * time.Millisecond, MaxMemory: 1 << 20, MaxRows: 100,
 		})
 		if d := time.Since(start); d > 5*time.Second {
 			t.Fatalf("%q ran %s, past its time limit", q, d)

@@ -160,7 +160,7 @@ func TestMemoryLimitStopsQueriesThatHoldTooMuch(t *testing.T) {
 			continue
 		}
 		t.Logf("%s: stopped by the memory limit, heap peak +%d MiB", q, peak>>20)
-		if !strings.Contains(err.Error(), "would hold more than 2000000 values in memory") {
+		if !strings.Contains(err.Error(), "would use more than 128 MiB of memory") {
 			t.Errorf("%s: message %v", q, err)
 		}
 		if peak > 512<<20 {
@@ -203,5 +203,98 @@ func TestCancelStopsAQuery(t *testing.T) {
 	}
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("cancel took %s", d)
+	}
+}
+
+// TestMemoryBudgetBoundsValuesBuiltInsideOneExpression: a value that grows
+// inside one expression (doubling in reduce, lists of lists, a row of
+// many large items, a result of many large rows) is stopped by the memory
+// budget before it is allocated, and promptly, whatever the time limit.
+func TestMemoryBudgetBoundsValuesBuiltInsideOneExpression(t *testing.T) {
+	e := loadBig(t)
+	for _, tc := range []struct {
+		query string
+		in    string // where the message says the budget ran out
+	}{
+		{"RETURN size(reduce(s = 'a', x IN range(1, 28) | s + s)) AS n", "string concatenation"},
+		{"RETURN size(reduce(s = 'a', x IN range(1, 40) | s + s)) AS n", "string concatenation"},
+		{"RETURN size(reduce(l = [1], x IN range(1, 40) | l + l)) AS n", "list concatenation"},
+		{"RETURN size(reduce(l = [], x IN range(1, 60) | [l, l])) AS n", "a list"},                                                       // shared halves: written out, 2^60 elements
+		{"RETURN size(keys(reduce(m = {}, x IN range(1, 60) | {a: m, b: m}))) AS n", "a map"},                                            // the same with maps
+		{"RETURN size(reduce(s = 'ab', x IN range(1, 40) | replace(s, 'a', s))) AS n", "replace()"},                                      // grows by the pattern
+		{"RETURN size(reduce(s = 'ab', x IN range(1, 40) | replace(s, '', 'xy'))) AS n", "replace()"},                                    // an empty pattern matches everywhere
+		{"RETURN size([x IN range(1, 100000) | range(1, 1000)]) AS n", "range()"},                                                        // each element small, the list not: the next range() does not fit beside it
+		{"RETURN size(reduce(l = [], x IN range(1, 1000) | l + [range(1, 10000)])) AS n", "list concatenation"},                          // grows by appending
+		{"RETURN size(split(reduce(s = ',', x IN range(1, 24) | s + s), ',')) AS n", "split()"},                                          // sixteen million empty parts
+		{"WITH reduce(s = 'a', x IN range(1, 26) | s + s) AS s RETURN s + 'a' AS a, s + 'b' AS b, s + 'c' AS c", "string concatenation"}, // b does not fit beside a
+		{"UNWIND range(1, 1000) AS i RETURN reduce(s = 'a', x IN range(1, 20) | s + s) + i AS s", "the result's rows"},
+		{"UNWIND range(1, 1000) AS i RETURN collect(reduce(s = 'a', x IN range(1, 20) | s + s) + i) AS l", "string concatenation"},      // beside what collect() holds
+		{"UNWIND range(1, 1000) AS i RETURN i, reduce(s = 'a', x IN range(1, 20) | s + s) + i AS s ORDER BY s", "string concatenation"}, // beside what ORDER BY holds
+	} {
+		start := time.Now()
+		var err error
+		peak := peakHeap(func() {
+			_, err = e.Query(context.Background(), tc.query, cypher.Options{Timeout: time.Second})
+		})
+		elapsed := time.Since(start)
+		if !errors.Is(err, cypher.ErrMemoryLimit) {
+			t.Errorf("%s: err = %v, want the memory limit", tc.query, err)
+			continue
+		}
+		if want := "would use more than 128 MiB of memory (in " + tc.in + ")"; !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: the message does not say %q:\n%v", tc.query, want, err)
+		}
+		t.Logf("%s: stopped after %s, heap peak +%d MiB", tc.query, elapsed.Round(time.Millisecond), peak>>20)
+		if elapsed > 3*time.Second {
+			t.Errorf("%s: stopped after %s, want well within the 1s time limit", tc.query, elapsed)
+		}
+		if peak > 512<<20 {
+			t.Errorf("%s: heap grew by %d MiB with a budget of 128 MiB", tc.query, peak>>20)
+		}
+	}
+}
+
+// TestMemoryBudgetIsAnOption: a smaller budget stops a smaller value, and
+// the same query fits a larger one.
+func TestMemoryBudgetIsAnOption(t *testing.T) {
+	e := loadBig(t)
+	q := "RETURN size(reduce(s = 'a', x IN range(1, 20) | s + s)) AS n" // one MiB
+	if _, err := e.Query(context.Background(), q, cypher.Options{MaxMemory: 512 << 10}); !errors.Is(err, cypher.ErrMemoryLimit) ||
+		!strings.Contains(err.Error(), "more than 512 KiB of memory") {
+		t.Errorf("with a 512 KiB budget: err = %v, want the memory limit", err)
+	}
+	res, err := e.Query(context.Background(), q, cypher.Options{MaxMemory: 4 << 20})
+	if err != nil {
+		t.Fatalf("with a 4 MiB budget: %v", err)
+	}
+	if got := res.Rows[0][0].Int(); got != 1<<20 {
+		t.Errorf("n = %d, want %d", got, 1<<20)
+	}
+}
+
+// TestTimeLimitStopsCopiesInsideOneExpression: copying a large value is
+// counted as work by its size, so a loop of few, large copies is stopped
+// at its time limit rather than after a thousand of them.
+func TestTimeLimitStopsCopiesInsideOneExpression(t *testing.T) {
+	e := loadBig(t)
+	for _, q := range []string{
+		// each step copies eight MiB and cuts a byte off
+		"WITH reduce(s = 'a', y IN range(1, 23) | s + s) AS big RETURN size(reduce(s = big, x IN range(1, 100000) | substring(s + 'x', 1))) AS n",
+		// each step compares two eight MiB strings
+		"WITH reduce(s = 'a', y IN range(1, 23) | s + s) AS big RETURN size([x IN range(1, 100000) WHERE big + 'x' = big + 'y']) AS n",
+		// each step turns eight MiB to upper case
+		"WITH reduce(s = 'a', y IN range(1, 23) | s + s) AS big RETURN size([x IN range(1, 100000) | size(toUpper(big))]) AS n",
+	} {
+		start := time.Now()
+		_, err := e.Query(context.Background(), q, cypher.Options{Timeout: 300 * time.Millisecond})
+		elapsed := time.Since(start)
+		if !errors.Is(err, cypher.ErrTimeLimit) {
+			t.Errorf("%s: err = %v, want the time limit", q, err)
+			continue
+		}
+		t.Logf("%s: stopped after %s", q, elapsed.Round(time.Millisecond))
+		if elapsed > 1500*time.Millisecond {
+			t.Errorf("%s: stopped after %s, want about 300ms", q, elapsed)
+		}
 	}
 }

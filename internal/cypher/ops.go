@@ -66,25 +66,40 @@ func comparison(op string, a, b Value) Value {
 // division by zero are errors); a float on either side makes a float; +
 // also concatenates strings (with a number or boolean turned into text)
 // and lists.
-func arith(op string, a, b Value, pos Pos) (Value, error) {
+//
+// A concatenation is checked against the query's memory budget before it
+// is allocated, and counted as work by its size.
+func arith(ec *execCtx, op string, a, b Value, pos Pos) (Value, error) {
 	if a.kind == KindNull || b.kind == KindNull {
 		return Null, nil
 	}
 	if op == "+" {
 		switch {
-		case a.kind == KindList && b.kind == KindList:
-			out := make([]Value, 0, len(a.List())+len(b.List()))
-			return ListValue(append(append(out, a.List()...), b.List()...)), nil
-		case a.kind == KindList:
-			out := make([]Value, 0, len(a.List())+1)
-			return ListValue(append(append(out, a.List()...), b)), nil
-		case b.kind == KindList:
-			out := make([]Value, 0, len(b.List())+1)
-			return ListValue(append(append(out, a), b.List()...)), nil
+		case a.kind == KindList || b.kind == KindList:
+			w := weight(a) + weight(b)
+			if a.kind == KindList && b.kind == KindList {
+				w -= valueBytes // one list header between them
+			}
+			if err := ec.build(float64(w), "list concatenation"); err != nil {
+				return Null, err
+			}
+			var out []Value
+			switch {
+			case a.kind == KindList && b.kind == KindList:
+				out = append(append(make([]Value, 0, len(a.List())+len(b.List())), a.List()...), b.List()...)
+			case a.kind == KindList:
+				out = append(append(make([]Value, 0, len(a.List())+1), a.List()...), b)
+			default:
+				out = append(append(make([]Value, 0, len(b.List())+1), a), b.List()...)
+			}
+			return listValueOf(out, w), nil
 		case a.kind == KindString || b.kind == KindString:
 			as, aok := concatText(a)
 			bs, bok := concatText(b)
 			if aok && bok {
+				if err := ec.build(float64(valueBytes+int64(len(as))+int64(len(bs))), "string concatenation"); err != nil {
+					return Null, err
+				}
 				return StringValue(as + bs), nil
 			}
 		}
@@ -259,7 +274,7 @@ func indexValue(ec *execCtx, x, i Value, pos Pos) (Value, error) {
 
 // sliceValue is list[from..to]: bounds may be negative (from the end) and
 // are clamped to the list; a null bound gives null.
-func sliceValue(x, from Value, hasFrom bool, to Value, hasTo bool, pos Pos) (Value, error) {
+func sliceValue(ec *execCtx, x, from Value, hasFrom bool, to Value, hasTo bool, pos Pos) (Value, error) {
 	if x.kind == KindNull || (hasFrom && from.kind == KindNull) || (hasTo && to.kind == KindNull) {
 		return Null, nil
 	}
@@ -291,6 +306,9 @@ func sliceValue(x, from Value, hasFrom bool, to Value, hasTo bool, pos Pos) (Val
 	}
 	if hi < lo {
 		hi = lo
+	}
+	if err := ec.ticks(int(hi - lo)); err != nil {
+		return Null, err
 	}
 	return ListValue(append([]Value{}, l[lo:hi]...)), nil
 }

@@ -39,7 +39,7 @@ func (k Kind) String() string { return kindNames[k] }
 // Value is one Cypher value. Scalars and graph elements are stored inline
 // (no allocation): a node is its memgraph index; a relationship is its two
 // ends, type, reason, confidence and line. Lists, maps and paths are
-// references.
+// references; a list or map keeps its weight (limits.go) in i.
 type Value struct {
 	kind Kind
 	et   graph.EdgeType // relationship: edge type
@@ -63,7 +63,7 @@ func BoolValue(b bool) Value {
 func IntValue(i int64) Value     { return Value{kind: KindInt, i: i} }
 func FloatValue(f float64) Value { return Value{kind: KindFloat, f: f} }
 func StringValue(s string) Value { return Value{kind: KindString, s: s} }
-func ListValue(l []Value) Value  { return Value{kind: KindList, ref: l} }
+func ListValue(l []Value) Value  { return Value{kind: KindList, ref: l, i: listWeight(l)} }
 func NodeValue(n memgraph.NodeID) Value {
 	return Value{kind: KindNode, i: int64(n)}
 }
@@ -183,8 +183,14 @@ func MapValue(keys []string, vals []Value) Value {
 	for i, k := range keys {
 		m.Set(k, vals[i])
 	}
-	return Value{kind: KindMap, ref: m}
+	return mapValue(m)
 }
+
+// listValueOf wraps a list whose weight the caller has summed.
+func listValueOf(l []Value, w int64) Value { return Value{kind: KindList, ref: l, i: w} }
+
+// mapValue wraps a map that is complete: it is not changed afterwards.
+func mapValue(m *Map) Value { return Value{kind: KindMap, ref: m, i: mapWeight(m)} }
 
 // Get returns the value of key, or null.
 func (m *Map) Get(key string) (Value, bool) {
@@ -278,7 +284,7 @@ func FromGo(x any) (Value, error) {
 			}
 			m.Set(k, v)
 		}
-		return Value{kind: KindMap, ref: m}, nil
+		return mapValue(m), nil
 	}
 	return Null, fmt.Errorf("unsupported parameter type %T", x)
 }

@@ -22,6 +22,7 @@ type serveOptions struct {
 	port           int
 	token          string
 	corsOrigin     string
+	allowedHosts   []string
 	allowWrite     bool
 	idleTimeout    time.Duration
 	requestTimeout time.Duration
@@ -62,7 +63,13 @@ Answers are JSON; errors are {"error": "..."} with the HTTP status that fits (do
 
 It binds 127.0.0.1 by default; a non-loopback --host needs a token (--auth-token or
 GITNEXUS_AUTH_TOKEN), sent as "Authorization: Bearer <token>". Nothing writes to a repository
-unless --allow-write. SIGINT or SIGTERM drains requests in flight for up to --drain-timeout.`,
+unless --allow-write. SIGINT or SIGTERM drains requests in flight for up to --drain-timeout.
+
+Browsers are kept out unless asked for: a request whose Host header is not a loopback name
+(localhost, 127.0.0.1, [::1]) is refused when it arrived on a loopback address (a web page
+using DNS rebinding), as is any request from another web origin (--cors-origin allows one).
+Behind a reverse proxy, name its host with --allowed-host. A request body must arrive within
+--request-timeout (408 otherwise) and is read before the request takes a concurrency slot.`,
 		Example: `  gitnexus serve
   gitnexus serve --port 0                       # any free port; the address is printed
   GITNEXUS_AUTH_TOKEN=s3cret gitnexus serve --host 0.0.0.0
@@ -84,9 +91,10 @@ unless --allow-write. SIGINT or SIGTERM drains requests in flight for up to --dr
 	f.IntVar(&o.port, "port", 8910, "port to listen on (0: any free port)")
 	f.StringVar(&o.token, "auth-token", "", "require this bearer token (default $GITNEXUS_AUTH_TOKEN)")
 	f.StringVar(&o.corsOrigin, "cors-origin", "", "allow browser requests from this origin (* for any); off by default")
+	f.StringArrayVar(&o.allowedHosts, "allowed-host", nil, "accept this name in the Host header besides the loopback names, e.g. a reverse proxy's (repeatable)")
 	f.BoolVar(&o.allowWrite, "allow-write", false, "let rename apply edits (dry_run false); refused by default")
 	f.DurationVar(&o.idleTimeout, "idle-timeout", backend.DefaultIdleTimeout, "release a repository's graph after this long without calls (0 keeps graphs loaded)")
-	f.DurationVar(&o.requestTimeout, "request-timeout", httpserver.DefaultRequestTimeout, "stop a REST request after this long")
+	f.DurationVar(&o.requestTimeout, "request-timeout", httpserver.DefaultRequestTimeout, "stop a REST request after this long, and any request whose body takes longer to arrive")
 	f.DurationVar(&o.drainTimeout, "drain-timeout", 30*time.Second, "on shutdown, wait this long for requests in flight")
 	f.BoolVar(&o.jsonLog, "json-log", false, "write the access log as JSON lines")
 	f.DurationVar(&o.cacheTTL, "cache-ttl", httpserver.DefaultCacheTTL, "reuse answers of the history endpoints for this long (0: no cache)")
@@ -128,7 +136,7 @@ func runServe(ctx context.Context, o *serveOptions) error {
 	}
 	logger := slog.New(handler)
 	addr := net.JoinHostPort(o.host, strconv.Itoa(o.port))
-	opts := httpserver.Options{Addr: addr, Token: o.token, CORSOrigin: o.corsOrigin,
+	opts := httpserver.Options{Addr: addr, Token: o.token, CORSOrigin: o.corsOrigin, AllowedHosts: o.allowedHosts,
 		RequestTimeout: o.requestTimeout, CacheTTL: cacheTTL, Version: Version(), Log: logger}
 	if o.webhookSecret != "" {
 		rcv, err := newWebhookReceiver(o.webhookSecret, o.webhookWait, b, logger)

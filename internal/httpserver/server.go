@@ -7,7 +7,6 @@ package httpserver
 
 import (
 	"context"
-	"crypto/subtle"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -31,9 +30,15 @@ type Options struct {
 	// without one is refused.
 	Token string
 	// CORSOrigin allows browser requests from this origin ("*" for any);
-	// empty: no CORS headers at all.
+	// empty: no CORS headers at all, and requests from other origins are
+	// refused (guard.go).
 	CORSOrigin string
-	// RequestTimeout bounds one REST request (DefaultRequestTimeout when 0).
+	// AllowedHosts are host names the Host header may carry besides the
+	// loopback names (a reverse proxy's public name); with any set, every
+	// request is held to them (guard.go).
+	AllowedHosts []string
+	// RequestTimeout bounds one REST request, and the time any request
+	// may take to send its body (DefaultRequestTimeout when 0).
 	RequestTimeout time.Duration
 	// MaxBodyBytes bounds a request body (DefaultMaxBodyBytes when 0).
 	MaxBodyBytes int64
@@ -71,6 +76,8 @@ type Server struct {
 	inFlight chan struct{}
 	http     *http.Server
 	cache    *answerCache // nil: no cache
+	// allowedHosts holds Options.AllowedHosts as hostName gives them.
+	allowedHosts map[string]bool
 }
 
 // ErrNeedToken refuses a non-loopback listener without a token.
@@ -94,7 +101,13 @@ func New(b *backend.Backend, opts Options) (*Server, error) {
 	if !isLoopback(host) && opts.Token == "" {
 		return nil, fmt.Errorf("%w (address %s)", ErrNeedToken, opts.Addr)
 	}
-	s := &Server{b: b, opts: opts, mux: http.NewServeMux(), inFlight: make(chan struct{}, opts.MaxInFlight)}
+	s := &Server{b: b, opts: opts, mux: http.NewServeMux(), inFlight: make(chan struct{}, opts.MaxInFlight),
+		allowedHosts: map[string]bool{}}
+	for _, h := range opts.AllowedHosts {
+		if h = hostName(strings.TrimSpace(h)); h != "" {
+			s.allowedHosts[h] = true
+		}
+	}
 	if opts.CacheTTL >= 0 {
 		ttl, size := opts.CacheTTL, opts.CacheBytes
 		if ttl == 0 {
@@ -144,7 +157,8 @@ func (s *Server) Shutdown(ctx context.Context) error { return s.http.Shutdown(ct
 func (s *Server) routes() {
 	mcpSrv := mcpserver.New(s.b, s.opts.Version, s.opts.Log)
 	s.mux.Handle("/api/mcp", asciiResponses(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return mcpSrv },
-		&mcp.StreamableHTTPOptions{MaxRequestBodyBytes: s.opts.MaxBodyBytes, SessionTimeout: 30 * time.Minute})))
+		&mcp.StreamableHTTPOptions{MaxRequestBodyBytes: s.opts.MaxBodyBytes, SessionTimeout: 30 * time.Minute,
+			DisableLocalhostProtection: true})))
 	s.mux.HandleFunc("GET /api/v1/health", s.health)
 	s.mux.HandleFunc("GET /api/v1/repos", s.rest(s.repos))
 	s.mux.HandleFunc("POST /api/v1/tools/{name}", s.rest(s.tool))
@@ -178,7 +192,8 @@ func allowedMethods(path string) string {
 	return ""
 }
 
-// middleware wraps every request: access log, CORS, token, concurrency.
+// middleware wraps every request: access log, Host, CORS, Origin, token,
+// body, concurrency (guard.go says why in this order).
 func (s *Server) middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -189,6 +204,11 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 					"bytes", rec.bytes, "ms", time.Since(start).Milliseconds(), "remote", r.RemoteAddr)
 			}
 		}()
+		if !s.hostAllowed(r) {
+			writeError(rec, http.StatusForbidden, fmt.Sprintf("the Host header %q is not this server's: use localhost or 127.0.0.1, "+
+				"or start gitnexus serve with --allowed-host %s", r.Host, hostName(r.Host)))
+			return
+		}
 		if s.opts.CORSOrigin != "" {
 			h := rec.Header()
 			h.Set("Access-Control-Allow-Origin", s.opts.CORSOrigin)
@@ -201,6 +221,11 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 				return
 			}
 		}
+		if !s.originAllowed(r) {
+			writeError(rec, http.StatusForbidden, fmt.Sprintf("requests from the web origin %q are refused: "+
+				"start gitnexus serve with --cors-origin %s to allow them", r.Header.Get("Origin"), r.Header.Get("Origin")))
+			return
+		}
 		signed := r.URL.Path == webhookPath && r.Method == http.MethodPost // checked by the receiver
 		if s.opts.Token != "" && r.URL.Path != "/api/v1/health" && !signed && !s.authorized(r) {
 			rec.Header().Set("WWW-Authenticate", `Bearer realm="gitnexus"`)
@@ -211,25 +236,21 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 			}
 			return
 		}
-		select {
-		case s.inFlight <- struct{}{}:
-			defer func() { <-s.inFlight }()
-		default:
-			rec.Header().Set("Retry-After", "1")
-			writeError(rec, http.StatusTooManyRequests, fmt.Sprintf("more than %d requests at once; retry shortly", s.opts.MaxInFlight))
+		if !s.readBody(rec, r) {
 			return
+		}
+		if needsSlot(r) {
+			select {
+			case s.inFlight <- struct{}{}:
+				defer func() { <-s.inFlight }()
+			default:
+				rec.Header().Set("Retry-After", "1")
+				writeError(rec, http.StatusTooManyRequests, fmt.Sprintf("more than %d requests at once; retry shortly", s.opts.MaxInFlight))
+				return
+			}
 		}
 		next.ServeHTTP(rec, r)
 	})
-}
-
-func (s *Server) authorized(r *http.Request) bool {
-	h := r.Header.Get("Authorization")
-	tok, ok := strings.CutPrefix(h, "Bearer ")
-	if !ok {
-		return false
-	}
-	return subtle.ConstantTimeCompare([]byte(tok), []byte(s.opts.Token)) == 1
 }
 
 // recorder remembers the status and size of a response for the log. It

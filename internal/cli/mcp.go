@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"gitnexus.dev/gitnexus/internal/backend"
@@ -75,23 +74,13 @@ func runMCP(ctx context.Context, o *mcpOptions) error {
 	}
 	logger := slog.New(slog.NewTextHandler(o.io.ErrOut, &slog.HandlerOptions{Level: level}))
 	srv := mcpserver.New(b, Version(), logger)
-	in, out := o.io.In, o.io.Out
-	t := &mcpserver.DrainingTransport{Transport: &mcp.IOTransport{Reader: nopReadCloser{in}, Writer: nopWriteCloser{&mcpserver.ASCIIWriter{W: out}}}}
-	err = srv.Run(ctx, t)
+	err = srv.Run(ctx, mcpserver.StdioTransport(o.io.In, o.io.Out))
 	switch {
 	case err == nil, errors.Is(err, io.EOF), ctx.Err() != nil:
 		return nil // the client went away, or a signal: a clean stop
 	}
 	return err
 }
-
-type nopReadCloser struct{ io.Reader }
-
-func (nopReadCloser) Close() error { return nil }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // toolNameList names every tool, in the table's order.
 func toolNameList() string {

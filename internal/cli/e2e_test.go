@@ -9,6 +9,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -521,6 +522,16 @@ func TestInterruptAndKillKeepPreviousIndex(t *testing.T) {
 	}
 	home := t.TempDir()
 	repo := bigRepo(t)
+	// SIGTERM during the first run: nothing was changed, and nothing is
+	// left behind (no .gitnexus with a lock and a .gitignore).
+	cmd, done := startUntil(t, home, repo, "Parsing", "analyze")
+	cmd.Process.Signal(syscall.SIGTERM)
+	if code := <-done; code != 130 {
+		t.Errorf("terminated first analyze exit %d, want 130", code)
+	}
+	if entries, err := os.ReadDir(filepath.Join(repo, ".gitnexus")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a first run that was stopped left .gitnexus: %v %v", entries, err)
+	}
 	mustRun(t, home, repo, "analyze", "-q")
 	before, err := store.OpenRepo(repo)
 	if err != nil {
@@ -544,7 +555,7 @@ func TestInterruptAndKillKeepPreviousIndex(t *testing.T) {
 		}
 	}
 	// Ctrl-C while parsing.
-	cmd, done := startUntil(t, home, repo, "Parsing", "analyze", "--force")
+	cmd, done = startUntil(t, home, repo, "Parsing", "analyze", "--force")
 	cmd.Process.Signal(os.Interrupt)
 	if code := <-done; code != 130 {
 		t.Errorf("interrupted analyze exit %d, want 130", code)
@@ -555,6 +566,15 @@ func TestInterruptAndKillKeepPreviousIndex(t *testing.T) {
 	cmd.Process.Kill()
 	<-done
 	check("after kill")
+	// The partial database is removed by the next command that opens the
+	// index, now that its writer is gone.
+	if left, _ := filepath.Glob(filepath.Join(repo, ".gitnexus", "graph.db.tmp-*")); len(left) == 0 {
+		t.Log("the kill came after the partial database was renamed or before it was made")
+	}
+	mustRun(t, home, repo, "overview")
+	if left, _ := filepath.Glob(filepath.Join(repo, ".gitnexus", "graph.db.tmp-*")); len(left) != 0 {
+		t.Errorf("partial files left after a command opened the index: %v", left)
+	}
 	// The next analyze succeeds and leaves no partial files.
 	mustRun(t, home, repo, "analyze", "--force", "-q")
 	left, _ := filepath.Glob(filepath.Join(repo, ".gitnexus", "graph.db.tmp-*"))

@@ -75,6 +75,7 @@ func Open(path string) (*Reader, error) {
 		return nil, fmt.Errorf("open index: %w", err)
 	}
 	rollBackKilledWrite(path)
+	removeDeadLeftovers(filepath.Dir(path))
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?mode=ro&_busy_timeout=10000"
 	db, err := sql.Open("sqlite3", dsn)
 	if err != nil {

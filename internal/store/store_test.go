@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -384,5 +386,125 @@ func TestTextHashSeparates(t *testing.T) {
 			t.Errorf("%q and %s hash the same", dc, prev)
 		}
 		seen[h] = fmt.Sprintf("%q", dc)
+	}
+}
+
+// TestLockLeavesNothingWhenNoIndexWasWritten: a run that created the
+// index directory and let go of the lock without writing an index (it
+// failed or was interrupted) leaves no directory behind; one that wrote
+// an index, or found the directory there, leaves it.
+func TestLockLeavesNothingWhenNoIndexWasWritten(t *testing.T) {
+	t.Run("nothing written", func(t *testing.T) {
+		repo := t.TempDir()
+		unlock, err := Lock(repo, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(Dir(repo), tmpDBPrefix+"1"), []byte("partial"), 0o644)
+		unlock()
+		if _, err := os.Stat(Dir(repo)); !errors.Is(err, os.ErrNotExist) {
+			entries, _ := os.ReadDir(Dir(repo))
+			t.Errorf("the index directory is left with %v", entries)
+		}
+	})
+	t.Run("something else there", func(t *testing.T) {
+		repo := t.TempDir()
+		unlock, err := Lock(repo, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(Dir(repo), "extract.cache"), []byte("facts"), 0o644)
+		unlock()
+		entries, _ := os.ReadDir(Dir(repo))
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		if strings.Join(names, " ") != ".gitignore extract.cache" {
+			t.Errorf("left %v, want the file and the .gitignore that keeps it out of git", names)
+		}
+	})
+	t.Run("index written", func(t *testing.T) {
+		repo := t.TempDir()
+		unlock, err := Lock(repo, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Write(context.Background(), repo, sampleGraph(), Meta{}); err != nil {
+			t.Fatal(err)
+		}
+		unlock()
+		if _, err := OpenRepo(repo); err != nil {
+			t.Errorf("the index is gone: %v", err)
+		}
+	})
+	t.Run("directory there before", func(t *testing.T) {
+		repo := t.TempDir()
+		os.MkdirAll(Dir(repo), 0o755)
+		unlock, err := Lock(repo, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		unlock()
+		if _, err := os.Stat(filepath.Join(Dir(repo), ".gitignore")); err != nil {
+			t.Errorf("the directory that was there was emptied: %v", err)
+		}
+	})
+	t.Run("a waiter takes over", func(t *testing.T) {
+		// The first run gives up and removes its lock file while a second
+		// waits on it: the second must hold a lock on the file at the
+		// path, so that a third waits for it.
+		repo := t.TempDir()
+		unlock, err := Lock(repo, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make(chan func())
+		go func() {
+			u, err := Lock(repo, 5*time.Second)
+			if err != nil {
+				t.Error(err)
+				u = func() {}
+			}
+			got <- u
+		}()
+		time.Sleep(200 * time.Millisecond)
+		unlock()
+		second := <-got
+		if _, err := Lock(repo, 0); !errors.Is(err, ErrLocked) {
+			t.Errorf("a third run got the lock beside the second: %v", err)
+		}
+		second()
+	})
+}
+
+// TestOpenRemovesDeadWritersLeftovers: opening the index removes the
+// partial database of a writer whose process is gone, not that of one
+// still running.
+func TestOpenRemovesDeadWritersLeftovers(t *testing.T) {
+	repo := t.TempDir()
+	if _, err := Write(context.Background(), repo, sampleGraph(), Meta{}); err != nil {
+		t.Fatal(err)
+	}
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Fatal(err)
+	}
+	dead := filepath.Join(Dir(repo), tmpDBPrefix+strconv.Itoa(gone.Process.Pid))
+	alive := filepath.Join(Dir(repo), tmpDBPrefix+strconv.Itoa(os.Getpid()))
+	for _, p := range []string{dead, dead + "-journal", alive} {
+		if err := os.WriteFile(p, []byte("partial"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := OpenRepo(repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	for p, want := range map[string]bool{dead: false, dead + "-journal": false, alive: true} {
+		if _, err := os.Stat(p); (err == nil) != want {
+			t.Errorf("%s: exists %v, want %v", filepath.Base(p), err == nil, want)
+		}
 	}
 }

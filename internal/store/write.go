@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	_ "github.com/mattn/go-sqlite3" // registers "sqlite3"
@@ -194,6 +195,28 @@ func removeLeftovers(dir string) {
 	for _, l := range leftovers {
 		_ = os.Remove(l)
 	}
+}
+
+// removeDeadLeftovers deletes the partial databases of writers whose
+// process is gone (a run killed with -9 leaves graph.db.tmp-<pid>). Any
+// command that opens the index calls it; it takes no lock, so the partial
+// database of a writer still running, whose pid is alive, is left alone.
+func removeDeadLeftovers(dir string) {
+	leftovers, _ := filepath.Glob(filepath.Join(dir, tmpDBPrefix+"*"))
+	for _, l := range leftovers {
+		pid, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(filepath.Base(l), tmpDBPrefix), "-journal"))
+		if err != nil || pid <= 0 || processAlive(pid) {
+			continue
+		}
+		_ = os.Remove(l)
+	}
+}
+
+// processAlive reports whether a process with this pid exists (one of
+// another user's counts).
+func processAlive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
 // previousGeneration reads the generation of the current index, 0 when

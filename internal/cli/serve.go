@@ -52,24 +52,17 @@ func newServeCmd(stdio *IO) *cobra.Command {
   GET  /api/v1/file/{path}/commits         a file's commits, following renames (paged)
   GET  /api/v1/function/{id}/source        a function's source, now or ?commit_hash=H
   POST /api/v1/commit/cluster              commits grouped by intent {"commits"} or {"file"}
-
-  POST /api/v1/webhook   GitHub and GitLab push events (with --webhook-secret)
+  POST /api/v1/webhook                     GitHub and GitLab push events (--webhook-secret)
 
 With --webhook-secret (or GITNEXUS_WEBHOOK_SECRET), a signed push (GitHub X-Hub-Signature-256,
 GitLab X-Gitlab-Token) to the origin of a registered repository fast-forwards its checkout when it
-safely can and re-indexes it; others get 401 (docs/keeping-fresh.md).
-
-Answers are JSON; errors are {"error": "..."} with the HTTP status that fits (docs/http.md).
+safely can and re-indexes it; others get 401 (docs/keeping-fresh.md). Answers are JSON; errors are
+{"error": "..."} with the HTTP status that fits (docs/http.md).
 
 It binds 127.0.0.1 by default; a non-loopback --host needs a token (--auth-token or
 GITNEXUS_AUTH_TOKEN), sent as "Authorization: Bearer <token>". Nothing writes to a repository
 unless --allow-write. SIGINT or SIGTERM drains requests in flight for up to --drain-timeout.
-
-Browsers are kept out unless asked for: a request whose Host header is not a loopback name
-(localhost, 127.0.0.1, [::1]) is refused when it arrived on a loopback address (a web page
-using DNS rebinding), as is any request from another web origin (--cors-origin allows one).
-Behind a reverse proxy, name its host with --allowed-host. A request body must arrive within
---request-timeout (408 otherwise) and is read before the request takes a concurrency slot.`,
+A foreign Host header or web origin is refused (--allowed-host, --cors-origin; docs/http.md).`,
 		Example: `  gitnexus serve
   gitnexus serve --port 0                       # any free port; the address is printed
   GITNEXUS_AUTH_TOKEN=s3cret gitnexus serve --host 0.0.0.0

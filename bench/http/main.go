@@ -28,13 +28,14 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"runtime"
 	"syscall"
 	"time"
+
+	"gitnexus.dev/gitnexus/bench/internal/serveproc"
 )
 
 type options struct {
@@ -84,25 +85,24 @@ func run(ctx context.Context, o options) error {
 	if err != nil {
 		return err
 	}
-	srv, err := startServer(o.bin, o.home, o.serverLife)
+	srv, err := serveproc.Start(o.bin, o.home, o.serverLife)
 	if err != nil {
 		return err
 	}
-	defer srv.stop()
-	base, err := url.Parse(srv.url)
-	if err != nil || !loopback(base.Hostname()) {
-		return fmt.Errorf("the server listens on %q, not on a loopback address", srv.url)
-	}
+	defer func() {
+		srv.Stop()
+		os.Remove(srv.LogPath)
+	}()
 
-	fileReqs := fileCommitRequests(srv.url, o.repo, files, o.page)
-	impactReqs := impactRequests(srv.url, o.repo, symbols, o.requests)
+	fileReqs := fileCommitRequests(srv.URL, o.repo, files, o.page)
+	impactReqs := impactRequests(srv.URL, o.repo, symbols, o.requests)
 	if len(fileReqs) > o.requests {
 		fileReqs = fileReqs[:o.requests]
 	}
 	d := newDriver(o.clients, o.maxDuration)
 	// The first request loads the graph and the history: a file commits
 	// request no pass makes (limit 1).
-	warm := fileCommitRequests(srv.url, o.repo, files[:1], 1)[:1]
+	warm := fileCommitRequests(srv.URL, o.repo, files[:1], 1)[:1]
 	first := d.run(ctx, "first request (loads the index)", warm)
 	if first.errors > 0 {
 		return fmt.Errorf("the first request failed: %s", first.firstError)
@@ -123,7 +123,7 @@ func run(ctx context.Context, o options) error {
 		fmt.Fprintf(os.Stderr, "http: %s: %d requests, %d clients\n", p.name, len(p.reqs), o.clients)
 		passes = append(passes, d.run(ctx, p.name, p.reqs))
 	}
-	logged, err := srv.stop()
+	logged, err := logCounts(srv)
 	if err != nil {
 		return err
 	}
@@ -142,9 +142,9 @@ func run(ctx context.Context, o options) error {
 	return nil
 }
 
-func report(w *os.File, o options, srv *server, files, symbols int, first passResult, passes []passResult, logged map[string]int) {
+func report(w *os.File, o options, srv *serveproc.Server, files, symbols int, first passResult, passes []passResult, logged map[string]int) {
 	fmt.Fprintf(w, "gitnexus serve (%s) on %s, repository %s, %d clients, %d CPUs (GOMAXPROCS of the load generator %d)\n\n",
-		srv.version, srv.url, o.repo, o.clients, runtime.NumCPU(), runtime.GOMAXPROCS(0))
+		srv.Version, srv.URL, o.repo, o.clients, runtime.NumCPU(), runtime.GOMAXPROCS(0))
 	fmt.Fprintf(w, "sampled: %d files with >= %d commits (limit %d at every offset), %d functions and methods with the most callers\n",
 		files, o.minCommits, o.page, symbols)
 	fmt.Fprintf(w, "first request (loads the graph and the history): %.0f ms\n\n", ms(first.quantile(1)))

@@ -26,7 +26,8 @@ import (
 //     refused, whatever its method.
 //  3. The token, before any of the body is read.
 //  4. The body, read whole (up to the size limit) within the request
-//     timeout, before the request takes one of the concurrency slots: a
+//     timeout (at least minBodyTime: the bound is on the network's pace,
+//     not the work), before the request takes one of the concurrency slots: a
 //     client that sends headers and then dribbles or stalls its body holds
 //     a connection and at most the bytes it sent, never a slot, and is
 //     answered 408 when the time is up.
@@ -95,6 +96,10 @@ func (s *Server) authorized(r *http.Request) bool {
 	return subtle.ConstantTimeCompare([]byte(strings.TrimSpace(tok)), []byte(s.opts.Token)) == 1
 }
 
+// minBodyTime is the least time a body is given to arrive, whatever the
+// request timeout.
+const minBodyTime = time.Second
+
 // readBody reads a request's body whole within the request timeout and
 // puts it back as a buffer. It answers the request itself and returns
 // false when the body is too large (413), too slow (408) or broken (400).
@@ -112,7 +117,8 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	rc := http.NewResponseController(w)
-	deadline := time.Now().Add(s.opts.RequestTimeout)
+	bodyTime := max(s.opts.RequestTimeout, minBodyTime)
+	deadline := time.Now().Add(bodyTime)
 	canDeadline := rc.SetReadDeadline(deadline) == nil
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	if err == nil {
@@ -129,7 +135,7 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) bool {
 	case errors.As(err, &tooBig):
 		writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the request body is larger than %d bytes", tooBig.Limit))
 	case errors.As(err, &ne) && ne.Timeout(), !canDeadline && time.Now().After(deadline):
-		writeError(w, http.StatusRequestTimeout, fmt.Sprintf("the request body did not arrive within %s (--request-timeout)", s.opts.RequestTimeout))
+		writeError(w, http.StatusRequestTimeout, fmt.Sprintf("the request body did not arrive within %s (--request-timeout)", bodyTime))
 	default:
 		writeError(w, http.StatusBadRequest, "read the request body: "+err.Error())
 	}

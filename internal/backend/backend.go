@@ -24,8 +24,14 @@ type Options struct {
 	// without calls; 0 means DefaultIdleTimeout, negative never.
 	IdleTimeout time.Duration
 	// Cwd is the working directory of the serving process: when it is
-	// inside exactly one indexed repository, calls without a repo use it.
+	// inside an indexed repository, calls without a repo use it; when it
+	// is in a git work tree that is not indexed, they are refused
+	// (registry.ErrNotIndexed) rather than answered for another one.
 	Cwd string
+	// IgnoreCwd: the process's working directory says nothing about the
+	// repository a call means (gitnexus serve, started anywhere); calls
+	// without a repo take the only repository indexed.
+	IgnoreCwd bool
 	// ReadOnly refuses every call that would write to a repository (a
 	// rename with dry_run false); plans and queries still run.
 	ReadOnly bool
@@ -95,7 +101,10 @@ func New(opts Options) (*Backend, error) {
 	if opts.IdleTimeout == 0 {
 		opts.IdleTimeout = DefaultIdleTimeout
 	}
-	if opts.Cwd == "" {
+	switch {
+	case opts.IgnoreCwd:
+		opts.Cwd = ""
+	case opts.Cwd == "":
 		opts.Cwd, _ = os.Getwd()
 	}
 	b := &Backend{opts: opts, handles: map[string]*handle{}, embed: newEmbedders(opts.Embedding),

@@ -29,7 +29,7 @@ func benchBackend(b *testing.B) (*Backend, []string) {
 	if repo == "" {
 		b.Skip("GITNEXUS_BENCH_REPO is not set")
 	}
-	be, err := New(Options{IdleTimeout: -1})
+	be, err := New(Options{IdleTimeout: -1, IgnoreCwd: true})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -24,9 +24,14 @@ func git(t *testing.T, dir string, args ...string) string { return testrepo.Git(
 
 func index(t *testing.T, root string) registry.Entry { return testrepo.Index(t, root) }
 
-// newBackend starts a backend that stops with the test.
+// newBackend starts a backend that stops with the test. Without a Cwd it
+// runs in a directory of its own: the test's (this repository's work
+// tree, not indexed) would refuse calls without a repo.
 func newBackend(t *testing.T, opts Options) *Backend {
 	t.Helper()
+	if opts.Cwd == "" && !opts.IgnoreCwd {
+		opts.Cwd = t.TempDir()
+	}
 	b, err := New(opts)
 	if err != nil {
 		t.Fatal(err)

@@ -26,6 +26,10 @@ const firstCheckWait = time.Second
 
 // IndexState is the `index` object of a tool's structured result.
 type IndexState struct {
+	// Repo is the id of the repository the answer is about, RepoPath
+	// its work tree: every answer names the repository it answers for.
+	Repo     string `json:"repo,omitempty"`
+	RepoPath string `json:"repoPath,omitempty"`
 	// Commit is HEAD when the index was built; Branch its branch.
 	Commit     string    `json:"commit,omitempty"`
 	Branch     string    `json:"branch,omitempty"`
@@ -45,7 +49,16 @@ type IndexState struct {
 	CheckPending bool      `json:"checkPending,omitempty"`
 }
 
-// staleLine is the one line of text a stale answer starts with.
+// repoLine is the line every answer about one repository starts with.
+func (s *IndexState) repoLine() string {
+	if s == nil || s.Repo == "" {
+		return ""
+	}
+	return "Repository: " + s.Repo + "\n\n"
+}
+
+// staleLine is the one line of text a stale answer starts with (after the
+// repository's).
 func (s *IndexState) staleLine() string {
 	if s == nil || !s.Stale {
 		return ""
@@ -87,7 +100,7 @@ func missingFiles(g *memgraph.Graph, root string) []string {
 // indexState is the freshness of the snapshot's index as the monitor last
 // saw it.
 func (h *handle) indexState(s *Snapshot) *IndexState {
-	st := &IndexState{Commit: s.Meta.IndexedCommit, Branch: s.Meta.Branch, IndexedAt: s.Meta.IndexedAt,
+	st := &IndexState{Repo: s.Repo.ID, RepoPath: s.Repo.RepoPath, Commit: s.Meta.IndexedCommit, Branch: s.Meta.Branch, IndexedAt: s.Meta.IndexedAt,
 		Generation: s.Meta.Generation}
 	a, ok := h.monitor().Get(snapshotIndex(s), firstCheckWait)
 	if !ok {

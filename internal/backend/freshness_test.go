@@ -61,7 +61,11 @@ func TestIndexStateInAnswers(t *testing.T) {
 	if reasons, _ := idx["reasons"].([]any); len(reasons) != 1 || !strings.Contains(reasons[0].(string), "a.go") {
 		t.Errorf("reasons: %v", idx["reasons"])
 	}
-	first, _, _ := strings.Cut(res.Markdown(), "\n")
+	head, rest, _ := strings.Cut(res.Markdown(), "\n\n")
+	first, _, _ := strings.Cut(rest, "\n")
+	if head != "Repository: "+idx["repo"].(string) {
+		t.Errorf("an answer does not start with its repository: %q", head)
+	}
 	if first != "Stale index: 1 file(s) changed since it was built: a.go. Run `gitnexus analyze` for answers about the current code." {
 		t.Errorf("first line of a stale answer: %q", first)
 	}

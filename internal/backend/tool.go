@@ -79,10 +79,10 @@ type Result struct {
 	Index *IndexState
 }
 
-// Markdown is the text rendering with the hint appended, after one line
-// saying so when the index is stale.
+// Markdown is the text rendering with the hint appended, after a line
+// naming the repository and one saying so when the index is stale.
 func (r *Result) Markdown() string {
-	text := r.Index.staleLine() + r.Text
+	text := r.Index.repoLine() + r.Index.staleLine() + r.Text
 	if r.Hint == "" {
 		return text
 	}

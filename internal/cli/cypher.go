@@ -52,8 +52,8 @@ the graph is read-only. Full reference: docs/cypher.md.
 
 --param name=value sets $name: the value is read as JSON when it parses (3, true,
 ["a","b"], {"k": 1}), else taken as a string. The repository is --repo (id, name, path or
-unique part of a name), else the one containing the current directory, else the only one
-indexed.`,
+unique part of a name), else the one containing the current directory (an unindexed git
+repository there is refused), else the only one indexed.`,
 		Example: `  gitnexus cypher "MATCH (f:Function) RETURN count(f)"
   gitnexus cypher "MATCH (a)-[:CALLS]->(b:Function {name: 'validate'}) RETURN a.name, a.filePath"
   gitnexus cypher --param name=Place "MATCH (m:Method {name: \$name})<-[:CALLS*1..3]-(c) RETURN DISTINCT c.qualifiedName"

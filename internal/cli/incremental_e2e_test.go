@@ -659,7 +659,8 @@ func orderedAnswers(t *testing.T, home, root string, localCommunities bool) stri
 		b.WriteString(strings.ReplaceAll(mustRun(t, home, root, args...).stdout, root, "<root>"))
 	}
 	// The two copies are registered under different ids.
-	return regexp.MustCompile(`Repository \S+:`).ReplaceAllString(b.String(), "Repository <id>:")
+	out := regexp.MustCompile(`Repository \S+:`).ReplaceAllString(b.String(), "Repository <id>:")
+	return regexp.MustCompile(`(?m)^Repository: \S+$`).ReplaceAllString(out, "Repository: <id>")
 }
 
 // dumpIndex reads what an index answers with, as sorted rows per view,

@@ -93,3 +93,26 @@ func shortHash(h string) string {
 	}
 	return h
 }
+
+// projectFiles are the files that make a directory a project's root for
+// advice: a build or package file of one of the languages indexed.
+var projectFiles = []string{"go.mod", "package.json", "pyproject.toml", "setup.py", "setup.cfg", "requirements.txt",
+	"Cargo.toml", "pom.xml", "build.gradle", "build.gradle.kts", "settings.gradle", "build.sbt", "Gemfile",
+	"composer.json", "CMakeLists.txt", "Makefile", "meson.build", "tsconfig.json", "deno.json"}
+
+// isProjectDir reports whether dir is worth indexing on its own: a git
+// work tree's root, or a directory with a build or package file.
+func isProjectDir(dir string) bool {
+	if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+		return true
+	}
+	for _, f := range projectFiles {
+		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+			return true
+		}
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, "*.sln")); len(m) > 0 {
+		return true
+	}
+	return false
+}

@@ -19,9 +19,12 @@ import (
 
 // Exit codes.
 const (
-	ExitOK          = 0
-	ExitError       = 1
-	ExitUsage       = 2
+	ExitOK    = 0
+	ExitError = 1
+	ExitUsage = 2
+	// ExitAmbiguous: a tool command's name matched several symbols; the
+	// answer lists them (3 is status's "stale").
+	ExitAmbiguous   = 4
 	ExitInterrupted = 130
 )
 

@@ -110,15 +110,11 @@ func runServe(ctx context.Context, o *serveOptions) error {
 	if cacheTTL == 0 {
 		cacheTTL = -1 // no cache
 	}
-	cwd, err := o.io.Getwd()
-	if err != nil {
-		return err
-	}
 	idle := o.idleTimeout
 	if idle == 0 {
 		idle = -1
 	}
-	b, err := backend.New(backend.Options{IdleTimeout: idle, Cwd: cwd, ReadOnly: !o.allowWrite, ToolVersion: Version()})
+	b, err := backend.New(backend.Options{IdleTimeout: idle, IgnoreCwd: true, ReadOnly: !o.allowWrite, ToolVersion: Version()})
 	if err != nil {
 		return err
 	}

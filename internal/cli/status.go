@@ -61,6 +61,11 @@ func runStatus(ctx context.Context, o *statusOptions) error {
 	}
 	rep := statusReport{Path: root}
 	r, err := store.OpenRepo(root)
+	if errors.Is(err, store.ErrNoIndex) && !isProjectDir(root) {
+		// Never advise indexing a directory that is no project (/tmp).
+		err = fmt.Errorf("%w: %s is not a git repository or a project directory (no build file): "+
+			"cd into a repository, or name it (gitnexus status <path>); `gitnexus list` shows the indexed ones", store.ErrNoIndex, root)
+	}
 	if err != nil {
 		rep.Error = err.Error()
 		if o.json {

@@ -188,17 +188,33 @@ func runTool(ctx context.Context, stdio *IO, name string, args map[string]any, a
 	defer b.Close()
 	res, err := b.CallTool(ctx, name, args)
 	if err != nil {
+		code := ExitError
 		var ae *backend.ArgError
 		if errors.As(err, &ae) {
-			return usageError{fmt.Errorf("--%s: %s", flagName(ae.Param), ae.Msg)}
+			err, code = fmt.Errorf("--%s: %s", flagName(ae.Param), ae.Msg), ExitUsage
+		}
+		if asJSON {
+			// Scripts read one JSON value on stdout, answer or error.
+			if werr := writeJSON(stdio.Out, map[string]string{"error": err.Error()}); werr != nil {
+				return werr
+			}
+			return &exitError{code: code, err: err}
+		}
+		if code == ExitUsage {
+			return usageError{err}
 		}
 		return err
 	}
 	if asJSON {
 		enc := json.NewEncoder(stdio.Out)
 		enc.SetIndent("", "  ")
-		return enc.Encode(res.Structured())
+		err = enc.Encode(res.Structured())
+	} else {
+		_, err = fmt.Fprint(stdio.Out, res.Markdown())
 	}
-	_, err = fmt.Fprint(stdio.Out, res.Markdown())
+	if err == nil && res.Ambiguous {
+		// The answer lists the candidates; scripts tell by the status.
+		return &exitError{code: ExitAmbiguous, err: fmt.Errorf("the name is ambiguous: it matches the candidates listed; name one by its uid")}
+	}
 	return err
 }

@@ -45,8 +45,9 @@ func newTraceCmd(stdio *IO, verb string) *cobra.Command {
 <symbol> is a name (Serve), a qualified name or a dotted suffix of one (Server.Serve,
 http.Server.Serve), or a node id. An ambiguous name lists the candidates. The repository is
 --repo (id, name, path or unique part of a name), else the one containing the current
-directory, else the only one indexed. The agents' tools get-callers-of and get-callees-of
-answer the same question with every call line, modules and tests marked.`,
+directory (an unindexed git repository there is refused), else the only one indexed. The
+agents' tools get-callers-of and get-callees-of answer the same question with every call
+line, modules and tests marked.`,
 		Example: example,
 		Args:    argsRange(1, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {

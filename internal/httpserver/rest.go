@@ -71,7 +71,7 @@ func statusOf(err error) (int, string) {
 	case errors.Is(err, backend.ErrReadOnly):
 		return http.StatusForbidden, msg
 	case errors.Is(err, backend.ErrUnknownTool), errors.As(err, &notFound),
-		errors.Is(err, registry.ErrNotFound), errors.Is(err, registry.ErrNoRepos), errors.Is(err, errNotFound):
+		errors.Is(err, registry.ErrNotFound), errors.Is(err, registry.ErrNoRepos), errors.Is(err, registry.ErrNotIndexed), errors.Is(err, errNotFound):
 		return http.StatusNotFound, msg
 	case errors.Is(err, registry.ErrAmbiguous), errors.As(err, &staleErr):
 		return http.StatusConflict, msg

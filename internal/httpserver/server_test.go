@@ -35,6 +35,9 @@ func start(t *testing.T, opts Options, bopts backend.Options) (string, string) {
 // ends and returns the base URL.
 func serve(t *testing.T, root string, opts Options, bopts backend.Options) string {
 	t.Helper()
+	if bopts.Cwd == "" {
+		bopts.IgnoreCwd = true // as gitnexus serve does
+	}
 	b, err := backend.New(bopts)
 	if err != nil {
 		t.Fatal(err)
@@ -107,7 +110,7 @@ func TestREST(t *testing.T) {
 		{"health", "GET", "/api/v1/health", "", nil, 200, `{"repos":1,"status":"ok","version":"test"}` + "\n"},
 		{"repos", "GET", "/api/v1/repos", "", nil, 200, `~"id":"shop","name":"shop","repoPath":"` + root + `"`},
 		{"tool", "POST", "/api/v1/tools/impact", `{"target": "Store.Get", "maxDepth": 1}`, nil, 200, `~"byDepthCounts":{"1":1}`},
-		{"tool markdown", "POST", "/api/v1/tools/context", `{"name": "Store.Get"}`, nil, 200, `~"markdown":"Method ` + "`store.Store.Get`" + ` at store/store.go:26`},
+		{"tool markdown", "POST", "/api/v1/tools/context", `{"name": "Store.Get"}`, nil, 200, `~"markdown":"Repository: shop\n\nMethod ` + "`store.Store.Get`" + ` at store/store.go:26`},
 		{"repo query parameter", "POST", "/api/v1/tools/overview?repo=shop", `{}`, nil, 200, `~"tool":"overview"`},
 		{"empty body is no arguments", "POST", "/api/v1/tools/list_repos", ``, nil, 200, `~"repos"`},
 		{"alias", "POST", "/api/v1/tools/search", `{"query": "cache"}`, nil, 200, `~"tool":"search"`},

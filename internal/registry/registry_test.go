@@ -3,6 +3,7 @@ package registry
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -109,5 +110,58 @@ func TestResolve(t *testing.T) {
 	one := entries[:1]
 	if got, err := Resolve(one, "", filepath.Join("/", "tmp"), "repo"); err != nil || got.ID != "api" {
 		t.Errorf("single repository: %v %v", got.ID, err)
+	}
+}
+
+// TestResolveNeverAnswersForAnotherRepository: without a repo, a call made
+// in a git work tree that has no index is refused, even when exactly one
+// other repository is indexed; relative paths name repositories from cwd.
+func TestResolveNeverAnswersForAnotherRepository(t *testing.T) {
+	tmp, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{"indexed/.git", "indexed/sub/nested/.git", "indexed/x", "unindexed/.git", "unindexed/deep", "plain"} {
+		if err := os.MkdirAll(filepath.Join(tmp, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A worktree or submodule has a .git file, not a directory.
+	if err := os.MkdirAll(filepath.Join(tmp, "worktree"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(tmp, "worktree", ".git"), []byte("gitdir: ../indexed/.git/worktrees/w\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	entries := []Entry{{ID: "indexed", Name: "indexed", Path: filepath.Join(tmp, "indexed")}}
+	cases := []struct {
+		ref, cwd, want string
+		err            error
+		msg            string
+	}{
+		{cwd: "unindexed", err: ErrNotIndexed, msg: "This repository (" + filepath.Join(tmp, "unindexed") + ") is not indexed: run `gitnexus analyze"},
+		{cwd: "unindexed/deep", err: ErrNotIndexed, msg: "name an indexed one with --repo (indexed: indexed)"},
+		{cwd: "indexed/sub/nested", err: ErrNotIndexed, msg: "(" + filepath.Join(tmp, "indexed/sub/nested") + ") is not indexed"},
+		{cwd: "worktree", err: ErrNotIndexed, msg: "is not indexed"},
+		{cwd: "indexed/x", want: "indexed"},
+		{cwd: "indexed/sub", want: "indexed"},
+		{cwd: "plain", want: "indexed"}, // no work tree: the only repository
+		{ref: "unindexed", cwd: "unindexed", err: ErrNotFound, msg: `Repository "unindexed" not found`},
+		{ref: "indexed", cwd: "unindexed", want: "indexed"}, // named: answered
+		{ref: "./indexed", cwd: ".", want: "indexed"},
+		{ref: "../indexed/x", cwd: "plain", want: "indexed"},
+		{ref: "./plain", cwd: ".", err: ErrNotFound, msg: "No indexed repository at " + filepath.Join(tmp, "plain") + ` ("./plain")`},
+	}
+	for _, c := range cases {
+		got, err := Resolve(entries, c.ref, filepath.Join(tmp, c.cwd), "--repo")
+		if c.err != nil {
+			if !errors.Is(err, c.err) || !strings.Contains(err.Error(), c.msg) {
+				t.Errorf("Resolve(%q) in %s: error = %v, want %v containing %q", c.ref, c.cwd, err, c.err, c.msg)
+			}
+			continue
+		}
+		if err != nil || got.ID != c.want {
+			t.Errorf("Resolve(%q) in %s = %q, %v; want %q", c.ref, c.cwd, got.ID, err, c.want)
+		}
 	}
 }

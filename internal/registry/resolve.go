@@ -3,6 +3,7 @@ package registry
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 )
@@ -12,13 +13,21 @@ var (
 	ErrNoRepos   = errors.New("No indexed repositories. Run: gitnexus analyze")
 	ErrNotFound  = errors.New("repository not found")
 	ErrAmbiguous = errors.New("repository reference is ambiguous")
+	// ErrNotIndexed: the call named no repository and was made inside a
+	// git work tree that has no index; another repository is never
+	// answered for instead.
+	ErrNotIndexed = errors.New("repository not indexed")
 )
 
 // Resolve finds the repository a user or agent means by ref, in this order:
-// exact id; name, case-insensitive; absolute path (or a path inside the
-// repository); unique substring of a name. With an empty ref it takes the
-// repository containing cwd, else the only one indexed. param names the
-// parameter in error messages ("repo" for tools, "--repo" for the CLI).
+// exact id; name, case-insensitive; a path (absolute, or relative to cwd
+// when it starts with "." or holds a "/"), the repository's or one inside
+// it; unique substring of a name. With an empty ref it takes the
+// repository containing cwd; when cwd is in a git work tree that is not
+// indexed, it refuses (ErrNotIndexed) rather than answer for another
+// repository; outside any work tree it takes the only one indexed. param
+// names the parameter in error messages ("repo" for tools, "--repo" for
+// the CLI).
 func Resolve(entries []Entry, ref, cwd, param string) (Entry, error) {
 	if len(entries) == 0 {
 		return Entry{}, ErrNoRepos
@@ -32,8 +41,16 @@ func Resolve(entries []Entry, ref, cwd, param string) (Entry, error) {
 	}
 	if ref == "" {
 		if cwd != "" {
-			if e, ok := containing(entries, cwd); ok {
+			e, ok := containing(entries, cwd)
+			root := workTreeRoot(cwd)
+			switch {
+			case ok && (root == "" || within(e.Path, root)):
 				return e, nil
+			case root != "":
+				// In a work tree with no index (or a nested one inside an
+				// indexed repository): never answer for another one.
+				return Entry{}, resolveErr(ErrNotIndexed, "This repository (%s) is not indexed: run `gitnexus analyze %s`, "+
+					"or name an indexed one with %s (indexed: %s)", root, root, param, names(entries))
 			}
 		}
 		if len(entries) == 1 {
@@ -58,9 +75,12 @@ func Resolve(entries []Entry, ref, cwd, param string) (Entry, error) {
 	if len(byName) > 1 {
 		return Entry{}, resolveErr(ErrAmbiguous, "Repository %q is ambiguous: it names %d repositories: %s (use the id)", ref, len(byName), names(byName))
 	}
-	if filepath.IsAbs(ref) {
-		if e, ok := containing(entries, filepath.Clean(ref)); ok {
+	if path, ok := asPath(ref, cwd); ok {
+		if e, ok := containing(entries, path); ok {
 			return e, nil
+		}
+		if !filepath.IsAbs(ref) {
+			return Entry{}, resolveErr(ErrNotFound, "No indexed repository at %s (%q): run `gitnexus analyze %s`. Available: %s", path, ref, path, names(entries))
 		}
 	}
 	var sub []Entry
@@ -77,6 +97,42 @@ func Resolve(entries []Entry, ref, cwd, param string) (Entry, error) {
 		return Entry{}, resolveErr(ErrNotFound, "Repository %q not found. Available: %s", ref, names(entries))
 	}
 	return Entry{}, resolveErr(ErrAmbiguous, "Repository %q is ambiguous: it matches %d repositories: %s", ref, len(sub), names(sub))
+}
+
+// asPath reads ref as a path: absolute, or relative to cwd when it starts
+// with "." or holds a separator ("./app", "../app", "src/app").
+func asPath(ref, cwd string) (string, bool) {
+	if filepath.IsAbs(ref) {
+		return filepath.Clean(ref), true
+	}
+	if cwd == "" || !(strings.HasPrefix(ref, ".") || strings.ContainsRune(ref, filepath.Separator)) {
+		return "", false
+	}
+	return filepath.Join(cwd, ref), true
+}
+
+// workTreeRoot is the root of the git work tree dir is in: the nearest
+// directory from dir up that has a .git entry (a directory, or the file
+// of a worktree or submodule); "" when there is none.
+func workTreeRoot(dir string) string {
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	for d := filepath.Clean(dir); ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return ""
+		}
+		d = parent
+	}
+}
+
+// within reports whether path is dir or inside it.
+func within(path, dir string) bool {
+	return path == dir || strings.HasPrefix(path, dir+string(filepath.Separator))
 }
 
 // containing returns the repository whose path is p or contains p; the

@@ -352,6 +352,22 @@ func sorted(xs ...string) []string {
 
 // TestMCPBatchAndSignal: requests written before stdin closes are all
 // answered, and SIGTERM stops the server cleanly.
+// mcpLines runs `gitnexus mcp` in dir with the lines as its whole input
+// and returns what it wrote; it must exit 0.
+func mcpLines(t *testing.T, home, dir string, lines []string) *bytes.Buffer {
+	t.Helper()
+	cmd := exec.Command(binary, "mcp")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GITNEXUS_HOME="+home)
+	cmd.Stdin = strings.NewReader(strings.Join(lines, "\n") + "\n")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("mcp exited with %v\nstderr: %s", err, errb.String())
+	}
+	return &out
+}
+
 func TestMCPBatchAndSignal(t *testing.T) {
 	home := t.TempDir()
 	root := newRepo(t, "shop", shop)
@@ -364,15 +380,7 @@ func TestMCPBatchAndSignal(t *testing.T) {
 		`{"jsonrpc":"2.0","id":4,"method":"tools/list"}`,
 		`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"impact","arguments":{"target":"main","direction":"downstream","limit":1}}}`,
 	}
-	cmd := exec.Command(binary, "mcp")
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "GITNEXUS_HOME="+home)
-	cmd.Stdin = strings.NewReader(strings.Join(lines, "\n") + "\n")
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("mcp: %v\n%s", err, errb.String())
-	}
+	out := mcpLines(t, home, root, lines)
 	// Non-ASCII text ("Items 1–1 of 2") travels escaped: stdout is ASCII.
 	if i := bytes.IndexFunc(out.Bytes(), func(r rune) bool { return r >= 0x80 }); i >= 0 {
 		t.Errorf("stdout holds a non-ASCII character at byte %d: %q", i, out.Bytes()[max(0, i-40):i+10])

@@ -1,10 +1,7 @@
 package cli_test
 
 import (
-	"bytes"
 	"encoding/json"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 )
@@ -62,15 +59,7 @@ func TestMCPStdioSurvivesMalformedInput(t *testing.T) {
 	for _, l := range sdkErrors {
 		lines = append(lines, l, call())
 	}
-	cmd := exec.Command(binary, "mcp")
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "GITNEXUS_HOME="+home)
-	cmd.Stdin = strings.NewReader(strings.Join(lines, "\n") + "\n")
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("mcp exited with %v\nstderr: %s", err, errb.String())
-	}
+	out := mcpLines(t, home, root, lines)
 	type errorMsg struct {
 		Code    int    `json:"code"`
 		Message string `json:"message"`

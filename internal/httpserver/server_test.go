@@ -80,23 +80,7 @@ type response struct {
 
 func do(t *testing.T, method, url, body string, header map[string]string) response {
 	t.Helper()
-	req, err := http.NewRequest(method, url, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	for k, v := range header {
-		req.Header.Set(k, v)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return response{resp.StatusCode, string(b), resp.Header}
+	return doHost(t, method, url, body, "", header)
 }
 
 func TestREST(t *testing.T) {

@@ -61,7 +61,7 @@ func runFindSymbol(ctx context.Context, b *Backend, a *Args) (*Result, error) {
 			if a.String("kind") != "" || a.String("file_path") != "" {
 				filters = fmt.Sprintf(" (with kind %q, file_path %q)", a.String("kind"), a.String("file_path"))
 			}
-			return nil, &NotFoundError{What: fmt.Sprintf("no symbol named %q%s in %s: try query to search by words, or run `gitnexus analyze` if the code is new", name, filters, s.Repo.ID)}
+			return nil, &NotFoundError{What: fmt.Sprintf("no symbol named %q%s in %s: %s", name, filters, s.Repo.ID, missAdvice(s, name))}
 		}
 		hint := fmt.Sprintf("call get_callers_of with uid %q, or context for everything linked to it.", res.Definitions[0].UID)
 		if res.Total > 1 {

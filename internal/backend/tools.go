@@ -303,7 +303,21 @@ func lookup(s *Snapshot, a *Args, uidParam, nameParam string) (memgraph.NodeID, 
 	if file != "" || kind != "" {
 		filters = fmt.Sprintf(" (with file_path %q, kind %q)", file, kind)
 	}
-	return 0, nil, &NotFoundError{What: fmt.Sprintf("no symbol %q%s in %s: try query to search by words, or run `gitnexus analyze` if the code is new", what, filters, s.Repo.ID)}
+	return 0, nil, &NotFoundError{What: fmt.Sprintf("no symbol %q%s in %s: %s", what, filters, s.Repo.ID, missAdvice(s, name))}
+}
+
+// missAdvice is what a symbol name that matched nothing is answered
+// with: the names it is probably a misspelling of, and what else to try.
+func missAdvice(s *Snapshot, name string) string {
+	const next = "try query to search by words, or run `gitnexus analyze` if the code is new"
+	if name == "" {
+		return next
+	}
+	near := analysis.Suggest(s.Graph, name, 3)
+	if len(near) == 0 {
+		return next
+	}
+	return "did you mean `" + strings.Join(near, "`, `") + "`? Otherwise " + next
 }
 
 // NotFoundError is a symbol, file or commit that does not exist.

@@ -169,7 +169,14 @@ func TestToolErrors(t *testing.T) {
 		{"bad enum", "impact", map[string]any{"repo": "shop", "target": "Store.Get", "direction": "sideways"}, func(e error) bool { return errors.As(e, &argErr) }, `"direction"`},
 		{"unknown argument", "context", map[string]any{"repo": "shop", "name": "Get", "colour": "red"}, func(e error) bool { return errors.As(e, &argErr) }, `"colour"`},
 		{"no target", "impact", map[string]any{"repo": "shop"}, func(e error) bool { return errors.As(e, &argErr) }, "target"},
-		{"unknown symbol", "context", map[string]any{"repo": "shop", "name": "Nowhere"}, func(e error) bool { return errors.As(e, &notFound) }, "Nowhere"},
+		{"unknown symbol", "context", map[string]any{"repo": "shop", "name": "Nowhere"}, func(e error) bool { return errors.As(e, &notFound) },
+			`no symbol "Nowhere" in shop: try query to search by words`},
+		{"misspelled method", "context", map[string]any{"repo": "shop", "name": "Store.Gte"}, func(e error) bool { return errors.As(e, &notFound) },
+			"no symbol \"Store.Gte\" in shop: did you mean `Store.Get`? Otherwise try query"},
+		{"misspelled name", "impact", map[string]any{"repo": "shop", "target": "Palce"}, func(e error) bool { return errors.As(e, &notFound) },
+			"did you mean `Place`, `Price`?"}, // a swap, then two letters
+		{"misspelled, find_symbol", "find_symbol", map[string]any{"repo": "shop", "name": "Stroe"}, func(e error) bool { return errors.As(e, &notFound) },
+			"did you mean `Store`, `store`?"}, // the same case first
 		{"missing new_name", "rename", map[string]any{"repo": "shop", "symbol_name": "Store.Get"}, func(e error) bool { return errors.As(e, &argErr) }, "new_name"},
 		{"invalid identifier", "rename", map[string]any{"repo": "shop", "symbol_name": "Store.Get", "new_name": "9lives"}, func(e error) bool { return errors.As(e, &argErr) }, `"9lives" is not an identifier`},
 		{"keyword", "rename", map[string]any{"repo": "shop", "symbol_name": "Store.Get", "new_name": "func"}, func(e error) bool { return errors.As(e, &argErr) }, "keyword"},

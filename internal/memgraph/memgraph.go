@@ -386,6 +386,16 @@ func (g *Graph) Lookup(id string) (NodeID, bool) {
 // ByName returns the nodes with this simple name.
 func (g *Graph) ByName(name string) []NodeID { return g.byName[name] }
 
+// Names calls yield with every simple name and its number of nodes, in
+// no order, until yield returns false.
+func (g *Graph) Names(yield func(name string, nodes int) bool) {
+	for name, ns := range g.byName {
+		if !yield(name, len(ns)) {
+			return
+		}
+	}
+}
+
 // ByKind returns the nodes of a kind.
 func (g *Graph) ByKind(k graph.NodeKind) []NodeID { return g.byKind[k] }
 

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"gitnexus.dev/gitnexus/internal/analysis"
@@ -70,7 +71,7 @@ func historyTools() []*Tool {
 			Description: "One commit: its message, the files and symbols it changed, the code that calls the changed " +
 				"symbols now (upstream, depth 2), and whether it reverts or was reverted by another commit.",
 			Params: []Param{
-				{Name: "hash", Type: TypeString, Description: "Commit hash or unique prefix (at least 4 hex digits).", Required: true, Aliases: []string{"commit", "commit_hash"}},
+				{Name: "hash", Type: TypeString, Description: "The commit: a hash, a unique prefix of one (at least 4 hex digits), or any git revision (HEAD, main~3, a tag).", Required: true, Aliases: []string{"commit", "commit_hash"}},
 				{Name: "limit", Type: TypeInteger, Description: "Callers listed per depth.", Default: 50, Min: num(1), Max: num(analysis.MaxHistoryLimit)},
 				repoParam,
 			},
@@ -267,6 +268,55 @@ func describeWindow(a *Args) string {
 	return strings.Join(parts, ", ")
 }
 
+// commitOf resolves what a caller wrote for a commit: a full hash or a
+// unique prefix of one (4 hex digits at least) in the indexed history,
+// or else any revision git knows (HEAD, main~3, a tag, a short hash of a
+// commit the history has under its full one). Messages quote the input as
+// it was typed.
+func commitOf(ctx context.Context, s *Snapshot, x *analysis.HistoryIndex, ref string) (int, error) {
+	typed := strings.TrimSpace(ref)
+	if typed == "" {
+		return 0, &ArgError{Param: "hash", Msg: "is empty: give a commit hash or a revision (HEAD, main~3, a tag)"}
+	}
+	hexPrefix := len(typed) >= 4 && strings.Trim(strings.ToLower(typed), "0123456789abcdef") == ""
+	if hexPrefix {
+		i, ok, err := x.FindCommit(typed)
+		if err != nil || ok {
+			return i, err
+		}
+	}
+	notIndexed := func(what string) error {
+		return &NotFoundError{What: fmt.Sprintf("commit %s is not in the indexed history of %s (run `gitnexus analyze`, "+
+			"or analyze --all-branches for commits of other branches)", what, s.Repo.ID)}
+	}
+	full, err := revParse(ctx, s.Repo.RepoPath, typed)
+	if err != nil {
+		if hexPrefix {
+			return 0, notIndexed(strconv.Quote(typed))
+		}
+		return 0, err
+	}
+	i, ok, err := x.FindCommit(full)
+	if err != nil {
+		return 0, err
+	}
+	if !ok {
+		return 0, notIndexed(fmt.Sprintf("%q (%s)", typed, full[:min(len(full), 12)]))
+	}
+	return i, nil
+}
+
+// revParse turns a revision into the full hash of its commit with git.
+func revParse(ctx context.Context, root, rev string) (string, error) {
+	cmd := exec.CommandContext(ctx, "git", "-C", root, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	if err := cmd.Run(); err != nil {
+		return "", analysis.NewInputError(fmt.Sprintf("git knows no commit %q in %s: give a commit hash or a revision (HEAD, main~3, a tag)", rev, root))
+	}
+	return strings.TrimSpace(stdout.String()), nil
+}
+
 // maxRevList bounds the commits a range or branch may list.
 const maxRevList = 200000
 
@@ -287,14 +337,9 @@ func revList(ctx context.Context, root, rev string) ([]string, error) {
 
 func runCommitImpact(ctx context.Context, b *Backend, a *Args) (*Result, error) {
 	return b.withHistory(ctx, a, func(s *Snapshot, x *analysis.HistoryIndex) (*Result, error) {
-		hash := a.String("hash")
-		i, ok, err := x.FindCommit(hash)
+		i, err := commitOf(ctx, s, x, a.String("hash"))
 		if err != nil {
 			return nil, err
-		}
-		if !ok {
-			return nil, &NotFoundError{What: fmt.Sprintf("commit %q is not in the indexed history of %s (run `gitnexus analyze`, "+
-				"or --all-branches for commits of other branches)", hash, s.Repo.ID)}
 		}
 		res := analysis.CommitImpact(s.Graph, x, i, a.Int("limit"))
 		hint := "call context on a changed symbol, or get_symbol_history to see its other changes."

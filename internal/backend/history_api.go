@@ -57,16 +57,10 @@ func (h *HistoryView) Graph() *memgraph.Graph { return h.s.Graph }
 // RepoPath is the repository's directory.
 func (h *HistoryView) RepoPath() string { return h.s.Repo.RepoPath }
 
-// Commit resolves a hash or prefix to a commit index, or a NotFoundError.
-func (h *HistoryView) Commit(ref string) (int, error) {
-	i, ok, err := h.X.FindCommit(ref)
-	if err != nil {
-		return 0, err
-	}
-	if !ok {
-		return 0, &NotFoundError{What: fmt.Sprintf("commit %q is not in the indexed history of %s", ref, h.s.Repo.ID)}
-	}
-	return i, nil
+// Commit resolves what a caller wrote for a commit (commitOf's rules) to
+// a commit index, or a NotFoundError.
+func (h *HistoryView) Commit(ctx context.Context, ref string) (int, error) {
+	return commitOf(ctx, h.s, h.X, ref)
 }
 
 // CommitFileFunction is a function a commit changed in a file.
@@ -166,7 +160,7 @@ func (h *HistoryView) FunctionSource(ctx context.Context, id, commitRef string) 
 		}
 		return &Source{SourceCode: content, FilePath: nd.FilePath, LineRange: [2]int{int(nd.StartLine), int(nd.EndLine)}}, nil
 	}
-	ci, err := h.Commit(commitRef)
+	ci, err := h.Commit(ctx, commitRef)
 	if err != nil {
 		return nil, err
 	}

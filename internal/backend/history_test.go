@@ -135,13 +135,23 @@ func TestHistoryTools(t *testing.T) {
 		is   func(error) bool
 	}{
 		{"unknown commit", "get_commit_impact", map[string]any{"hash": "deadbeef"}, "not in the indexed history", isNotFound},
-		{"not a hash", "get_commit_impact", map[string]any{"hash": "HEAD"}, "is not a commit hash", isInput},
+		{"no such revision", "get_commit_impact", map[string]any{"hash": "no-such-branch~2"}, `git knows no commit "no-such-branch~2"`, isInput},
+		{"a hex prefix git does not know", "get_commit_impact", map[string]any{"hash": "FEED"}, `commit "FEED" is not in the indexed history`, isNotFound},
 		{"unknown file", "get_file_history", map[string]any{"path": "nope.go"}, "no indexed commit changed", isNotFound},
 		{"bad date", "get_file_history", map[string]any{"path": "store/store.go", "since": "yesterday"}, "is not a date", isInput},
 		{"range without dots", "get_recent_changes", map[string]any{"range": "main"}, "is not a range", isArg},
 		{"option as a branch", "get_recent_changes", map[string]any{"branch": "--all"}, "is not a revision", isArg},
 		{"unknown branch", "get_recent_changes", map[string]any{"branch": "nope"}, "git does not know", isInput},
 		{"range and branch", "get_recent_changes", map[string]any{"range": "a..b", "branch": "main"}, "not both", isArg},
+	}
+	// Any revision git knows names a commit: HEAD, HEAD~1, a tag.
+	git(t, root, "tag", "v1", strings.TrimSpace(git(t, root, "rev-parse", "HEAD~1")))
+	for rev, want := range map[string]string{"HEAD": git(t, root, "rev-parse", "HEAD"), "HEAD~1": git(t, root, "rev-parse", "HEAD~1"),
+		"v1": git(t, root, "rev-parse", "HEAD~1"), strings.ToUpper(count[:7]): count} {
+		d := call("get_commit_impact", map[string]any{"hash": rev}).Data.(analysis.CommitImpactResult)
+		if d.Commit.Hash != strings.TrimSpace(want) {
+			t.Errorf("get_commit_impact %q: commit %s, want %s", rev, d.Commit.Hash, want)
+		}
 	}
 	for _, c := range errs {
 		t.Run(c.name, func(t *testing.T) {

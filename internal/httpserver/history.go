@@ -161,7 +161,7 @@ func (s *Server) commitAnswer(r *http.Request, answer func(h *backend.HistoryVie
 		return 0, nil, err
 	}
 	out, err := s.b.HistoryCall(r.Context(), r.URL.Query().Get("repo"), func(h *backend.HistoryView) (any, error) {
-		i, err := h.Commit(r.PathValue("hash"))
+		i, err := h.Commit(r.Context(), r.PathValue("hash"))
 		if err != nil {
 			return nil, err
 		}

@@ -97,7 +97,7 @@ func TestHistoryEndpointErrors(t *testing.T) {
 		want                     string
 	}{
 		{"unknown commit", "GET", "/api/v1/commit/deadbeef/files", "", 404, "not in the indexed history"},
-		{"not a hash", "GET", "/api/v1/commit/zzzz/functions", "", 400, "is not a commit hash"},
+		{"not a revision", "GET", "/api/v1/commit/zzzz/functions", "", 400, `git knows no commit \"zzzz\"`},
 		{"ambiguous prefix is checked", "GET", "/api/v1/commit/" + h[0][:4] + "/files", "", 200, ""},
 		{"unknown file", "GET", "/api/v1/file/nope.go/commits", "", 404, "no indexed commit changed"},
 		{"dot-dot", "GET", "/api/v1/file/store/..%2F..%2Fetc/passwd/commits", "", 400, "not a path inside the repository"},

@@ -79,7 +79,7 @@ func (s *IndexState) staleLine() string {
 func snapshotIndex(s *Snapshot) freshness.Index {
 	g := s.Graph
 	return freshness.Index{ToolVersion: s.Meta.ToolVersion, Commit: s.Meta.IndexedCommit, Dirty: s.Meta.Dirty, DirtyPaths: s.Meta.DirtyPaths,
-		IndexedAt: s.Meta.IndexedAt, Generation: s.Meta.Generation,
+		DirtyHashes: s.Meta.DirtyHashes, IndexedAt: s.Meta.IndexedAt, Generation: s.Meta.Generation,
 		HasFile: func(rel string) bool { _, ok := g.Lookup("File:" + rel); return ok },
 		Missing: func(root string) ([]string, error) { return missingFiles(g, root), nil },
 	}

@@ -408,8 +408,17 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	if len(gs.Changed) <= store.MaxDirtyPaths {
 		dirtyPaths = slices.Sorted(slices.Values(gs.Changed))
 	}
+	var dirtyHashes map[string]string
+	for _, p := range dirtyPaths {
+		if h, ok := res.Cache.ContentHash(p); ok && len(dirtyHashes) < store.MaxDirtyHashes {
+			if dirtyHashes == nil {
+				dirtyHashes = map[string]string{}
+			}
+			dirtyHashes[p] = h
+		}
+	}
 	meta := store.Meta{ToolVersion: Version(), RepoPath: root, IndexedCommit: gs.Commit, Branch: gs.Branch,
-		Dirty: gs.Dirty, DirtyPaths: dirtyPaths, IndexedAt: start.UTC(), Stats: statsJSON, Writer: extractorKey(), ExtractCache: res.Cache.Token}
+		Dirty: gs.Dirty, DirtyPaths: dirtyPaths, DirtyHashes: dirtyHashes, IndexedAt: start.UTC(), Stats: statsJSON, Writer: extractorKey(), ExtractCache: res.Cache.Token}
 	wr, err := store.Save(ctx, root, res.Graph, res.Vectors, meta,
 		store.WriteOptions{Fresh: o.force, Ahead: pf.Ahead(), CarryHistory: res.CarriedHistory != nil})
 	timeline.Mark("index written")

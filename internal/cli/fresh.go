@@ -21,7 +21,7 @@ func checkFreshness(ctx context.Context, root string, r *store.Reader, gs gitSta
 // storeIndex describes an open index for a freshness check.
 func storeIndex(ctx context.Context, r *store.Reader) freshness.Index {
 	m := r.Meta()
-	return freshness.Index{ToolVersion: m.ToolVersion, Commit: m.IndexedCommit, Dirty: m.Dirty, DirtyPaths: m.DirtyPaths, IndexedAt: m.IndexedAt,
+	return freshness.Index{ToolVersion: m.ToolVersion, Commit: m.IndexedCommit, Dirty: m.Dirty, DirtyPaths: m.DirtyPaths, DirtyHashes: m.DirtyHashes, IndexedAt: m.IndexedAt,
 		Generation: m.Generation,
 		HasFile:    func(rel string) bool { return r.HasFile(ctx, rel) },
 		Missing:    func(root string) ([]string, error) { return r.MissingFiles(ctx, root) },

@@ -6,6 +6,8 @@ package freshness
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -26,7 +28,10 @@ type Index struct {
 	// DirtyPaths are the files git saw changed when the index was built
 	// (store.Meta.DirtyPaths).
 	DirtyPaths []string
-	IndexedAt  time.Time
+	// DirtyHashes are the SHA-256 (hex) of the content indexed of the
+	// source files among them (store.Meta.DirtyHashes).
+	DirtyHashes map[string]string
+	IndexedAt   time.Time
 	// Generation counts the writes of the index; with IndexedAt it tells
 	// one build from the next.
 	Generation int64
@@ -55,7 +60,9 @@ const maxListed = 5
 
 // Check compares an index with the repository at root: the version that
 // wrote it (when tool is not ""), HEAD, and the files changed in the work
-// tree since it was built (by modification time; a deleted file counts when
+// tree since it was built (by modification time, except that a file whose
+// indexed content the index recorded counts only when its content differs:
+// git stash && git stash pop changes no answer; a deleted file counts when
 // the index has it). gs is what git says about root now.
 func Check(ctx context.Context, root string, idx Index, tool string, gs GitState) Report {
 	var reasons []string
@@ -95,6 +102,9 @@ func Check(ctx context.Context, root string, idx Index, tool string, gs GitState
 		fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel)))
 		switch {
 		case err == nil && fi.ModTime().After(idx.IndexedAt):
+			if h, ok := idx.DirtyHashes[rel]; ok && sameContent(filepath.Join(root, filepath.FromSlash(rel)), h) {
+				continue // touched, but as indexed
+			}
 			newer = append(newer, rel)
 		case err != nil && os.IsNotExist(err) && idx.HasFile != nil && idx.HasFile(rel):
 			newer = append(newer, rel+" (deleted)")
@@ -116,6 +126,16 @@ func Check(ctx context.Context, root string, idx Index, tool string, gs GitState
 		reasons = append(reasons, fmt.Sprintf("%d file(s) changed since it was built: %s%s", len(newer), strings.Join(shown, ", "), more))
 	}
 	return Report{Fresh: len(reasons) == 0, Reasons: reasons, Head: gs.Commit, Branch: gs.Branch, Changed: len(newer)}
+}
+
+// sameContent reports whether the file at path has the SHA-256 (hex) h.
+func sameContent(path, h string) bool {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:]) == h
 }
 
 // ShortHash is the first ten digits of a commit hash.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"os"
 
@@ -211,6 +212,19 @@ func (c *ExtractCache) lookup(path string, hash [sha256.Size]byte) (*lang.FileFa
 		return f, e.facts
 	}
 	return nil, nil
+}
+
+// ContentHash is the SHA-256 (hex) of the content of the file at path
+// whose facts the cache holds: after a run, the content it indexed.
+func (c *ExtractCache) ContentHash(path string) (string, bool) {
+	if c == nil {
+		return "", false
+	}
+	e, ok := c.entries[path]
+	if !ok {
+		return "", false
+	}
+	return hex.EncodeToString(e.hash[:]), true
 }
 
 // add records the facts of a file (encoded) under its path and content

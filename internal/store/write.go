@@ -45,8 +45,13 @@ type Meta struct {
 	// DirtyPaths are the files git saw changed or untracked when the index
 	// was built (up to MaxDirtyPaths; nil when there were more): one of
 	// them that git no longer lists is not what the index holds.
-	DirtyPaths []string  `json:"dirtyPaths,omitempty"`
-	IndexedAt  time.Time `json:"indexedAt"`
+	DirtyPaths []string `json:"dirtyPaths,omitempty"`
+	// DirtyHashes are the SHA-256 (hex) of the content indexed of the
+	// DirtyPaths that are source files (at most MaxDirtyHashes): a file
+	// touched since with the same content is still what the index holds
+	// (git stash && git stash pop).
+	DirtyHashes map[string]string `json:"dirtyHashes,omitempty"`
+	IndexedAt   time.Time         `json:"indexedAt"`
 	// History is what the git history was read with; nil when the index
 	// has no history.
 	History *graph.HistorySettings `json:"history,omitempty"`
@@ -85,8 +90,12 @@ func fromGraph(meta *Meta, g *graph.Graph) {
 	}
 }
 
-// MaxDirtyPaths is how many DirtyPaths an index keeps at most.
-const MaxDirtyPaths = 10000
+// MaxDirtyPaths is how many DirtyPaths an index keeps at most, and
+// MaxDirtyHashes how many DirtyHashes.
+const (
+	MaxDirtyPaths  = 10000
+	MaxDirtyHashes = 1000
+)
 
 // Dir returns the index directory of a repository.
 func Dir(repo string) string { return filepath.Join(repo, DirName) }

@@ -73,6 +73,7 @@ repository there is refused), else the only one indexed.`,
 	f.DurationVar(&o.timeout, "timeout", cypher.DefaultTimeout, "stop the query after this long")
 	f.IntVar(&o.memory, "max-memory", cypher.DefaultMaxMemory>>20, "the query's memory budget in MiB: what it builds and keeps (sorts, DISTINCT, groups, collect) and, apart, its rows")
 	f.BoolVar(&o.json, "json", false, "print JSON: columns, rows (objects by column), row_count, truncated, warnings")
+	_ = cmd.RegisterFlagCompletionFunc("repo", completeRepos)
 	return cmd
 }
 

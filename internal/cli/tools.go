@@ -150,6 +150,7 @@ func newToolCmd(stdio *IO, tc toolCommand) *cobra.Command {
 		}
 	}
 	f.BoolVar(&asJSON, "json", false, "print the structured result as JSON")
+	registerToolCompletions(stdio, cmd, t, tc.positional)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		callArgs := map[string]any{}
 		for i := range t.Params {

@@ -61,6 +61,8 @@ line, modules and tests marked.`,
 	f.IntVar(&o.limit, "limit", memgraph.DefaultLimit, "most results to show")
 	f.Float64Var(&o.minConfidence, "min-confidence", 0, "ignore edges below this confidence (0-1)")
 	f.BoolVar(&o.json, "json", false, "print JSON")
+	_ = cmd.RegisterFlagCompletionFunc("repo", completeRepos)
+	cmd.ValidArgsFunction = completeSymbols(stdio)
 	return cmd
 }
 

@@ -320,6 +320,31 @@ func (r *Reader) CommonWords(query string) []string {
 	return dropped
 }
 
+// NamesWithPrefix returns up to limit distinct names of symbols that
+// start with prefix, in order, from the name index (shell completion).
+// With a qualifier ("Server."), only names whose qualified name ends with
+// the qualifier and the name count.
+func (r *Reader) NamesWithPrefix(ctx context.Context, qualifier, prefix string, limit int) ([]string, error) {
+	// Bytes compare: no UTF-8 text holds 0xff, so prefix+"\xff" bounds
+	// every name that starts with prefix.
+	rows, err := r.q.QueryContext(ctx, `SELECT DISTINCT name FROM node WHERE name >= ?2 AND name < ?3 AND kind NOT IN ('File', 'Folder')
+		AND (?1 = '' OR substr(qualified_name, -(length(?1) + length(name))) = ?1 || name)
+		ORDER BY name LIMIT ?4`, qualifier, prefix, prefix+"\xff", limit)
+	if err != nil {
+		return nil, fmt.Errorf("read names: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+	return out, rows.Err()
+}
+
 // HasFile reports whether the index has a File node for path.
 func (r *Reader) HasFile(ctx context.Context, path string) bool {
 	var n int

@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"runtime"
 	"slices"
-	"sort"
 	"sync"
 	"time"
 
@@ -45,15 +45,12 @@ func (s *series) add(d time.Duration, errMsg string) {
 	}
 }
 
-// quantile is the q-quantile of the latencies (nearest rank).
-func (s *series) quantile(q float64) time.Duration {
-	if len(s.lat) == 0 {
+// quantile is the q-quantile of latencies sorted (nearest rank).
+func quantile(sorted []time.Duration, q float64) time.Duration {
+	if len(sorted) == 0 {
 		return 0
 	}
-	l := slices.Clone(s.lat)
-	slices.Sort(l)
-	i := min(max(int(q*float64(len(l))+0.5)-1, 0), len(l)-1)
-	return l[i]
+	return sorted[min(max(int(q*float64(len(sorted))+0.5)-1, 0), len(sorted)-1)]
 }
 
 type attackCount struct {
@@ -132,14 +129,11 @@ func (r *report) write(w io.Writer, elapsed time.Duration) {
 		r.srv.Version, r.o.repo, elapsed.Round(time.Second), r.o.clients, r.o.reindex, r.o.hostile, r.o.stalled, runtime.NumCPU())
 	fmt.Fprintln(w, "| requests | count | errors | per s | p50 ms | p90 ms | p99 ms | max ms |")
 	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|")
-	var kinds []string
-	for k := range r.kinds {
-		kinds = append(kinds, k)
-	}
-	sort.Strings(kinds)
+	kinds := slices.Sorted(maps.Keys(r.kinds))
 	row := func(name string, s *series) {
-		fmt.Fprintf(w, "| %s | %d | %d | %.1f | %.1f | %.1f | %.1f | %.1f |\n", name, len(s.lat), s.errors,
-			float64(len(s.lat))/elapsed.Seconds(), ms(s.quantile(0.5)), ms(s.quantile(0.9)), ms(s.quantile(0.99)), ms(s.quantile(1)))
+		l := slices.Sorted(slices.Values(s.lat))
+		fmt.Fprintf(w, "| %s | %d | %d | %.1f | %.1f | %.1f | %.1f | %.1f |\n", name, len(l), s.errors,
+			float64(len(l))/elapsed.Seconds(), ms(quantile(l, 0.5)), ms(quantile(l, 0.9)), ms(quantile(l, 0.99)), ms(quantile(l, 1)))
 	}
 	all := &series{}
 	for _, k := range kinds {
@@ -154,18 +148,9 @@ func (r *report) write(w io.Writer, elapsed time.Duration) {
 	if len(r.attacks) > 0 {
 		fmt.Fprintln(w, "\n| hostile input | wanted | answers by status |")
 		fmt.Fprintln(w, "|---|---:|---|")
-		var names []string
-		for n := range r.attacks {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, n := range names {
+		for _, n := range slices.Sorted(maps.Keys(r.attacks)) {
 			a := r.attacks[n]
-			var statuses []int
-			for s := range a.byStatus {
-				statuses = append(statuses, s)
-			}
-			sort.Ints(statuses)
+			statuses := slices.Sorted(maps.Keys(a.byStatus))
 			txt := ""
 			for i, s := range statuses {
 				if i > 0 {

@@ -127,10 +127,11 @@ func (it *aggregateIter) fill(ec *execCtx) error {
 			gi, ok = index[string(key)]
 		}
 		if !ok {
-			w := keyWeight(len(ec.keyBuf)) + int64(len(n.aggs))*valueBytes
+			keyBytes := len(ec.keyBuf)
 			if single {
-				w = keyWeight(0) + int64(len(n.aggs))*valueBytes
+				keyBytes = 0 // looked up by the string itself, counted below
 			}
+			w := keyWeight(keyBytes) + int64(len(n.aggs))*valueBytes
 			for _, v := range keyVals {
 				w += weight(v)
 			}

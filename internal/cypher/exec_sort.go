@@ -46,6 +46,10 @@ type sortEntry struct {
 	w    int64 // the memory it holds: the row's values and its keys
 }
 
+// entryWeight is what a sort entry holds: the row's values and its keys
+// (which mostly are values of the row).
+func entryWeight(row []Value, keys int) int64 { return rowWeight(row) + int64(keys)*valueBytes }
+
 type sortIter struct {
 	n       *sortNode
 	in      iterator
@@ -110,7 +114,7 @@ func (it *sortIter) fill(ec *execCtx) error {
 			if !n.less(&e, &h.e[0]) {
 				continue
 			}
-			e.w = rowWeight(row) + int64(len(n.keys))*valueBytes
+			e.w = entryWeight(row, len(n.keys))
 			ec.release(h.e[0].w)
 			if err := ec.hold(e.w, "ORDER BY"); err != nil {
 				return err
@@ -120,7 +124,7 @@ func (it *sortIter) fill(ec *execCtx) error {
 			heap.Fix(h, 0)
 			continue
 		}
-		e.w = rowWeight(row) + int64(len(n.keys))*valueBytes
+		e.w = entryWeight(row, len(n.keys))
 		if err := ec.hold(e.w, "ORDER BY"); err != nil {
 			return err
 		}

@@ -138,16 +138,16 @@ func runFileHistory(ctx context.Context, b *Backend, a *Args) (*Result, error) {
 				p = files[0].FilePath
 			default:
 				return &Result{Data: map[string]any{"status": "ambiguous", "candidates": files, "totalCandidates": len(files)},
-					Text: format.Candidates(p, files, len(files)), Hint: "call again with the full path of one of the candidates.",
+					Text: format.Candidates(p, files, len(files)), Hint: hint(repeat(), " with the full path of one of the candidates as ", param("path"), "."),
 					Ambiguous: true}, nil
 			}
 		}
 		res := analysis.FileHistory(x, p, w, a.Int("offset"), a.Int("limit"))
-		hint := "call get_commit_impact on a hash to see what that commit changed."
+		h := hint(call("get_commit_impact"), " on a hash to see what that commit changed.")
 		if res.Truncated {
-			hint = fmt.Sprintf("more commits: call get_file_history again with offset %d.", res.NextOffset)
+			h = hint("more commits: ", again("get_file_history", "offset", res.NextOffset), ".")
 		}
-		return &Result{Data: res, Text: format.FileHistory(&res), Hint: hint}, nil
+		return &Result{Data: res, Text: format.FileHistory(&res), Hint: h}, nil
 	})
 }
 
@@ -163,7 +163,7 @@ func runSymbolHistory(ctx context.Context, b *Backend, a *Args) (*Result, error)
 				n, err = l.Node, nil
 			case "ambiguous":
 				return &Result{Data: map[string]any{"status": "ambiguous", "candidates": l.Candidates, "totalCandidates": l.TotalCandidates},
-					Text: format.Candidates(a.String("name"), l.Candidates, l.TotalCandidates), Hint: "call again with uid set to one of the candidates.",
+					Text: format.Candidates(a.String("name"), l.Candidates, l.TotalCandidates), Hint: pickCandidate("uid"),
 					Ambiguous: true}, nil
 			}
 		}
@@ -176,11 +176,11 @@ func runSymbolHistory(ctx context.Context, b *Backend, a *Args) (*Result, error)
 				return nil, err
 			}
 		}
-		hint := "call get_commit_impact on a hash to see the whole commit."
+		h := hint(call("get_commit_impact"), " on a hash to see the whole commit.")
 		if res.Truncated {
-			hint = fmt.Sprintf("more commits: call get_symbol_history again with offset %d.", res.NextOffset)
+			h = hint("more commits: ", again("get_symbol_history", "offset", res.NextOffset), ".")
 		}
-		return &Result{Data: res, Text: format.SymbolHistory(&res), Hint: hint}, nil
+		return &Result{Data: res, Text: format.SymbolHistory(&res), Hint: h}, nil
 	})
 }
 
@@ -223,7 +223,7 @@ func runRecentChanges(ctx context.Context, b *Backend, a *Args) (*Result, error)
 	}
 	rng, branch := strings.TrimSpace(a.String("range")), strings.TrimSpace(a.String("branch"))
 	if rng != "" && branch != "" {
-		return nil, &ArgError{Param: "range", Msg: "give range or branch, not both"}
+		return nil, argError("range", "give ", param("range"), " or ", param("branch"), ", not both")
 	}
 	if rng != "" && !strings.Contains(rng, "..") {
 		return nil, &ArgError{Param: "range", Msg: fmt.Sprintf("%q is not a range: write A..B", rng)}
@@ -247,11 +247,11 @@ func runRecentChanges(ctx context.Context, b *Backend, a *Args) (*Result, error)
 			}
 		}
 		res := analysis.RecentChanges(s.Graph, x, only, w, a.Int("limit"), window)
-		hint := "call get_symbol_history on a symbol, or get_commit_impact on a commit."
+		h := hint(call("get_symbol_history"), " on a symbol, or ", call("get_commit_impact"), " on a commit.")
 		if res.MoreCommits > 0 {
-			hint = "more commits in the window: narrow it with since/until or raise limit."
+			h = hint("more commits in the window: narrow it with ", param("since"), " and ", param("until"), ", or raise ", param("limit"), ".")
 		}
-		return &Result{Data: res, Text: format.RecentChanges(&res), Hint: hint}, nil
+		return &Result{Data: res, Text: format.RecentChanges(&res), Hint: h}, nil
 	})
 }
 
@@ -342,7 +342,7 @@ func runCommitImpact(ctx context.Context, b *Backend, a *Args) (*Result, error) 
 			return nil, err
 		}
 		res := analysis.CommitImpact(s.Graph, x, i, a.Int("limit"))
-		hint := "call context on a changed symbol, or get_symbol_history to see its other changes."
-		return &Result{Data: res, Text: format.CommitImpact(&res), Hint: hint}, nil
+		h := hint(call("context"), " on a changed symbol, or ", call("get_symbol_history"), " to see its other changes.")
+		return &Result{Data: res, Text: format.CommitImpact(&res), Hint: h}, nil
 	})
 }

@@ -63,14 +63,14 @@ func runFindSymbol(ctx context.Context, b *Backend, a *Args) (*Result, error) {
 			}
 			return nil, &NotFoundError{What: fmt.Sprintf("no symbol named %q%s in %s: %s", name, filters, s.Repo.ID, missAdvice(s, name))}
 		}
-		hint := fmt.Sprintf("call get_callers_of with uid %q, or context for everything linked to it.", res.Definitions[0].UID)
+		h := hint(call("get_callers_of", "uid", res.Definitions[0].UID), ", or ", call("context", "uid", res.Definitions[0].UID), " for everything linked to it.")
 		if res.Total > 1 {
-			hint = "call get_callers_of or context with the uid of the one you mean."
+			h = hint(call("get_callers_of"), " or ", call("context"), " with ", param("uid"), " set to the one you mean.")
 		}
 		if res.Truncated {
-			hint = "narrow with kind or file_path to see the rest."
+			h = hint("narrow with ", param("kind"), " or ", param("file_path"), " to see the rest.")
 		}
-		return &Result{Data: res, Text: format.Definitions(&res), Hint: hint}, nil
+		return &Result{Data: res, Text: format.Definitions(&res), Hint: h}, nil
 	})
 }
 
@@ -86,20 +86,20 @@ func runCallTree(callers bool) func(ctx context.Context, b *Backend, a *Args) (*
 			if !callers {
 				tool = "get_callees_of"
 			}
-			var hint string
+			var h Hint
 			switch {
 			case res.Truncated:
-				hint = fmt.Sprintf("the answer is cut at %d: ask with a smaller depth, or call %s on one of the listed symbols.", analysis.MaxNavResults, tool)
+				h = hint(fmt.Sprintf("the answer is cut at %d: ask with a smaller ", analysis.MaxNavResults), param("depth"), ", or ", call(tool), " on one of the listed symbols.")
 			case res.Total == 0 && callers:
-				hint = "no other symbol in the repository calls it: it may be an entry point, called from outside the repository, or only referenced; try context."
+				h = hint("no other symbol in the repository calls it: it may be an entry point, called from outside the repository, or only referenced; try ", call("context"), ".")
 			case res.Total == 0:
-				hint = "it calls no other symbol in the repository; try context for its other relations."
+				h = hint("it calls no other symbol in the repository; try ", call("context"), " for its other relations.")
 			case res.Depth < analysis.MaxCallDepth && len(res.Levels) == res.Depth:
-				hint = fmt.Sprintf("call %s with depth %d to go one level further, or impact for the blast radius.", tool, res.Depth+1)
+				h = hint(again(tool, "depth", res.Depth+1), " to go one level further, or ", call("impact"), " for the blast radius.")
 			default:
-				hint = "call context on a listed symbol for its other relations."
+				h = hint(call("context"), " on a listed symbol for its other relations.")
 			}
-			return &Result{Data: res, Text: format.CallTree(&res), Hint: hint}, nil
+			return &Result{Data: res, Text: format.CallTree(&res), Hint: h}, nil
 		})
 	}
 }
@@ -114,10 +114,10 @@ func runModuleDependencies(ctx context.Context, b *Backend, a *Args) (*Result, e
 		if err != nil {
 			return nil, err
 		}
-		hint := "call get_module_dependencies on a listed module to follow the architecture, or find_symbol for a symbol in it."
+		h := hint(call("get_module_dependencies"), " on a listed module to follow the architecture, or ", call("find_symbol"), " for a symbol in it.")
 		if res.Truncated {
-			hint = fmt.Sprintf("the lists are cut at %d modules; the most linked are shown.", analysis.MaxNavResults)
+			h = hint(fmt.Sprintf("the lists are cut at %d modules; the most linked are shown.", analysis.MaxNavResults))
 		}
-		return &Result{Data: res, Text: format.ModuleDeps(&res), Hint: hint}, nil
+		return &Result{Data: res, Text: format.ModuleDeps(&res), Hint: h}, nil
 	})
 }

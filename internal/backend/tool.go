@@ -19,9 +19,27 @@ var ErrUnknownTool = errors.New("unknown tool")
 type ArgError struct {
 	Param string
 	Msg   string
+	// say, when set, is the message naming other parameters, rendered for
+	// the reader (Message); Msg is its agent rendering.
+	say Hint
+}
+
+// argError is an ArgError whose message names parameters.
+func argError(param string, parts ...any) *ArgError {
+	h := hint(parts...)
+	return &ArgError{Param: param, Msg: h.Render(ForAgent), say: h}
 }
 
 func (e *ArgError) Error() string { return fmt.Sprintf("argument %q: %s", e.Param, e.Msg) }
+
+// Message is the error's message rendered for the audience, without the
+// parameter's own name.
+func (e *ArgError) Message(to Audience) string {
+	if e.say != nil {
+		return e.say.Render(to)
+	}
+	return e.Msg
+}
 
 // ParamType is the JSON type of a tool parameter.
 type ParamType string
@@ -66,10 +84,12 @@ type Tool struct {
 
 // Result is what a tool returns: structured data for programs, a short
 // markdown rendering for the model, and a one-line hint at the next step.
+// Text names no tool parameter: parameters are named only in the hint,
+// which is rendered for the reader (MarkdownFor).
 type Result struct {
 	Data any
 	Text string
-	Hint string
+	Hint Hint
 	// Ambiguous: the call named several symbols; Data lists the
 	// candidates and nothing else was computed.
 	Ambiguous bool
@@ -79,14 +99,18 @@ type Result struct {
 	Index *IndexState
 }
 
-// Markdown is the text rendering with the hint appended, after a line
-// naming the repository and one saying so when the index is stale.
-func (r *Result) Markdown() string {
+// Markdown is the text rendering for an agent (MarkdownFor ForAgent).
+func (r *Result) Markdown() string { return r.MarkdownFor(ForAgent) }
+
+// MarkdownFor is the text rendering with the hint appended, rendered for
+// the audience, after a line naming the repository and one saying so when
+// the index is stale.
+func (r *Result) MarkdownFor(to Audience) string {
 	text := r.Index.repoLine() + r.Index.staleLine() + r.Text
-	if r.Hint == "" {
+	if len(r.Hint) == 0 {
 		return text
 	}
-	return strings.TrimRight(text, "\n") + "\n\n" + "Next: " + r.Hint + "\n"
+	return strings.TrimRight(text, "\n") + "\n\n" + "Next: " + r.Hint.Render(to) + "\n"
 }
 
 // Structured is the structured result transports send: Data, with the

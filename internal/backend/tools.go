@@ -242,14 +242,14 @@ func runListRepos(_ context.Context, b *Backend, a *Args) (*Result, error) {
 	} else {
 		text += format.Table([]string{"id", "path", "indexed", "commit", "files", "functions"}, rows)
 	}
-	hint := "read gitnexus://repo/{id}/context, or call overview with repo set."
+	h := hint(call("overview"), " with ", param("repo"), " set to one of them.")
 	if p.HasMore {
-		hint = fmt.Sprintf("more repositories: call list_repos with offset %d.", p.NextOffset)
+		h = hint("more repositories: ", again("list_repos", "offset", p.NextOffset), ".")
 	}
 	if page == nil {
 		page = []RepoHandle{}
 	}
-	return &Result{Data: map[string]any{"repos": page, "pagination": p}, Text: text, Hint: hint}, nil
+	return &Result{Data: map[string]any{"repos": page, "pagination": p}, Text: text, Hint: h}, nil
 }
 
 func plural(n int, one, many string) string {
@@ -270,11 +270,11 @@ func runQuery(ctx context.Context, b *Backend, a *Args) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		hint := "call context on a symbol for its callers and callees."
+		h := hint(call("context"), " on a symbol for its callers and callees.")
 		if res.Total == 0 {
-			hint = "try other words, or a symbol's name with context."
+			h = hint("try other words, or ", call("context"), " on a symbol's name.")
 		}
-		return &Result{Data: res, Text: format.Query(res), Hint: hint}, nil
+		return &Result{Data: res, Text: format.Query(res), Hint: h}, nil
 	})
 }
 
@@ -284,7 +284,7 @@ func runQuery(ctx context.Context, b *Backend, a *Args) (*Result, error) {
 func lookup(s *Snapshot, a *Args, uidParam, nameParam string) (memgraph.NodeID, *Result, error) {
 	uid, name, file, kind := a.String(uidParam), a.String(nameParam), a.String("file_path"), a.String("kind")
 	if uid == "" && name == "" {
-		return 0, nil, &ArgError{Param: nameParam, Msg: fmt.Sprintf("give %s (a symbol name) or %s (an exact id)", nameParam, uidParam)}
+		return 0, nil, argError(nameParam, "give ", param(nameParam), " (a symbol name) or ", param(uidParam), " (an exact id)")
 	}
 	l := analysis.FindSymbol(s.Graph, analysis.SymbolRef{UID: uid, Name: name, FilePath: file, Kind: kind})
 	switch l.Status {
@@ -292,7 +292,7 @@ func lookup(s *Snapshot, a *Args, uidParam, nameParam string) (memgraph.NodeID, 
 		return l.Node, nil, nil
 	case "ambiguous":
 		return 0, &Result{Data: map[string]any{"status": "ambiguous", "candidates": l.Candidates, "totalCandidates": l.TotalCandidates},
-			Text: format.Candidates(name, l.Candidates, l.TotalCandidates), Hint: "call again with uid set to one of the candidates.",
+			Text: format.Candidates(name, l.Candidates, l.TotalCandidates), Hint: pickCandidate(uidParam),
 			Ambiguous: true}, nil
 	}
 	what := name
@@ -340,7 +340,7 @@ func runContext(ctx context.Context, b *Backend, a *Args) (*Result, error) {
 			}
 		}
 		return &Result{Data: res, Text: format.Context(&res),
-			Hint: fmt.Sprintf("call impact with target_uid %q before changing it.", res.Symbol.UID)}, nil
+			Hint: hint(call("impact", "target_uid", res.Symbol.UID), " before changing it.")}, nil
 	})
 }
 
@@ -369,11 +369,11 @@ func runImpact(ctx context.Context, b *Backend, a *Args) (*Result, error) {
 		})
 		info := analysis.Info(s.Graph, n)
 		res.Target = &info
-		hint := "call context on a depth-1 item to see how it uses the target."
+		h := hint(call("context"), " on a depth-1 item to see how it uses the target.")
 		if res.Truncated {
-			hint = fmt.Sprintf("more items: call impact again with offset %d.", res.NextOffset)
+			h = hint("more items: ", again("impact", "offset", res.NextOffset), ".")
 		}
-		return &Result{Data: res, Text: format.Impact(&res), Hint: hint}, nil
+		return &Result{Data: res, Text: format.Impact(&res), Hint: h}, nil
 	})
 }
 
@@ -384,17 +384,17 @@ func runDetectChanges(ctx context.Context, b *Backend, a *Args) (*Result, error)
 		if err != nil {
 			return nil, err
 		}
-		hint := "call impact on a changed symbol with a high number of callers."
+		h := hint(call("impact"), " on a changed symbol with a high number of callers.")
 		if res.Summary.ChangedCount == 0 {
-			hint = "nothing indexed changed; after new code, run `gitnexus analyze`."
+			h = hint("nothing indexed changed; after new code, run `gitnexus analyze`.")
 		}
-		return &Result{Data: res, Text: format.Changes(res), Hint: hint}, nil
+		return &Result{Data: res, Text: format.Changes(res), Hint: h}, nil
 	})
 }
 
 func runRename(ctx context.Context, b *Backend, a *Args) (*Result, error) {
 	if a.String("symbol_name") == "" && a.String("symbol_uid") == "" {
-		return nil, &ArgError{Param: "symbol_name", Msg: "give symbol_name or symbol_uid"}
+		return nil, argError("symbol_name", "give ", param("symbol_name"), " or ", param("symbol_uid"))
 	}
 	return b.withRepo(ctx, a.String("repo"), func(s *Snapshot) (*Result, error) {
 		if !a.Bool("dry_run") && b.opts.ReadOnly {
@@ -416,14 +416,14 @@ func runRename(ctx context.Context, b *Backend, a *Args) (*Result, error) {
 			}
 			return nil, err
 		}
-		hint := "review the edits, then call rename with dry_run false."
+		h := hint("review the edits, then ", again("rename", "dry_run", false), ".")
 		if !res.DryRun {
-			hint = "run `gitnexus analyze` to update the index, then detect_changes."
+			h = hint("run `gitnexus analyze` to update the index, then ", call("detect_changes"), ".")
 			if s.handle != nil {
 				s.handle.monitor().Forget() // the files just changed: check again
 			}
 		}
-		return &Result{Data: res, Text: format.Rename(res), Hint: hint}, nil
+		return &Result{Data: res, Text: format.Rename(res), Hint: h}, nil
 	})
 }
 
@@ -454,11 +454,11 @@ func runCypher(ctx context.Context, b *Backend, a *Args) (*Result, error) {
 		for _, w := range res.Warnings {
 			text += "\nWarning: " + w + "\n"
 		}
-		hint := "call context on a symbol of interest for its relations with file:line."
+		h := hint(call("context"), " on a symbol of interest for its relations with file:line.")
 		if res.Truncated {
-			hint = "the result was cut: add LIMIT, aggregate, or raise limit."
+			h = hint("the result was cut: add LIMIT, aggregate, or raise ", param("limit"), ".")
 		}
-		return &Result{Data: ans, Text: text, Hint: hint}, nil
+		return &Result{Data: ans, Text: text, Hint: h}, nil
 	})
 }
 
@@ -477,7 +477,7 @@ func runOverview(ctx context.Context, b *Backend, a *Args) (*Result, error) {
 	return b.withRepo(ctx, a.String("repo"), func(s *Snapshot) (*Result, error) {
 		res := s.overview()
 		return &Result{Data: res, Text: format.Overview(s.Repo.ID, &res),
-			Hint: "call query with words for a concept, or context on an entry point."}, nil
+			Hint: hint(call("query"), " with words for a concept, or ", call("context"), " on an entry point.")}, nil
 	})
 }
 

@@ -21,6 +21,7 @@ var update = flag.Bool("update", false, "rewrite the golden files of the tool te
 // times by placeholders) with testdata/golden/<name>.txt.
 func golden(t *testing.T, name, root string, res *Result) {
 	t.Helper()
+	checkHint(t, res)
 	var times []string
 	if res.Index != nil {
 		idx := *res.Index

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode"
 
 	"github.com/spf13/cobra"
 
@@ -56,25 +55,8 @@ var toolCommands = []toolCommand{
 		example: "  gitnexus get-commit-impact 1a2b3c4\n  gitnexus get-commit-impact 1a2b3c4 --json"},
 }
 
-// flagName turns a parameter name (max_symbols, maxDepth) into a flag name
-// (max-symbols, max-depth).
-func flagName(param string) string {
-	var b strings.Builder
-	for i, r := range param {
-		switch {
-		case r == '_':
-			b.WriteByte('-')
-		case unicode.IsUpper(r):
-			if i > 0 {
-				b.WriteByte('-')
-			}
-			b.WriteRune(unicode.ToLower(r))
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
+// flagName is the flag of a tool parameter (max_symbols → max-symbols).
+func flagName(param string) string { return backend.FlagName(param) }
 
 func newToolCmds(stdio *IO) []*cobra.Command {
 	var out []*cobra.Command
@@ -192,7 +174,7 @@ func runTool(ctx context.Context, stdio *IO, name string, args map[string]any, a
 		code := ExitError
 		var ae *backend.ArgError
 		if errors.As(err, &ae) {
-			err, code = fmt.Errorf("--%s: %s", flagName(ae.Param), ae.Msg), ExitUsage
+			err, code = fmt.Errorf("--%s: %s", flagName(ae.Param), ae.Message(backend.ForCLI)), ExitUsage
 		}
 		if asJSON {
 			// Scripts read one JSON value on stdout, answer or error.
@@ -211,11 +193,11 @@ func runTool(ctx context.Context, stdio *IO, name string, args map[string]any, a
 		enc.SetIndent("", "  ")
 		err = enc.Encode(res.Structured())
 	} else {
-		_, err = fmt.Fprint(stdio.Out, res.Markdown())
+		_, err = fmt.Fprint(stdio.Out, res.MarkdownFor(backend.ForCLI))
 	}
 	if err == nil && res.Ambiguous {
 		// The answer lists the candidates; scripts tell by the status.
-		return &exitError{code: ExitAmbiguous, err: fmt.Errorf("the name is ambiguous: it matches the candidates listed; name one by its uid")}
+		return &exitError{code: ExitAmbiguous, err: fmt.Errorf("the name is ambiguous: it matches the candidates listed; name one with --uid")}
 	}
 	return err
 }

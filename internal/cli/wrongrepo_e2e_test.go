@@ -96,3 +96,39 @@ func TestToolCommandExitCodes(t *testing.T) {
 		t.Errorf("an answer: %s", r.stdout)
 	}
 }
+
+// TestHintsSpeakCLI: on the command line the next step names commands
+// and flags, never a tool parameter.
+func TestHintsSpeakCLI(t *testing.T) {
+	home := t.TempDir()
+	files := map[string]string{"order/check.go": "package order\n\nfunc validate(x int) bool { return x > 0 }\n"}
+	for k, v := range shop {
+		files[k] = v
+	}
+	root := newRepo(t, "shop", files)
+	mustRun(t, home, root, "analyze", "-q")
+	cases := []struct {
+		args []string
+		next string
+	}{
+		{[]string{"context", "validate"},
+			"Next: run the command again with `--uid` set to one of the candidates (or narrow with `--file-path` or `--kind`).\n"},
+		{[]string{"context", "Charge"}, "Next: run `gitnexus impact --target-uid Method:payment/payment.go:Client.Charge` before changing it.\n"},
+		{[]string{"rename", "Charge", "Bill"}, "Next: review the edits, then run the command again with `--dry-run=false`.\n"},
+		{[]string{"overview"}, "Next: run `gitnexus query` with words for a concept, or run `gitnexus context` on an entry point.\n"},
+	}
+	for _, c := range cases {
+		r := run(t, home, root, c.args...)
+		if !strings.Contains(r.stdout, c.next) {
+			t.Errorf("%v: want %q in\n%s", c.args, c.next, r.stdout)
+		}
+		for _, mcp := range []string{"target_uid", "file_path", "dry_run", "call "} {
+			if strings.Contains(r.stdout, mcp) {
+				t.Errorf("%v: names %q:\n%s", c.args, mcp, r.stdout)
+			}
+		}
+	}
+	if r := run(t, home, root, "context"); r.code != 2 || !strings.Contains(r.stderr, "give `--name` (a symbol name) or `--uid` (an exact id)") {
+		t.Errorf("context without a name: exit %d: %s", r.code, r.stderr)
+	}
+}

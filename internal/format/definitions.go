@@ -41,7 +41,7 @@ func Definitions(r *analysis.DefinitionsResult) string {
 		fmt.Fprintf(&b, " — uid `%s`\n", d.UID)
 	}
 	if r.Truncated {
-		fmt.Fprintf(&b, "\nShowing %d of %d: the answer is cut at %d; narrow with kind or file_path.\n", r.Returned, r.Total, analysis.MaxNavResults)
+		fmt.Fprintf(&b, "\nShowing %d of %d: the answer is cut at %d.\n", r.Returned, r.Total, analysis.MaxNavResults)
 	}
 	return b.String()
 }

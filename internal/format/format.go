@@ -50,7 +50,7 @@ func Loc(file string, line int) string {
 // Candidates renders the choices of an ambiguous name.
 func Candidates(name string, cands []analysis.Candidate, total int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%q is ambiguous: %d symbols have that name. Pass `uid` (or narrow with `file_path` / `kind`):\n\n", name, total)
+	fmt.Fprintf(&b, "%q is ambiguous: %d symbols have that name:\n\n", name, total)
 	rows := make([][]string, 0, len(cands))
 	for _, c := range cands {
 		rows = append(rows, []string{c.UID, c.Kind, Loc(c.FilePath, c.StartLine), fmt.Sprintf("%.2f", c.Score)})

@@ -32,6 +32,7 @@ var toolExamples = []struct {
 	{"get_callers_of", map[string]any{"name": "Store.Get", "depth": 2}},
 	{"get_callees_of", map[string]any{"name": "main"}},
 	{"get_module_dependencies", map[string]any{"module": "example.com/shop/order"}},
+	{"trace", map[string]any{"from": "main", "to": "Store.Get"}},
 	{"get_file_history", map[string]any{"path": "cache/memo.go"}},
 	{"get_symbol_history", map[string]any{"name": "Store.Get"}},
 	{"get_recent_changes", map[string]any{"limit": 3}},

@@ -224,8 +224,18 @@ func shellQuote(s string) string {
 }
 
 // pickCandidate is the hint of an ambiguous name, for a tool whose exact
-// id parameter is uidParam.
-func pickCandidate(uidParam string) Hint {
-	return hint(repeat(), " with ", param(uidParam), " set to one of the candidates (or narrow with ",
-		param("file_path"), " or ", param("kind"), ").")
+// id parameter is uidParam and whose other parameters narrowing a name
+// are narrow.
+func pickCandidate(uidParam string, narrow ...string) Hint {
+	parts := []any{repeat(), " with ", param(uidParam), " set to one of the candidates"}
+	sep := " (or narrow with "
+	for _, n := range narrow {
+		if n != "" {
+			parts, sep = append(parts, sep, param(n)), " or "
+		}
+	}
+	if sep == " or " {
+		parts = append(parts, ")")
+	}
+	return hint(append(parts, ".")...)
 }

@@ -29,7 +29,7 @@ func TestHintRenderings(t *testing.T) {
 		{"a setting", hint("apply with ", setting("dry_run", false), " or ", setting("include_text_matches", true)),
 			"apply with dry_run false or include_text_matches true",
 			"apply with `--dry-run=false` or `--include-text-matches`"},
-		{"parameters", pickCandidate("target_uid"),
+		{"parameters", pickCandidate("target_uid", "file_path", "kind"),
 			"call again with target_uid set to one of the candidates (or narrow with file_path or kind).",
 			"run the command again with `--target-uid` set to one of the candidates (or narrow with `--file-path` or `--kind`)."},
 		{"camel case", hint(param("relationTypes")), "relationTypes", "`--relation-types`"},
@@ -99,7 +99,7 @@ func TestCandidateHintsNameRealParameters(t *testing.T) {
 		tl, _ := LookupTool(tool)
 		for _, p := range tl.Params {
 			if strings.HasSuffix(p.Name, "uid") {
-				checkHint(t, &Result{Hint: pickCandidate(p.Name)})
+				checkHint(t, &Result{Hint: pickCandidate(p.Name, "file_path", "kind")})
 			}
 		}
 	}

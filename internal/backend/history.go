@@ -163,7 +163,7 @@ func runSymbolHistory(ctx context.Context, b *Backend, a *Args) (*Result, error)
 				n, err = l.Node, nil
 			case "ambiguous":
 				return &Result{Data: map[string]any{"status": "ambiguous", "candidates": l.Candidates, "totalCandidates": l.TotalCandidates},
-					Text: format.Candidates(a.String("name"), l.Candidates, l.TotalCandidates), Hint: pickCandidate("uid"),
+					Text: format.Candidates(a.String("name"), l.Candidates, l.TotalCandidates), Hint: pickCandidate("uid", "file_path", "kind"),
 					Ambiguous: true}, nil
 			}
 		}

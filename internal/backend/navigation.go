@@ -121,3 +121,30 @@ func runModuleDependencies(ctx context.Context, b *Backend, a *Args) (*Result, e
 		return &Result{Data: res, Text: format.ModuleDeps(&res), Hint: h}, nil
 	})
 }
+
+func runTrace(ctx context.Context, b *Backend, a *Args) (*Result, error) {
+	return b.withRepo(ctx, a.String("repo"), func(s *Snapshot) (*Result, error) {
+		from, amb, err := lookupBy(s, a, "from_uid", "from", "from_file", "")
+		if err != nil || amb != nil {
+			return amb, err
+		}
+		to, amb, err := lookupBy(s, a, "to_uid", "to", "to_file", "")
+		if err != nil || amb != nil {
+			return amb, err
+		}
+		res := analysis.Trace(s.Graph, from, to, a.Int("max_depth"), a.Int("limit"))
+		var h Hint
+		switch {
+		case len(res.Paths) == 0 && res.Reverse > 0:
+			h = hint(call("trace", "from_uid", res.To.UID, "to_uid", res.From.UID), " for the paths the other way.")
+		case len(res.Paths) == 0:
+			h = hint(call("get_callers_of", "uid", res.To.UID), " to see what does reach it, or ", call("context"),
+				" for relations other than calls.")
+		case res.More:
+			h = hint("more paths: raise ", param("limit"), ".")
+		default:
+			h = hint(call("impact", "target_uid", res.To.UID), " for everything that reaches it.")
+		}
+		return &Result{Data: res, Text: format.Trace(&res), Hint: h}, nil
+	})
+}

@@ -384,6 +384,9 @@ func TestNavigationGolden(t *testing.T) {
 		{"callees", "get_callees_of", map[string]any{"name": "main"}},
 		{"module-deps-package", "get_module_dependencies", map[string]any{"module": "example.com/shop/order"}},
 		{"module-deps-folder", "get_module_dependencies", map[string]any{"module": "tools/tests"}},
+		{"trace", "trace", map[string]any{"from": "main", "to": "Store.Get"}},
+		{"trace-none", "trace", map[string]any{"from": "Store.Get", "to": "main"}},
+		{"trace-ambiguous", "trace", map[string]any{"from": "main", "to": "Get"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -393,5 +396,99 @@ func TestNavigationGolden(t *testing.T) {
 			}
 			golden(t, c.name, root, res)
 		})
+	}
+}
+
+// TestTrace: the call paths between two symbols of a real repository,
+// shortest first, each symbol once on a path, with the bounds and the
+// answer when no path leads there.
+func TestTrace(t *testing.T) {
+	newHome(t)
+	root := writeRepo(t, filepath.Join(t.TempDir(), "paths"), map[string]string{
+		"go.mod": "module example.com/paths\n\ngo 1.22\n",
+		"app/app.go": `package app
+
+func Entry() {
+	a()
+	b()
+	loop()
+}
+
+func a() { Target() }
+
+func b() {
+	Target()
+	c()
+}
+
+func c() { Target() }
+
+func loop() { loop2() }
+
+func loop2() {
+	loop()
+	Target()
+}
+
+func Target() {}
+
+func Lone() {}
+`,
+	})
+	index(t, root)
+	b := newBackend(t, Options{Cwd: root})
+	paths := func(r analysis.TraceResult) []string {
+		var out []string
+		for _, p := range r.Paths {
+			var names []string
+			for _, st := range p.Steps {
+				names = append(names, st.Name)
+			}
+			out = append(out, strings.Join(names, ">"))
+		}
+		return out
+	}
+	cases := []struct {
+		name    string
+		args    map[string]any
+		want    []string
+		more    bool
+		reverse int
+	}{
+		{"shortest first", map[string]any{"from": "Entry", "to": "Target", "limit": 10},
+			[]string{"Entry>a>Target", "Entry>b>Target", "Entry>b>c>Target", "Entry>loop>loop2>Target"}, false, 0},
+		{"depth bound", map[string]any{"from": "Entry", "to": "Target", "max_depth": 2},
+			[]string{"Entry>a>Target", "Entry>b>Target"}, false, 0},
+		{"path bound", map[string]any{"from": "Entry", "to": "Target", "limit": 1},
+			[]string{"Entry>a>Target"}, true, 0},
+		{"a cycle back to itself", map[string]any{"from": "loop", "to": "loop"},
+			[]string{"loop>loop2>loop"}, false, 0},
+		{"the other way", map[string]any{"from": "Target", "to": "Entry"}, nil, false, 2},
+		{"no path at all", map[string]any{"from": "Lone", "to": "Target"}, nil, false, 0},
+		{"by uid", map[string]any{"from_uid": "Function:app/app.go:c", "to_uid": "Function:app/app.go:Target"},
+			[]string{"c>Target"}, false, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res, err := b.CallTool(context.Background(), "trace", c.args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := res.Data.(analysis.TraceResult)
+			if got := paths(r); !slices.Equal(got, c.want) {
+				t.Errorf("paths %q, want %q\n%s", got, c.want, res.Markdown())
+			}
+			if r.More != c.more || r.Reverse != c.reverse || !r.Exhaustive {
+				t.Errorf("more %v reverse %d exhaustive %v, want %v %d true", r.More, r.Reverse, r.Exhaustive, c.more, c.reverse)
+			}
+			for _, p := range r.Paths {
+				if p.Length != len(p.Steps)-1 || p.Steps[1].CallFile != "app/app.go" || len(p.Steps[1].CallLines) == 0 {
+					t.Errorf("path %+v", p)
+				}
+			}
+		})
+	}
+	if _, err := b.CallTool(context.Background(), "trace", map[string]any{"from": "Entry"}); err == nil || !strings.Contains(err.Error(), "give to") {
+		t.Errorf("no target: %v", err)
 	}
 }

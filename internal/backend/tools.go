@@ -184,6 +184,26 @@ func toolTable() []*Tool {
 			Params: []Param{repoParam},
 			run:    runOverview,
 		},
+		{
+			Name: "trace", Title: "Call paths from one symbol to another", ReadOnly: true,
+			Description: "How does one function end up calling another? The call paths over CALLS edges from a symbol to " +
+				"another, shortest first (then the most confident), no symbol twice on a path, each call with the file:line " +
+				"that makes it and its confidence. At most limit paths of at most max_depth calls; with no path, says whether " +
+				"one leads the other way. A name shared by several symbols returns status \"ambiguous\" with candidates; " +
+				"pass from_uid or to_uid. Use to check how an entry point reaches a function before changing either.",
+			Params: []Param{
+				{Name: "from", Type: TypeString, Description: "The caller end: a symbol name (simple, Type.method or qualified).", Aliases: []string{"source"}},
+				{Name: "from_uid", Type: TypeString, Description: "The caller end's exact symbol id."},
+				{Name: "from_file", Type: TypeString, Description: "File (or path suffix) the caller end is in, to disambiguate from."},
+				{Name: "to", Type: TypeString, Description: "The called end: a symbol name.", Aliases: []string{"target"}},
+				{Name: "to_uid", Type: TypeString, Description: "The called end's exact symbol id."},
+				{Name: "to_file", Type: TypeString, Description: "File (or path suffix) the called end is in, to disambiguate to."},
+				{Name: "max_depth", Type: TypeInteger, Description: "Most calls on a path.", Default: analysis.DefaultTraceDepth, Min: num(1), Max: num(analysis.MaxTraceDepth), Aliases: []string{"depth", "maxDepth"}},
+				{Name: "limit", Type: TypeInteger, Description: "Most paths listed.", Default: analysis.DefaultTracePaths, Min: num(1), Max: num(analysis.MaxTracePaths)},
+				repoParam,
+			},
+			run: runTrace,
+		},
 	}, historyTools()...)
 }
 
@@ -278,11 +298,23 @@ func runQuery(ctx context.Context, b *Backend, a *Args) (*Result, error) {
 	})
 }
 
-// lookup finds the symbol a call names, or answers with candidates.
 // lookup finds the symbol a call names by the parameters uidParam or
-// nameParam, narrowed by file_path and kind.
+// nameParam, narrowed by file_path and kind, or answers with candidates.
 func lookup(s *Snapshot, a *Args, uidParam, nameParam string) (memgraph.NodeID, *Result, error) {
-	uid, name, file, kind := a.String(uidParam), a.String(nameParam), a.String("file_path"), a.String("kind")
+	return lookupBy(s, a, uidParam, nameParam, "file_path", "kind")
+}
+
+// lookupBy is lookup with the parameters that narrow a name named too;
+// an empty name is a parameter the tool does not have.
+func lookupBy(s *Snapshot, a *Args, uidParam, nameParam, fileParam, kindParam string) (memgraph.NodeID, *Result, error) {
+	var file, kind string
+	if fileParam != "" {
+		file = a.String(fileParam)
+	}
+	if kindParam != "" {
+		kind = a.String(kindParam)
+	}
+	uid, name := a.String(uidParam), a.String(nameParam)
 	if uid == "" && name == "" {
 		return 0, nil, argError(nameParam, "give ", param(nameParam), " (a symbol name) or ", param(uidParam), " (an exact id)")
 	}
@@ -292,7 +324,7 @@ func lookup(s *Snapshot, a *Args, uidParam, nameParam string) (memgraph.NodeID, 
 		return l.Node, nil, nil
 	case "ambiguous":
 		return 0, &Result{Data: map[string]any{"status": "ambiguous", "candidates": l.Candidates, "totalCandidates": l.TotalCandidates},
-			Text: format.Candidates(name, l.Candidates, l.TotalCandidates), Hint: pickCandidate(uidParam),
+			Text: format.Candidates(name, l.Candidates, l.TotalCandidates), Hint: pickCandidate(uidParam, fileParam, kindParam),
 			Ambiguous: true}, nil
 	}
 	what := name
@@ -301,7 +333,7 @@ func lookup(s *Snapshot, a *Args, uidParam, nameParam string) (memgraph.NodeID, 
 	}
 	filters := ""
 	if file != "" || kind != "" {
-		filters = fmt.Sprintf(" (with file_path %q, kind %q)", file, kind)
+		filters = fmt.Sprintf(" (in file %q, of kind %q)", file, kind)
 	}
 	return 0, nil, &NotFoundError{What: fmt.Sprintf("no symbol %q%s in %s: %s", what, filters, s.Repo.ID, missAdvice(s, name))}
 }

@@ -44,6 +44,8 @@ var toolCommands = []toolCommand{
 		example: "  gitnexus get-callees-of Service.Place\n  gitnexus get-callees-of main --depth 2"},
 	{tool: "get_module_dependencies", use: "get-module-dependencies <module>", positional: []string{"module"},
 		example: "  gitnexus get-module-dependencies example.com/shop/order\n  gitnexus get-module-dependencies internal/store --json"},
+	{tool: "trace", use: "trace [<from> <to>]", positional: []string{"from", "to"},
+		example: "  gitnexus trace main Store.Get\n  gitnexus trace Server.Serve conn.readRequest --max-depth 3 --limit 10\n  gitnexus trace --from-uid 'Function:cmd/main.go:main' --to Get --to-file store/ --json"},
 	{tool: "overview", use: "overview", example: "  gitnexus overview\n  gitnexus overview --repo myapp --json"},
 	{tool: "get_file_history", use: "get-file-history <path>", positional: []string{"path"},
 		example: "  gitnexus get-file-history internal/order/service.go\n  gitnexus get-file-history service.go --since 2024-01-01 --limit 50"},
@@ -197,7 +199,7 @@ func runTool(ctx context.Context, stdio *IO, name string, args map[string]any, a
 	}
 	if err == nil && res.Ambiguous {
 		// The answer lists the candidates; scripts tell by the status.
-		return &exitError{code: ExitAmbiguous, err: fmt.Errorf("the name is ambiguous: it matches the candidates listed; name one with --uid")}
+		return &exitError{code: ExitAmbiguous, err: fmt.Errorf("the name is ambiguous: it matches the candidates listed; name one by its uid as the answer says")}
 	}
 	return err
 }

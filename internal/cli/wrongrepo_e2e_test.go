@@ -116,13 +116,15 @@ func TestHintsSpeakCLI(t *testing.T) {
 		{[]string{"context", "Charge"}, "Next: run `gitnexus impact --target-uid Method:payment/payment.go:Client.Charge` before changing it.\n"},
 		{[]string{"rename", "Charge", "Bill"}, "Next: review the edits, then run the command again with `--dry-run=false`.\n"},
 		{[]string{"overview"}, "Next: run `gitnexus query` with words for a concept, or run `gitnexus context` on an entry point.\n"},
+		{[]string{"trace", "Client.Charge", "main"}, "Next: run `gitnexus trace --from-uid Function:"},
+		{[]string{"trace", "main", "validate"}, "Next: run the command again with `--to-uid` set to one of the candidates (or narrow with `--to-file`).\n"},
 	}
 	for _, c := range cases {
 		r := run(t, home, root, c.args...)
 		if !strings.Contains(r.stdout, c.next) {
 			t.Errorf("%v: want %q in\n%s", c.args, c.next, r.stdout)
 		}
-		for _, mcp := range []string{"target_uid", "file_path", "dry_run", "call "} {
+		for _, mcp := range []string{"target_uid", "file_path", "dry_run", "Next: call", ", or call", "then call"} {
 			if strings.Contains(r.stdout, mcp) {
 				t.Errorf("%v: names %q:\n%s", c.args, mcp, r.stdout)
 			}

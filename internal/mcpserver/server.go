@@ -29,6 +29,7 @@ Start with list_repos when several repositories may be indexed (pass "repo" to t
 - query: find where a concept lives (words, not regexes).
 - find_symbol: where a symbol is defined (kind, file:line, signature, package), by exact name.
 - get_callers_of / get_callees_of: who calls a symbol / what it calls, by depth, with the file:line of every call.
+- trace: the call paths from one symbol to another, shortest first, with the file:line of every call.
 - get_module_dependencies: what a package or folder imports and calls, and what imports and calls it, with counts.
 - context: one symbol's callers, callees, imports, inheritance and members, with file:line.
 - impact: what breaks if a symbol changes (upstream) or what it depends on (downstream), with a risk level.

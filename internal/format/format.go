@@ -407,12 +407,13 @@ func Overview(name string, r *analysis.OverviewResult) string {
 		b.WriteString(Table([]string{"module", "files", "symbols"}, rows))
 	}
 	if len(r.EntryPoints) > 0 {
-		b.WriteString("\n### Likely entry points (uncalled, reaching the most code)\n\n")
+		b.WriteString("\n### Likely entry points\n\n")
+		b.WriteString("Ranked as " + analysis.EntryRanking + ".\n\n")
 		rows := [][]string{}
 		for _, e := range r.EntryPoints {
-			rows = append(rows, []string{e.QualifiedName, e.Kind, Loc(e.FilePath, e.StartLine), fmt.Sprint(e.Reach)})
+			rows = append(rows, []string{e.QualifiedName, e.Kind, Loc(e.FilePath, e.StartLine), e.Group, fmt.Sprint(e.Reach)})
 		}
-		b.WriteString(Table([]string{"symbol", "kind", "location", "reach (3 calls)"}, rows))
+		b.WriteString(Table([]string{"symbol", "kind", "location", "group", "reach (3 calls)"}, rows))
 	}
 	if len(r.Clusters) > 0 {
 		b.WriteString("\n### Largest functional areas (communities)\n\n")

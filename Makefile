@@ -27,8 +27,10 @@ analyze: build
 	./$(BIN) analyze --force $(REPO)
 	./$(BIN) status $(REPO)
 
+# Linux, then Windows and macOS (packaging/vet-os.sh says what each covers).
 vet:
 	$(GO) vet -tags $(TAGS) ./...
+	packaging/vet-os.sh
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"gitnexus.dev/gitnexus/internal/agentsetup"
@@ -93,7 +92,7 @@ func registryCheck() check {
 		c.Status, c.Detail, c.Fix = checkInfo, path+" does not exist yet: no repository is indexed", "gitnexus analyze <path>"
 		return c
 	}
-	if err := syscall.Access(dir, 2 /* W_OK */); err != nil {
+	if err := writable(dir); err != nil {
 		c.Status, c.Detail, c.Fix = checkFail, fmt.Sprintf("%s is not writable (%v): analyze cannot register repositories", dir, err),
 			"fix the permissions of "+dir+", or set GITNEXUS_HOME to a writable directory"
 		return c

@@ -6,9 +6,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gofrs/flock"
 )
 
 // gitIn runs git in dir as a user whose gitnexus home is home (the hooks
@@ -51,15 +52,11 @@ func waitRunnerIdle(t *testing.T, repo string) {
 		if _, err := os.Stat(filepath.Join(dir, "hook.pending")); err == nil {
 			return false
 		}
-		f, err := os.OpenFile(filepath.Join(dir, "hook.lock"), os.O_RDWR|os.O_CREATE, 0o644)
-		if err != nil {
+		lock := flock.New(filepath.Join(dir, "hook.lock"), flock.SetFlag(os.O_RDWR|os.O_CREATE), flock.SetPermissions(0o644))
+		if ok, err := lock.TryLock(); err != nil || !ok {
 			return false
 		}
-		defer f.Close()
-		if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
-			return false
-		}
-		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		lock.Unlock()
 		return true
 	})
 }

@@ -7,8 +7,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"syscall"
 	"time"
+
+	"github.com/gofrs/flock"
 
 	"gitnexus.dev/gitnexus/internal/store"
 )
@@ -121,19 +122,15 @@ func trimLine(b []byte) string {
 // process holds it. The lock dies with its process.
 func tryLock(dir string) (unlock func(), ok bool, err error) {
 	path := filepath.Join(dir, lockName)
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	lock := flock.New(path, flock.SetFlag(os.O_RDWR|os.O_CREATE), flock.SetPermissions(0o644))
+	locked, err := lock.TryLock()
 	if err != nil {
-		return nil, false, fmt.Errorf("open %s: %w", path, err)
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		f.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, false, nil
-		}
 		return nil, false, fmt.Errorf("lock %s: %w", path, err)
 	}
+	if !locked {
+		return nil, false, nil
+	}
 	return func() {
-		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-		f.Close()
+		_ = lock.Unlock()
 	}, true, nil
 }

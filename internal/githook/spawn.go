@@ -6,7 +6,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"gitnexus.dev/gitnexus/internal/store"
 )
@@ -24,8 +23,8 @@ var repositoryEnv = []string{"GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_CONFIG", "
 	"GIT_GRAFT_FILE", "GIT_INDEX_FILE", "GIT_NO_REPLACE_OBJECTS", "GIT_REPLACE_REF_BASE", "GIT_PREFIX",
 	"GIT_INTERNAL_SUPER_PREFIX", "GIT_SHALLOW_FILE", "GIT_COMMON_DIR"}
 
-// StartRunner starts `exe args...` in root, detached: in a session of its
-// own (no signal from the terminal or from git reaches it), reading
+// StartRunner starts `exe args...` in root, detached from the hook (see
+// detached: no signal from the terminal or from git reaches it), reading
 // nothing, its output appended to .gitnexus/hook.log. It does not wait.
 func StartRunner(exe string, args []string, root string) error {
 	logPath := filepath.Join(store.Dir(root), LogName)
@@ -41,7 +40,7 @@ func StartRunner(exe string, args []string, root string) error {
 	cmd.Dir = root
 	cmd.Env = withoutRepositoryEnv(os.Environ())
 	cmd.Stdout, cmd.Stderr = log, log
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.SysProcAttr = detached()
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("start the re-indexing: %w", err)
 	}

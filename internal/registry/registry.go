@@ -15,8 +15,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/gofrs/flock"
 )
 
 // Version of the registry file format.
@@ -110,15 +111,11 @@ func update(fn func(f *file) error) error {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", filepath.Dir(p), err)
 	}
-	lock, err := os.OpenFile(p+".lock", os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
+	lock := flock.New(p+".lock", flock.SetFlag(os.O_RDWR|os.O_CREATE), flock.SetPermissions(0o644))
+	if err := lock.Lock(); err != nil {
 		return fmt.Errorf("lock registry: %w", err)
 	}
-	defer lock.Close()
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
-		return fmt.Errorf("lock registry: %w", err)
-	}
-	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN) //nolint:errcheck
+	defer lock.Unlock() //nolint:errcheck
 	f, err := read(p)
 	if err != nil {
 		return err

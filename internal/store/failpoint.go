@@ -1,9 +1,6 @@
 package store
 
-import (
-	"os"
-	"syscall"
-)
+import "os"
 
 // failpointEnv names the environment variable that makes a writer kill
 // itself at a named point, so that tests can check what a crash there
@@ -17,11 +14,14 @@ const failpointEnv = "GITNEXUS_FAILPOINT"
 // they do when a large repository is written.
 func failpointsOn() bool { return os.Getenv(failpointEnv) != "" }
 
-// failpoint kills the process with SIGKILL, which no cleanup survives,
-// when GITNEXUS_FAILPOINT names this point.
+// failpoint kills the process, which no cleanup survives (SIGKILL on
+// Unix, TerminateProcess on Windows), when GITNEXUS_FAILPOINT names this
+// point.
 func failpoint(name string) {
 	if os.Getenv(failpointEnv) == name {
-		_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		if self, err := os.FindProcess(os.Getpid()); err == nil {
+			_ = self.Kill()
+		}
 		select {} // the signal is on its way
 	}
 }

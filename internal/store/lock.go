@@ -3,19 +3,21 @@ package store
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/gofrs/flock"
 )
 
 // ErrLocked means another process is writing the index.
 var ErrLocked = errors.New("another gitnexus analyze is running on this repository")
 
-// Lock takes the repository's writer lock (an flock on .gitnexus/analyze.lock
-// holding the owner's pid). With wait 0 it fails at once with ErrLocked,
+// Lock takes the repository's writer lock (a lock on .gitnexus/analyze.lock,
+// which holds the owner's pid). With wait 0 it fails at once with ErrLocked,
 // naming the owner; otherwise it waits up to wait. The lock dies with the
 // process, so a killed run never leaves the repository locked.
 //
@@ -30,56 +32,68 @@ func Lock(repo string, wait time.Duration) (unlock func(), err error) {
 	madeDir := errors.Is(statErr, os.ErrNotExist)
 	path := filepath.Join(dir, LockName)
 	deadline := time.Now().Add(wait)
-	var f *os.File
-	for f == nil {
+	var (
+		lock  *flock.Flock
+		owner *os.File // the locked file, to write the owner's pid into
+	)
+	for gone := 0; lock == nil; {
 		if err := ensureDir(dir); err != nil {
 			return nil, err
 		}
-		if f, err = lockFile(path, deadline); err != nil {
+		lock, err = lockFile(path, deadline)
+		if errors.Is(err, fs.ErrNotExist) && gone < 10 {
+			gone++ // the run we waited for removed the directory: make it again
+			continue
+		}
+		if err != nil {
 			return nil, err
 		}
 		// A run that gave up removed its lock file (unlock below) while
 		// this one waited on it: a lock on a file no longer at the path
 		// keeps no one out. Take the lock again on the file that is.
-		if !stillAt(f, path) {
-			f.Close()
-			f = nil
+		if owner = openIfLocked(lock, path); owner == nil {
+			_ = lock.Unlock()
+			lock = nil
 		}
 	}
-	_ = f.Truncate(0)
-	_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	// A waiter retries by opening the path again, so it can hold the lock
+	// on a new file while the run it waited for finishes removing its
+	// directory (removeUnfinishedDir takes the .gitignore out before the
+	// lock file for this): put back what it took.
+	if err := ensureDir(dir); err != nil {
+		owner.Close()
+		_ = lock.Unlock()
+		return nil, err
+	}
+	_ = owner.Truncate(0)
+	_, _ = owner.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
 	return func() {
-		_ = f.Truncate(0)
+		_ = owner.Truncate(0)
 		if madeDir {
 			if _, err := os.Stat(filepath.Join(dir, DBName)); errors.Is(err, os.ErrNotExist) {
 				removeUnfinishedDir(dir) // under the lock, as clean does
 			}
 		}
-		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-		f.Close()
+		owner.Close()
+		_ = lock.Unlock()
 	}, nil
 }
 
-// lockFile opens the lock file and takes its flock, trying until
-// deadline.
-func lockFile(path string, deadline time.Time) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
-		return nil, fmt.Errorf("open lock %s: %w", path, err)
-	}
+// lockFile takes the lock on the file at path (created when missing),
+// trying until deadline. The lock is an flock (LockFileEx on Windows) on
+// the open file: it dies with the process.
+func lockFile(path string, deadline time.Time) (*flock.Flock, error) {
+	lock := flock.New(path, flock.SetFlag(os.O_RDWR|os.O_CREATE), flock.SetPermissions(0o644))
 	for {
-		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-		if err == nil {
-			return f, nil
-		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) {
-			f.Close()
+		ok, err := lock.TryLock()
+		if err != nil {
 			return nil, fmt.Errorf("lock %s: %w", path, err)
 		}
+		if ok {
+			return lock, nil
+		}
 		if time.Now().After(deadline) {
-			owner := readOwner(path)
-			f.Close()
-			if owner != "" {
+			if owner := readOwner(path); owner != "" {
 				return nil, fmt.Errorf("%w (pid %s); wait for it to finish or use --wait", ErrLocked, owner)
 			}
 			return nil, fmt.Errorf("%w; wait for it to finish or use --wait", ErrLocked)
@@ -88,28 +102,48 @@ func lockFile(path string, deadline time.Time) (*os.File, error) {
 	}
 }
 
-// stillAt reports whether the open file f is the file at path.
-func stillAt(f *os.File, path string) bool {
-	a, err := f.Stat()
+// openIfLocked opens the file at path for writing when it is the file
+// lock holds, and returns nil when it is not (or is gone).
+func openIfLocked(lock *flock.Flock, path string) *os.File {
+	locked, err := lock.Stat()
 	if err != nil {
-		return false
+		return nil
 	}
-	b, err := os.Stat(path)
-	return err == nil && os.SameFile(a, b)
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return nil
+	}
+	if fi, err := f.Stat(); err != nil || !os.SameFile(locked, fi) {
+		f.Close()
+		return nil
+	}
+	return f
 }
 
 // removeUnfinishedDir removes what a run that wrote no index left in the
 // index directory it created, then the directory if nothing else is in it.
 // The .gitignore stays while anything else does: it keeps that out of git.
+// The lock file goes last but for the directory: a waiter that takes the
+// lock on a new file once it is gone finds nothing more removed.
 func removeUnfinishedDir(dir string) {
 	left, _ := filepath.Glob(filepath.Join(dir, "*.tmp-*"))
-	for _, name := range append(left, filepath.Join(dir, LockName)) {
+	for _, name := range left {
 		_ = os.Remove(name)
 	}
-	if entries, err := os.ReadDir(dir); err == nil && len(entries) == 1 && entries[0].Name() == ".gitignore" {
+	if entries, err := os.ReadDir(dir); err == nil && onlyGitignoreAndLock(entries) {
 		_ = os.Remove(filepath.Join(dir, ".gitignore"))
 	}
+	_ = os.Remove(filepath.Join(dir, LockName))
 	_ = os.Remove(dir) // only when empty
+}
+
+func onlyGitignoreAndLock(entries []os.DirEntry) bool {
+	for _, e := range entries {
+		if e.Name() != ".gitignore" && e.Name() != LockName {
+			return false
+		}
+	}
+	return true
 }
 
 func readOwner(path string) string {

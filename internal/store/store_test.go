@@ -474,6 +474,9 @@ func TestLockLeavesNothingWhenNoIndexWasWritten(t *testing.T) {
 		if _, err := Lock(repo, 0); !errors.Is(err, ErrLocked) {
 			t.Errorf("a third run got the lock beside the second: %v", err)
 		}
+		if _, err := os.Stat(filepath.Join(Dir(repo), ".gitignore")); err != nil {
+			t.Errorf("the second run holds the lock in a directory without its .gitignore: %v", err)
+		}
 		second()
 	})
 }

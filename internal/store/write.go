@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	_ "github.com/mattn/go-sqlite3" // registers "sqlite3"
@@ -219,13 +218,6 @@ func removeDeadLeftovers(dir string) {
 		}
 		_ = os.Remove(l)
 	}
-}
-
-// processAlive reports whether a process with this pid exists (one of
-// another user's counts).
-func processAlive(pid int) bool {
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
 // previousGeneration reads the generation of the current index, 0 when

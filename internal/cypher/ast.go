@@ -89,13 +89,38 @@ type SortItem struct {
 }
 
 // PatternPart is `[p =] (a)-[r]->(b)...`: Nodes[i] and Nodes[i+1] are
-// joined by Rels[i].
+// joined by Rels[i]. In `p = shortestPath((a)-[*]->(b))` Shortest says
+// which paths are kept and ShortestPos is where the function is written.
 type PatternPart struct {
-	Pos     Pos
-	PathVar string
-	PathPos Pos
-	Nodes   []*NodePattern
-	Rels    []*RelPattern
+	Pos         Pos
+	PathVar     string
+	PathPos     Pos
+	Nodes       []*NodePattern
+	Rels        []*RelPattern
+	Shortest    Shortest
+	ShortestPos Pos
+}
+
+// Shortest selects among the paths of a pattern part.
+type Shortest uint8
+
+// Selectors: every path, shortestPath (one shortest path per pair of
+// ends), allShortestPaths (every path of the shortest length per pair).
+const (
+	AllPaths Shortest = iota
+	ShortestOne
+	ShortestAll
+)
+
+// String is the function's name as written in Cypher.
+func (s Shortest) String() string {
+	switch s {
+	case ShortestOne:
+		return "shortestPath"
+	case ShortestAll:
+		return "allShortestPaths"
+	}
+	return ""
 }
 
 // NodePattern is `(var:Label|Other {prop: value})`. Labels is a

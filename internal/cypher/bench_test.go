@@ -141,3 +141,47 @@ func BenchmarkAggregateAllCalls(b *testing.B) {
 	b.ReportMetric(float64(d[len(d)/2])/1e6/(float64(calls)/1e6), "p50-ms/Medges")
 	b.ReportMetric(float64(calls), "calls-edges")
 }
+
+// BenchmarkShortestPath: the shortest call path between two callables
+// three or four calls apart (200 pairs, in turn: a callable with at
+// least three callees and the first node its calls reach at the deepest
+// of those levels), found by shortestPath, by allShortestPaths, from the
+// other end (mostly no path), and the way it was written before
+// shortestPath was supported: every path of up to four calls, ordered by
+// length, the first kept.
+func BenchmarkShortestPath(b *testing.B) {
+	bi := openBenchIndex(b)
+	defer bi.r.Close()
+	type pair struct{ from, to string }
+	var pairs []pair
+	for _, n := range bi.sample(2000, func(n memgraph.NodeID) bool {
+		return bi.g.Nodes[n].Kind.IsCallable() && bi.countCalls(n, false) >= 3
+	}) {
+		walk := bi.g.Walk([]memgraph.NodeID{n}, memgraph.WalkOptions{Types: []graph.EdgeType{graph.EdgeCalls}, MaxDepth: 4, Limit: 1 << 20})
+		levels := walk.Levels()
+		if len(levels) < 3 || len(pairs) == 200 {
+			continue
+		}
+		last := levels[len(levels)-1]
+		pairs = append(pairs, pair{bi.g.Nodes[n].ID, bi.g.Nodes[last[0].Node].ID})
+	}
+	if len(pairs) == 0 {
+		b.Skip("no callables three calls apart")
+	}
+	params := func(i int) map[string]any {
+		p := pairs[i%len(pairs)]
+		return map[string]any{"a": p.from, "b": p.to}
+	}
+	b.Run("shortestPath", func(b *testing.B) {
+		runQueries(b, bi.engine, "MATCH (a {id: $a}), (b {id: $b}) MATCH p = shortestPath((a)-[:CALLS*]->(b)) RETURN length(p)", params)
+	})
+	b.Run("allShortestPaths", func(b *testing.B) {
+		runQueries(b, bi.engine, "MATCH (a {id: $a}), (b {id: $b}) MATCH p = allShortestPaths((a)-[:CALLS*]->(b)) RETURN length(p)", params)
+	})
+	b.Run("reversed", func(b *testing.B) {
+		runQueries(b, bi.engine, "MATCH (a {id: $b}), (b {id: $a}) MATCH p = shortestPath((a)-[:CALLS*]->(b)) RETURN length(p)", params)
+	})
+	b.Run("enumerate-order-by-length", func(b *testing.B) {
+		runQueries(b, bi.engine, "MATCH (a {id: $a}), (b {id: $b}) MATCH p = (a)-[:CALLS*1..4]->(b) RETURN length(p) ORDER BY length(p) LIMIT 1", params)
+	})
+}

@@ -7,13 +7,14 @@
 //	                                             errors and a caret
 //	resolve      compile*.go, scope.go           scopes, variables → row
 //	                                             slots, expressions → functions
-//	rewrite,     plan_match.go, plan_pattern.go  property maps and WHERE into
-//	plan                                         predicates and index seeks;
+//	rewrite,     plan_match.go, plan_pattern.go, property maps and WHERE into
+//	plan         plan_shortest.go                predicates and index seeks;
 //	                                             the most selective start;
-//	                                             predicates pushed down;
+//	                                             predicates pushed down (into
+//	                                             shortest-path searches too);
 //	                                             immutable plan nodes (plan.go)
 //	execute      exec*.go, varexpand_*.go,       pull-based iterators under
-//	             limits.go                       row, time and memory limits
+//	             shortest_search.go, limits.go   row, time and memory limits
 //
 // The graph as Cypher sees it (labels, properties, the CodeRelation
 // relationship type) is described by the tables in properties.go and

@@ -36,6 +36,9 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add("MATCH (a)-[r:CALLS*1..3 {x: [1, {y: $p}]}]->(b:A|B:C) WHERE a.x =~ 'x' RETURN a {.x, .*}")
 	f.Add("RETURN [x IN [(a)-->(b) | b] WHERE x | x], reduce(s = 0, x IN [] | s), CASE WHEN 1 THEN 2 END")
+	f.Add("MATCH p = allShortestPaths((a:A {x: $p})<-[r:CALLS|IMPORTS*0..6 {y: 1}]-(b)) WHERE none(n IN nodes(p) WHERE n:B) RETURN p")
+	f.Add("MATCH p = shortestPath((a)-[*]->(b), q = shortestPath(")
+	f.Add("RETURN [p = allShortestPaths((a)--(b)) | p], EXISTS { shortestPath((a)--(b)) }")
 	f.Add("`unterminated")
 	f.Add("/* unterminated")
 	f.Add("'\\u12")

@@ -117,6 +117,7 @@ func TestTimeLimitStopsLongQueries(t *testing.T) {
 		"MATCH (a), (b), (c) RETURN count(*)",                                                     // 3.4 billion rows to count
 		"MATCH p = (a)-[*]-(b) RETURN count(p)",                                                   // trails up to 10 hops from every node
 		"MATCH (a) WHERE size([x IN range(1, 100000) WHERE x > a.startLine]) > 0 RETURN count(a)", // work inside expressions
+		"MATCH (a), (b) MATCH p = shortestPath((a)-[*]-(b)) RETURN count(p)",                      // a search for each of 2.25 million pairs
 	} {
 		start := time.Now()
 		var err error

@@ -351,7 +351,7 @@ func unsupportedClause(p *parser) string {
 func (p *parser) matchClause(optional bool) *MatchClause {
 	c := &MatchClause{Pos: p.tok().pos, Optional: optional}
 	p.advance() // MATCH
-	c.Pattern = p.patternList()
+	c.Pattern = p.patternList(true)
 	if p.acceptKw("WHERE") {
 		c.Where = p.expr()
 	}

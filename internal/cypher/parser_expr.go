@@ -283,6 +283,10 @@ func (p *parser) identAtom() Expr {
 			if p.peek(1).kind == tLParen {
 				return p.reduce()
 			}
+		case "SHORTESTPATH", "ALLSHORTESTPATHS":
+			if p.peek(1).kind == tLParen {
+				p.failAt(t.pos, UnsupportedError, shortestElsewhere, shortestAt(t))
+			}
 		}
 	}
 	// A function call: name( or namespace.name(
@@ -334,7 +338,7 @@ func (p *parser) call() Expr {
 // parenthesised expression.
 func (p *parser) parenOrPattern() Expr {
 	if part, ok := p.tentative(tryPattern, func() any {
-		part := p.patternPart()
+		part := p.patternPart(false)
 		if len(part.Rels) == 0 {
 			p.fail("not a pattern")
 		}
@@ -382,7 +386,7 @@ func (p *parser) bracketExpr() Expr {
 		if pc, ok := p.tentative(tryPatternComp, func() any {
 			p.advance()
 			pc := &PatternComp{Pos: start}
-			pc.Part = p.patternPart()
+			pc.Part = p.patternPart(false)
 			if len(pc.Part.Rels) == 0 {
 				p.fail("not a pattern")
 			}
@@ -496,7 +500,7 @@ func (p *parser) subquery() Expr {
 	if p.acceptKw("MATCH") {
 		// EXISTS { MATCH pattern [WHERE pred] }
 	}
-	s.Pattern = p.patternList()
+	s.Pattern = p.patternList(false)
 	if p.acceptKw("WHERE") {
 		s.Where = p.expr()
 	}

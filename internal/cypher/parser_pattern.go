@@ -4,35 +4,69 @@ import (
 	"strconv"
 )
 
-// patternList parses `part, part, ...`.
-func (p *parser) patternList() []*PatternPart {
+// patternList parses `part, part, ...`. shortestPath(...) and
+// allShortestPaths(...) are allowed only in MATCH (inMatch).
+func (p *parser) patternList(inMatch bool) []*PatternPart {
 	var parts []*PatternPart
 	for {
-		parts = append(parts, p.patternPart())
+		parts = append(parts, p.patternPart(inMatch))
 		if !p.accept(tComma) {
 			return parts
 		}
 	}
 }
 
-// patternPart parses `[p =] (a)-[r]->(b)...`.
-func (p *parser) patternPart() *PatternPart {
+// patternPart parses `[p =] (a)-[r]->(b)...`, and in MATCH also
+// `[p =] shortestPath((a)-[r*..5]->(b))` and allShortestPaths(...). How
+// many relationships the function wraps and their bounds are checked by
+// the compiler, which reports every such problem at once.
+func (p *parser) patternPart(inMatch bool) *PatternPart {
 	part := &PatternPart{Pos: p.tok().pos}
 	if p.at(tIdent) && p.peek(1).kind == tEq {
 		part.PathPos = p.tok().pos
 		part.PathVar = p.variableName("a path variable")
 		p.advance() // =
 	}
-	if p.atKw("shortestPath") || p.atKw("allShortestPaths") {
-		p.failAt(p.tok().pos, UnsupportedError, "%s is not supported: use a variable-length pattern such as (a)-[:CALLS*1..5]->(b) with ORDER BY length(p) LIMIT 1", p.tok().text)
+	if s := shortestAt(p.tok()); s != AllPaths {
+		if !inMatch {
+			p.failAt(p.tok().pos, UnsupportedError, shortestElsewhere, s)
+		}
+		part.Shortest, part.ShortestPos = s, p.advance().pos
+		p.enter()
+		defer p.leave()
+		p.expect(tLParen, "'(' after "+s.String()+", as in "+s.String()+"((a)-[:CALLS*..5]->(b))")
+		p.patternElements(part)
+		p.expect(tRParen, "')' to close "+s.String()+"(...)")
+		return part
 	}
+	p.patternElements(part)
+	return part
+}
+
+// patternElements parses `(a)-[r]->(b)...` into part.
+func (p *parser) patternElements(part *PatternPart) {
 	part.Nodes = append(part.Nodes, p.nodePattern())
 	for p.at(tMinus) || p.at(tLt) {
 		part.Rels = append(part.Rels, p.relPattern())
 		part.Nodes = append(part.Nodes, p.nodePattern())
 	}
-	return part
 }
+
+// shortestAt tells whether t names shortestPath or allShortestPaths.
+func shortestAt(t token) Shortest {
+	switch {
+	case isKw(t, "shortestPath"):
+		return ShortestOne
+	case isKw(t, "allShortestPaths"):
+		return ShortestAll
+	}
+	return AllPaths
+}
+
+// shortestElsewhere refuses shortestPath outside MATCH (in an expression,
+// EXISTS { }, COUNT { } or a pattern comprehension).
+const shortestElsewhere = "%[1]s(...) is supported only as a pattern of MATCH or OPTIONAL MATCH: " +
+	"write MATCH p = %[1]s((a)-[:CALLS*..5]->(b)) and use p"
 
 func (p *parser) nodePattern() *NodePattern {
 	p.enter()

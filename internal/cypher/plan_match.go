@@ -21,7 +21,10 @@ import (
 //  3. from bound nodes, relationships are expanded: first those whose far
 //     end is bound too (a check), then single hops before variable-length
 //     ones, then towards the far end with the fewest candidates;
-//  4. each predicate runs as soon as every variable it reads is bound.
+//  4. each predicate runs as soon as every variable it reads is bound;
+//  5. the relationship of shortestPath(...) or allShortestPaths(...)
+//     comes last, once both of its ends are bound, with the predicates
+//     on its path (plan_shortest.go).
 //
 // Disconnected parts of a pattern each start at their own best node (a
 // nested loop over the parts).
@@ -50,6 +53,10 @@ type patRel struct {
 	inPath      bool
 	order       int
 	done        bool // expanded by the plan
+	// shortest is set on the one relationship of shortestPath(...) or
+	// allShortestPaths(...); path is its named path, if any.
+	shortest Shortest
+	path     *patPath
 }
 
 type patPath struct {
@@ -58,7 +65,7 @@ type patPath struct {
 	part  *PatternPart
 	nodes []*patNode
 	rels  []*patRel
-	done  bool
+	done  bool // bound by the plan
 }
 
 // conjunct is one predicate of a pattern; seek says when it can find the
@@ -66,7 +73,10 @@ type patPath struct {
 type conjunct struct {
 	e    *cexpr
 	seek *seekInfo
-	done bool
+	// search is set when the predicate holds for every hop or every node
+	// of a shortest path, so that the search can check it (plan_shortest.go).
+	search *searchFilter
+	done   bool
 }
 
 type seekInfo struct {
@@ -204,6 +214,9 @@ func (c *compiler) matchSpec(parts []*PatternPart, where Expr, sc *scope) *match
 		if pp != nil {
 			pp.slot = declare(pp.name, vtPath, "p")
 			spec.paths = append(spec.paths, pp)
+		}
+		if part.Shortest != AllPaths {
+			c.shortestPart(part, spec.rels[len(spec.rels)-len(part.Rels):], pp)
 		}
 	}
 	for _, r := range spec.rels {
@@ -356,6 +369,7 @@ func splitAnd(e Expr) []Expr {
 // conjunct compiles one predicate and finds whether it can seek.
 func (c *compiler) conjunct(e Expr, sc *scope, spec *matchSpec) *conjunct {
 	cj := &conjunct{e: c.top(func() *cexpr { return c.predicate(e, sc) })}
+	cj.search = c.searchFilterOf(e, sc, spec)
 	b, ok := e.(*BinaryExpr)
 	if !ok || (b.Op != "=" && b.Op != "IN") {
 		return cj

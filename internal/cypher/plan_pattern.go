@@ -82,6 +82,18 @@ func (c *compiler) planMatch(input planNode, spec *matchSpec) planNode {
 			}
 		}
 		if start == nil {
+			// Every node is bound and every other relationship expanded:
+			// the shortest paths come last, so that they can avoid the
+			// relationships the rest of the pattern matched.
+			if r := nextShortest(spec); r != nil {
+				plan = c.planShortest(plan, r, spec, bound, uniq, uniqLists)
+				if r.varLen {
+					uniqLists = append(uniqLists, r.slot)
+				} else {
+					uniq = append(uniq, r.slot)
+				}
+				continue
+			}
 			break
 		}
 		scan := &nodeScanNode{input: plan, slot: start.slot, name: start.name, kinds: start.kinds, how: startHow,
@@ -167,7 +179,7 @@ func (c *compiler) nextRel(spec *matchSpec, bound map[int]bool) (*patRel, *patNo
 	var bestFrom *patNode
 	bestScore := [4]int{math.MaxInt, math.MaxInt, math.MaxInt, math.MaxInt}
 	for _, r := range spec.rels {
-		if r.done {
+		if r.done || r.shortest != AllPaths {
 			continue
 		}
 		lb, rb := bound[r.left.slot], bound[r.right.slot]

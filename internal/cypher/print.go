@@ -230,6 +230,10 @@ func writePattern(b *strings.Builder, p *PatternPart) {
 	if p.PathVar != "" {
 		b.WriteString(quoteName(p.PathVar) + " = ")
 	}
+	if p.Shortest != AllPaths {
+		b.WriteString(p.Shortest.String() + "(")
+		defer b.WriteByte(')')
+	}
 	for i, n := range p.Nodes {
 		if i > 0 {
 			writeRel(b, p.Rels[i-1])

@@ -40,12 +40,15 @@ type analyzeOptions struct {
 	json        bool
 	wait        time.Duration
 	quiet       bool
-	cpuProfile  string
-	history     historyFlags
-	agentsMD    bool
-	watch       bool
-	debounce    time.Duration
-	embeddings  embedFlags
+	// brief: one line per run, no progress (analyze --watch's runs after
+	// the first).
+	brief      bool
+	cpuProfile string
+	history    historyFlags
+	agentsMD   bool
+	watch      bool
+	debounce   time.Duration
+	embeddings embedFlags
 }
 
 func newAnalyzeCmd(stdio *IO) *cobra.Command {
@@ -70,7 +73,8 @@ read only new commits, and a rewritten history again where it differs. --no-hist
 
 --watch keeps running and analyzes again when files change: saves are coalesced for --debounce;
 git's HEAD and refs count (commits, checkouts, pulls), its other internals, .gitnexus/, vendored
-and ignored directories do not. Ctrl-C or SIGTERM stops it. Details: docs/keeping-fresh.md.`,
+and ignored directories do not. Each re-index prints one line. Ctrl-C or SIGTERM stops it.
+Details: docs/keeping-fresh.md.`,
 		Example: `  gitnexus analyze
   gitnexus analyze ../service --workers 2 --json
   gitnexus analyze --force --max-file-size 1024
@@ -450,8 +454,22 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 		return writeJSON(o.io.Out, analyzeReport{Repo: entry.ID, Path: root, Status: "indexed", Reason: why,
 			Commit: gs.Commit, Dirty: gs.Dirty, Summary: &sum})
 	}
+	if o.brief {
+		printBrief(o.io.Out, start, why, &sum)
+		return nil
+	}
 	printSummary(o.io.Out, entry.ID, root, &sum)
 	return nil
+}
+
+// printBrief is a watcher's line for one re-index: when, how long, why,
+// and what it did.
+func printBrief(w io.Writer, at time.Time, why string, s *ingest.Summary) {
+	if r := []rune(why); len(r) > 80 {
+		why = string(r[:79]) + "…"
+	}
+	fmt.Fprintf(w, "%s re-indexed in %.1fs (%s): %d of %d source files extracted, %d nodes, %d edges\n",
+		at.Format("15:04:05"), float64(s.TotalMillis)/1000, why, s.SourceFiles-s.FilesReused, s.SourceFiles, s.Nodes, s.Edges)
 }
 
 // unchangedHistoryOf says, for a re-index of an index this build wrote,
@@ -630,6 +648,9 @@ func ensureRegistered(root string, meta store.Meta) error {
 }
 
 func reportFresh(o *analyzeOptions, root string) error {
+	if o.brief {
+		return nil // a watcher's change that changed nothing indexed
+	}
 	if o.json {
 		return writeJSON(o.io.Out, analyzeReport{Path: root, Status: "fresh",
 			Reason: "the index matches HEAD and the working tree (use --force to rebuild)"})
@@ -708,7 +729,12 @@ func formatCounts(m map[string]int) string {
 
 func printSummary(w io.Writer, id, root string, s *ingest.Summary) {
 	fmt.Fprintf(w, "Indexed %s as %q in %.1fs\n", root, id, float64(s.TotalMillis)/1000)
-	fmt.Fprintf(w, "  files     %d (%d source: %s)\n", s.Files, s.SourceFiles, formatCounts(s.FilesByLanguage))
+	files := fmt.Sprint(s.Files)
+	if s.FilesRead > s.Files {
+		// The parse bar counted the files read; some were skipped then.
+		files = fmt.Sprintf("%d of %d read", s.Files, s.FilesRead)
+	}
+	fmt.Fprintf(w, "  files     %s (%d source: %s)\n", files, s.SourceFiles, formatCounts(s.FilesByLanguage))
 	if len(s.Skipped) > 0 {
 		fmt.Fprintf(w, "  skipped   %s\n", formatCounts(s.Skipped))
 	}

@@ -18,6 +18,7 @@ type progress struct {
 	live     bool
 	quiet    bool
 	phase    string
+	phaseAt  time.Time // when the phase began
 	last     time.Time
 	started  time.Time
 	drawn    bool
@@ -32,6 +33,7 @@ var phaseLabels = map[string]string{
 	"walk":    "Listing files",
 	"parse":   "Parsing",
 	"resolve": "Resolving imports, calls and types",
+	"enrich":  "Finding communities and execution flows",
 	"history": "Reading the git history",
 	"store":   "Writing the index",
 
@@ -56,6 +58,7 @@ func (p *progress) event(e ingest.Event) {
 			fmt.Fprintln(p.w)
 		}
 		p.phase = e.Phase
+		p.phaseAt = time.Now()
 		p.drawn = false
 		if !p.live {
 			if e.Total > 0 {
@@ -81,8 +84,9 @@ func (p *progress) event(e ingest.Event) {
 	line := label + "..."
 	if e.Total > 0 {
 		const width = 30
-		filled := e.Done * width / e.Total
+		filled := min(e.Done, e.Total) * width / e.Total
 		line = fmt.Sprintf("%-36s [%s%s] %d/%d", label, strings.Repeat("=", filled), strings.Repeat(" ", width-filled), e.Done, e.Total)
+		line += rateAndLeft(e, now.Sub(p.phaseAt))
 	}
 	pad := ""
 	if n := p.lastLine - len(line); n > 0 {
@@ -101,4 +105,31 @@ func (p *progress) done() {
 		fmt.Fprintln(p.w)
 		p.drawn = false
 	}
+}
+
+// rateAndLeft is a counted phase's rate and the time it has left at that
+// rate, once it has run long enough (a second) for the rate to mean
+// something; the time taken when it is done.
+func rateAndLeft(e ingest.Event, took time.Duration) string {
+	if took < time.Second || e.Done == 0 {
+		return ""
+	}
+	unit := phaseUnits[e.Phase]
+	if unit == "" {
+		unit = "files"
+	}
+	rate := float64(e.Done) / took.Seconds()
+	if e.Done >= e.Total {
+		return fmt.Sprintf("  %.0f %s/s, took %s", rate, unit, roundDuration(took))
+	}
+	left := time.Duration(float64(e.Total-e.Done) / rate * float64(time.Second))
+	return fmt.Sprintf("  %.0f %s/s, %s left", rate, unit, roundDuration(left))
+}
+
+// roundDuration rounds to a second (a tenth under ten seconds).
+func roundDuration(d time.Duration) time.Duration {
+	if d < 10*time.Second {
+		return d.Round(100 * time.Millisecond)
+	}
+	return d.Round(time.Second)
 }

@@ -53,6 +53,9 @@ func runWatch(ctx context.Context, o *analyzeOptions) error {
 		return err
 	}
 	run.force = false // --force applies to the first analysis only
+	if !run.json {
+		run.brief, run.quiet = true, true // one line per re-index
+	}
 	fmt.Fprintf(o.io.ErrOut, "Watching %s for changes (Ctrl-C to stop)\n", root)
 	watchErr := make(chan error, 1)
 	wctx, cancel := context.WithCancel(ctx)

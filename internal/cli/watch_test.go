@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -135,6 +136,18 @@ func TestWatch(t *testing.T) {
 	}
 	if !strings.Contains(errOut.String(), "Stopped watching.") {
 		t.Errorf("stderr:\n%s", errOut.String())
+	}
+	// The first analysis prints its summary, every re-index one line.
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	brief := regexp.MustCompile(`^\d\d:\d\d:\d\d re-indexed in \d+\.\ds \(.+\): \d+ of \d+ source files extracted, \d+ nodes, \d+ edges$`)
+	var briefs int64
+	for _, l := range lines {
+		if brief.MatchString(l) {
+			briefs++
+		}
+	}
+	if !strings.HasPrefix(lines[0], "Indexed ") || strings.Count(out.String(), "Indexed ") != 1 || briefs != generation(t, root)-1 {
+		t.Errorf("%d one-line reports for %d re-indexes:\n%s", briefs, generation(t, root)-1, out.String())
 	}
 }
 

@@ -156,8 +156,12 @@ type Result struct {
 
 // Stats describe one analysis.
 type Stats struct {
-	Git             bool           `json:"git"`
-	Files           int            `json:"files"`
+	Git   bool `json:"git"`
+	Files int  `json:"files"`
+	// FilesRead is how many files the walk listed to be read (the parse
+	// phase's count): Files of them were indexed, the others skipped
+	// once read (binary, generated, too large).
+	FilesRead       int            `json:"filesRead"`
 	SourceFiles     int            `json:"sourceFiles"`
 	FilesByLanguage map[string]int `json:"filesByLanguage"`
 	Skipped         map[string]int `json:"skipped"`
@@ -227,6 +231,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	st.Git = w.Git
 	st.Skipped = w.Skipped
+	st.FilesRead = len(w.Files)
 	timed("walk", start)
 	// The read ends with the run: a run that fails before the history
 	// phase does not leave it going.

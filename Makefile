@@ -18,8 +18,9 @@ REPO       ?= .
 
 .PHONY: build analyze test test-skill test-fresh test-race vet fmt-check bench release clean
 
+# go build, saying so first when it will compile the C code (minutes).
 build:
-	$(GO) build -tags $(TAGS) -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/gitnexus
+	GO=$(GO) packaging/build.sh -tags $(TAGS) -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/gitnexus
 
 # Index REPO (default: this repository), print the summary, then say whether
 # the index is fresh.

@@ -34,14 +34,16 @@ func toolTable() []*Tool {
 		},
 		{
 			Name: "query", Title: "Search the code graph", ReadOnly: true, Aliases: []string{"search"},
-			Description: "Search symbols and files by meaning-bearing words (names split on case, signatures, docs, code). " +
-				"Results are grouped by file, with types and constants as definitions. When the index has embeddings, " +
-				"vector search ranks by meaning too (fused with the word ranking; `ranking` says which ran). " +
-				"Use to find where a concept lives; then call context on a symbol.",
+			Description: "Find the code a question is about: symbols ranked best first by the question's words in their names " +
+				"(identifiers split on case and kept whole), signatures, docs, code and file paths, test code below the rest " +
+				"unless the question is about tests. `results` is the flat ranked list (each with its score and where the " +
+				"words matched); the files of the results, files whose path matched, and the execution flows the results are " +
+				"steps of follow. When the index has embeddings, vector search ranks by meaning too (fused with the word " +
+				"ranking; `ranking` says which ran). Use to find where a concept lives; then call context on a symbol.",
 			Params: []Param{
 				{Name: "query", Type: TypeString, Description: "Words to search for, e.g. \"parse config file\".", Required: true, Aliases: []string{"search_query"}},
-				{Name: "limit", Type: TypeInteger, Description: "Groups to return.", Default: 5, Min: num(1), Max: num(100)},
-				{Name: "max_symbols", Type: TypeInteger, Description: "Symbols per group.", Default: 10, Min: num(1), Max: num(200)},
+				{Name: "limit", Type: TypeInteger, Description: "Symbols to return.", Default: 10, Min: num(1), Max: num(100)},
+				{Name: "max_symbols", Type: TypeInteger, Description: "Results listed per execution flow.", Default: 10, Min: num(1), Max: num(200)},
 				{Name: "include_content", Type: TypeBoolean, Description: "Include each symbol's source.", Default: false},
 				repoParam,
 			},
@@ -291,6 +293,9 @@ func runQuery(ctx context.Context, b *Backend, a *Args) (*Result, error) {
 			return nil, err
 		}
 		h := hint(call("context"), " on a symbol for its callers and callees.")
+		if res.Truncated {
+			h = hint("more symbols matched: raise ", param("limit"), ", or ", call("context"), " on a result.")
+		}
 		if res.Total == 0 {
 			h = hint("try other words, or ", call("context"), " on a symbol's name.")
 		}

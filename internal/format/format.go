@@ -341,12 +341,42 @@ func Rename(r *analysis.RenameResult) string {
 // Query renders search hits by group.
 func Query(r *analysis.QueryResult) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Search %q: %d hit(s) (%s).\n", r.Query, r.Total, r.Ranking)
+	fmt.Fprintf(&b, "Search %q: %d symbol(s) found (%s).\n", r.Query, r.Total, r.Ranking)
 	if r.Note != "" {
 		fmt.Fprintf(&b, "%s.\n", strings.ToUpper(r.Note[:1])+r.Note[1:])
 	}
 	if len(r.CommonWords) > 0 {
 		fmt.Fprintf(&b, "Left out as too common (much of the code holds them): %s.\n", strings.Join(r.CommonWords, ", "))
+	}
+	if len(r.Results) > 0 {
+		b.WriteString("\n### Results, best first\n\n")
+		rows := [][]string{}
+		for _, h := range r.Results {
+			rows = append(rows, []string{fmt.Sprint(h.Rank), h.QualifiedName, h.Kind, Loc(h.FilePath, h.StartLine),
+				fmt.Sprint(h.Score), strings.Join(h.Matched, ", ")})
+		}
+		b.WriteString(Table([]string{"rank", "symbol", "kind", "location", "score", "matched"}, rows))
+		for _, h := range r.Results {
+			if h.Content != "" {
+				fmt.Fprintf(&b, "\n%d. `%s`:\n```%s\n%s\n```\n", h.Rank, h.QualifiedName, h.Language, strings.TrimRight(h.Content, "\n"))
+			}
+		}
+	}
+	if len(r.Groups) > 1 {
+		b.WriteString("\n### By file\n\n")
+		for _, g := range r.Groups {
+			ranks := make([]string, len(g.Ranks))
+			for i, rk := range g.Ranks {
+				ranks[i] = fmt.Sprint(rk)
+			}
+			fmt.Fprintf(&b, "- `%s` (%s): %s\n", g.File, g.Module, strings.Join(ranks, ", "))
+		}
+	}
+	if len(r.Files) > 0 {
+		b.WriteString("\n### Files whose path matched\n\n")
+		for _, f := range r.Files {
+			fmt.Fprintf(&b, "- `%s`\n", f.Path)
+		}
 	}
 	if len(r.Processes) > 0 {
 		b.WriteString("\n### Execution flows\n\n")
@@ -358,31 +388,14 @@ func Query(r *analysis.QueryResult) string {
 			}
 			rows = append(rows, []string{p.Label, fmt.Sprintf("%.3f", p.Score), fmt.Sprint(p.Steps), strings.Join(steps, ", ")})
 		}
-		b.WriteString(Table([]string{"process", "score", "steps", "hits"}, rows))
-	}
-	for _, g := range r.Groups {
-		fmt.Fprintf(&b, "\n### %s (%s)\n\n", g.File, g.Module)
-		rows := [][]string{}
-		for _, s := range g.Symbols {
-			rows = append(rows, []string{s.QualifiedName, s.Kind, Loc(s.FilePath, s.StartLine), s.Signature})
-		}
-		b.WriteString(Table([]string{"symbol", "kind", "location", "signature"}, rows))
-		for _, s := range g.Symbols {
-			if s.Content != "" {
-				fmt.Fprintf(&b, "\n`%s`:\n```%s\n%s\n```\n", s.QualifiedName, s.Language, strings.TrimRight(s.Content, "\n"))
-			}
-		}
-	}
-	if len(r.Definitions) > 0 {
-		b.WriteString("\n### Definitions\n\n")
-		rows := [][]string{}
-		for _, s := range r.Definitions {
-			rows = append(rows, []string{s.QualifiedName, s.Kind, Loc(s.FilePath, s.StartLine)})
-		}
-		b.WriteString(Table([]string{"name", "kind", "location"}, rows))
+		b.WriteString(Table([]string{"process", "score", "steps", "results"}, rows))
 	}
 	if r.Truncated {
-		b.WriteString("\nMore hits were cut: raise limit or max_symbols.\n")
+		if more := r.Total - len(r.Results); more == 1 {
+			b.WriteString("\n1 more symbol matched.\n")
+		} else {
+			fmt.Fprintf(&b, "\n%d more symbols matched.\n", more)
+		}
 	}
 	return b.String()
 }

@@ -39,13 +39,16 @@ type Ranked struct {
 
 // Symbols ranks the symbols and files of the index for query: BM25 and,
 // when sem is ready, vector search over the symbols at the same time,
-// fused by reciprocal rank. A failure of the vector side (the embedding
-// endpoint is down) degrades to BM25 and says so.
+// fused by reciprocal rank; test code then ranks below the rest unless
+// the question asks for tests (DemoteTests). A failure of the vector side
+// (the embedding endpoint is down) degrades to BM25 and says so.
 func Symbols(ctx context.Context, r *store.Reader, g *memgraph.Graph, sem *Semantic, query string, limit int) (Ranked, error) {
-	return hybrid(ctx, sem, query,
+	res, err := hybrid(ctx, sem, query,
 		func() ([]Hit, error) { return BM25(ctx, r, g, query, limit) },
 		func(q []float32) []Hit { return sem.Vectors.SearchSymbols(q, limit) },
-		limit, "names, signatures, docs and content")
+		limit, "names, signatures, docs, content and paths")
+	res.Hits = DemoteTests(g, query, res.Hits)
+	return res, err
 }
 
 // Commits ranks commits the same way; bm25 is the commits' BM25 ranking.

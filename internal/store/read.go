@@ -228,11 +228,55 @@ type SearchHit struct {
 // separators), qualified names, signatures, docs, content and file paths.
 // Plain words are matched as prefixes and OR-ed; name matches weigh most.
 func (r *Reader) Search(ctx context.Context, query string, limit int) ([]SearchHit, error) {
-	q, _ := ftsQuery(query, r.common)
+	q, _ := ftsQuery(query, r.common, false)
 	if q == "" {
 		return nil, nil
 	}
-	rows, err := r.q.QueryContext(ctx, `SELECT rowid, bm25(search, 10.0, 4.0, 6.0, 2.0, 1.0, 0.5, 3.0) AS s
+	out, err := r.search(ctx, query, q, limit)
+	if err != nil || len(out) >= limit {
+		return out, err
+	}
+	// Too few whole-word hits: words as prefixes (parse finds parser),
+	// ranked after every whole-word hit.
+	pq, _ := ftsQuery(query, r.common, true)
+	if pq == q {
+		return out, nil
+	}
+	more, err := r.search(ctx, query, pq, limit)
+	if err != nil {
+		return nil, err
+	}
+	seen := make(map[int64]bool, len(out))
+	floor := 0.0
+	for _, h := range out {
+		seen[h.Rid] = true
+		floor = h.Score
+	}
+	for _, h := range more {
+		if len(out) == limit {
+			break
+		}
+		if !seen[h.Rid] {
+			// Below the last whole-word hit, in the prefix ranking's order.
+			h.Score = min(h.Score, floor) * prefixDiscount
+			floor = h.Score
+			out = append(out, h)
+		}
+	}
+	return out, nil
+}
+
+// prefixDiscount scales a prefix-only hit's score below the hits before
+// it.
+const prefixDiscount = 0.5
+
+// searchWeights are the full-text columns' weights in BM25 (name,
+// qualified_name, words, signature, doc, content, path): measured on
+// bench/retrieval, a symbol's whole text counts as much as its name.
+const searchWeights = "1.0, 0.5, 1.0, 0.5, 0.5, 1.0, 0.5"
+
+func (r *Reader) search(ctx context.Context, query, q string, limit int) ([]SearchHit, error) {
+	rows, err := r.q.QueryContext(ctx, `SELECT rowid, bm25(search, `+searchWeights+`) AS s
 		FROM search WHERE search MATCH ? ORDER BY s LIMIT ?`, q, limit)
 	if err != nil {
 		return nil, fmt.Errorf("search %q: %w", query, err)
@@ -251,16 +295,17 @@ func (r *Reader) Search(ctx context.Context, query string, limit int) ([]SearchH
 }
 
 // ftsQuery turns free text into an FTS5 query: each word (split like
-// identifiers) becomes a quoted term, OR-ed together. Words of three or
-// more characters match as prefixes (parse finds parser); shorter ones
-// match whole words only, and one-character words are left out when the
+// identifiers, and each compound identifier whole) becomes a quoted term,
+// OR-ed together. With prefix, words of three or more characters match
+// as prefixes (parse finds parser); shorter ones match whole words only,
+// and one-character words are left out when the
 // text has longer ones: as prefixes they match a large part of the index
 // ("x*", "a*") and cost more than the rest of the query while ranking
 // nothing. For the same reason the most common words are left out once
 // the rarer ones fill the query's budget (common_terms.go);
 // dropped lists them, in the order of the text.
-func ftsQuery(text string, counts commonTerms) (q string, dropped []string) {
-	words := strings.Fields(identifierWords(text))
+func ftsQuery(text string, counts commonTerms, prefix bool) (q string, dropped []string) {
+	words := strings.Fields(identifierWords(text) + " " + wholeCompounds(text))
 	long := false
 	for _, w := range words {
 		if utf8.RuneCountInString(w) > 1 {
@@ -282,7 +327,7 @@ func ftsQuery(text string, counts commonTerms) (q string, dropped []string) {
 			continue
 		}
 		seen[w] = true
-		wd := &word{text: w, prefix: n >= 3}
+		wd := &word{text: w, prefix: prefix && n >= 3}
 		if counts.docs > 0 {
 			wd.rows = counts.count(wd.text, wd.prefix)
 		}
@@ -316,7 +361,7 @@ func ftsQuery(text string, counts commonTerms) (q string, dropped []string) {
 // because too much of the index holds them (rarer words of the query
 // remain).
 func (r *Reader) CommonWords(query string) []string {
-	_, dropped := ftsQuery(query, r.common)
+	_, dropped := ftsQuery(query, r.common, false)
 	return dropped
 }
 

@@ -30,7 +30,10 @@ package store
 //	6: the history blob beside the database: row 2 of snapshot may name a
 //	   file history-<hash>.blob in the index's directory, with the blob's
 //	   SHA-256, instead of holding the blob (history_file.go).
-const SchemaVersion = 6
+//	7: the full-text index stems words (FTS5's porter tokenizer), holds
+//	   the words of the compound identifiers in a symbol's content beside
+//	   the identifiers, and the words of its file's path.
+const SchemaVersion = 7
 
 // createTables is run on a new, empty database before the bulk load.
 const createTables = `
@@ -114,7 +117,7 @@ CREATE TABLE git_removed_symbol (
 CREATE VIRTUAL TABLE search USING fts5(
 	name, qualified_name, words, signature, doc, content, path,
 	content='',
-	tokenize='unicode61 remove_diacritics 2'
+	tokenize="unicode61 remove_diacritics 2 tokenchars '_'"
 );
 `
 

@@ -72,14 +72,24 @@ func TestWriteAndRead(t *testing.T) {
 	if err != nil || name != "getUserById" || qn != "svc.getUserById" || start != 3 || end != 9 {
 		t.Errorf("node = %v %s %s %s %d %d", err, name, qn, file, start, end)
 	}
-	// Full-text search splits identifiers: "user" finds getUserById, and
-	// the file by its path.
+	// Full-text search splits identifiers: "user" finds getUserById, the
+	// file by its path, and main by its file's path.
 	hits, err := r.Search(ctx, "user", 10)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(hits) != 2 {
-		t.Fatalf("search user: %d hits, want 2 (function and file)", len(hits))
+	if len(hits) != 3 {
+		t.Fatalf("search user: %d hits, want 3 (function, file, main)", len(hits))
+	}
+	mainHit := false
+	for _, h := range hits {
+		var id string
+		if r.DB().QueryRow(`SELECT id FROM node WHERE rid = ?`, h.Rid).Scan(&id); id == "Function:svc/user.go:main" {
+			mainHit = true
+		}
+	}
+	if !mainHit {
+		t.Errorf("search user: main is not found by its file's path")
 	}
 	hits, err = r.Search(ctx, "account", 10)
 	if err != nil || len(hits) != 1 {
@@ -282,7 +292,7 @@ func TestFTSQuery(t *testing.T) {
 		{"rewrite value ppc 64 op lsh x 32", `"rewrite"* OR "value"* OR "ppc"* OR "64" OR "op" OR "lsh"* OR "32"`, nil},
 		{"x", `"x"`, nil},
 		{"a b", `"a" OR "b"`, nil},
-		{"getBuffer get", `"get"* OR "buffer"*`, nil},
+		{"getBuffer get", `"get"* OR "buffer"* OR "getbuffer"*`, nil},
 		{`say "hi"`, `"say"* OR "hi"`, nil},
 		{"", "", nil},
 		// Common words go while a rarer one stays.
@@ -300,7 +310,7 @@ func TestFTSQuery(t *testing.T) {
 		{"func", `"func"*`, nil},
 	}
 	for _, c := range cases {
-		got, dropped := ftsQuery(c.in, common)
+		got, dropped := ftsQuery(c.in, common, true)
 		if got != c.want || !reflect.DeepEqual(dropped, c.dropped) {
 			t.Errorf("ftsQuery(%q) = %s, dropped %v; want %s, dropped %v", c.in, got, dropped, c.want, c.dropped)
 		}
@@ -309,8 +319,22 @@ func TestFTSQuery(t *testing.T) {
 	// nor in a small index, where a tenth of the documents is a handful.
 	small := commonTerms{docs: 300, terms: []termCount{{"func", 200}}}
 	for _, c := range []commonTerms{{}, small} {
-		if got, dropped := ftsQuery("write func syms", c); got != `"write"* OR "func"* OR "syms"*` || dropped != nil {
+		if got, dropped := ftsQuery("write func syms", c, true); got != `"write"* OR "func"* OR "syms"*` || dropped != nil {
 			t.Errorf("with %+v: %s, %v", c, got, dropped)
+		}
+	}
+}
+
+// TestFTSQueryWholeWords: without prefixes every word matches whole, and a
+// compound identifier matches its words and itself.
+func TestFTSQueryWholeWords(t *testing.T) {
+	for in, want := range map[string]string{
+		"parse config file":       `"parse" OR "config" OR "file"`,
+		"fix loadConfigFile leak": `"fix" OR "load" OR "config" OR "file" OR "leak" OR "loadconfigfile"`,
+		"send_request retries":    `"send" OR "request" OR "retries" OR "send_request"`,
+	} {
+		if got, _ := ftsQuery(in, commonTerms{}, false); got != want {
+			t.Errorf("ftsQuery(%q) = %s, want %s", in, got, want)
 		}
 	}
 }

@@ -1070,7 +1070,7 @@ func (u *updater) commonTerms() error {
 	}
 	for _, q := range []string{
 		`CREATE VIRTUAL TABLE temp.changed_docs USING fts5(name, qualified_name, words, signature, doc, content, path,
-			tokenize='unicode61 remove_diacritics 2')`,
+			tokenize="unicode61 remove_diacritics 2 tokenchars '_'")`,
 		`CREATE VIRTUAL TABLE temp.changed_vocab USING fts5vocab(temp, changed_docs, 'row')`,
 		`CREATE VIRTUAL TABLE temp.search_vocab USING fts5vocab(main, search, 'row')`,
 	} {

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"path"
 	"strings"
 	"unicode"
 )
@@ -51,6 +52,63 @@ func identifierWords(texts ...string) string {
 		}
 		if start >= 0 {
 			add(string(rs[start:]))
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// compoundWords is, for every compound identifier in text (one the
+// full-text tokenizer keeps whole: loadConfigFile, HTTPServer, utf8Len),
+// its words, each occurrence again, after a newline: indexed beside the
+// text, "config" finds loadConfigFile in a body as it finds it in a name,
+// and the whole identifier still counts. Empty when text has none.
+func compoundWords(text string) string {
+	var b strings.Builder
+	start := -1
+	flush := func(end int) {
+		if start < 0 {
+			return
+		}
+		tok := text[start:end]
+		start = -1
+		if words := identifierWords(tok); strings.IndexByte(words, ' ') >= 0 {
+			if b.Len() == 0 {
+				b.WriteByte('\n')
+			} else {
+				b.WriteByte(' ')
+			}
+			b.WriteString(words)
+		}
+	}
+	for i, r := range text {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		flush(i)
+	}
+	flush(len(text))
+	return b.String()
+}
+
+// pathWords are the words of a file's path without its extension
+// (internal/store/lock.go → internal store lock).
+func pathWords(p string) string {
+	if p == "" {
+		return ""
+	}
+	return identifierWords(strings.TrimSuffix(p, path.Ext(p)))
+}
+
+// wholeCompounds lists the compound identifiers of text lower-cased and
+// whole (loadconfigfile), as the full-text tokenizer holds them.
+func wholeCompounds(text string) string {
+	var out []string
+	for _, tok := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' }) {
+		if strings.IndexByte(identifierWords(tok), ' ') >= 0 {
+			out = append(out, strings.ToLower(tok))
 		}
 	}
 	return strings.Join(out, " ")

@@ -369,7 +369,7 @@ func nodeValues(r int64, n *graph.Node) []any {
 func searchValues(r int64, kind graph.NodeKind, name, qualified, filePath, signature, doc, content string) []any {
 	switch {
 	case kind.IsSymbol():
-		return []any{r, name, qualified, identifierWords(name, qualified), signature, doc, content, ""}
+		return []any{r, name, qualified, identifierWords(name, qualified), signature, doc, content + compoundWords(content), pathWords(filePath)}
 	case kind == graph.KindFile:
 		return []any{r, name, "", identifierWords(filePath), "", "", "", filePath}
 	}

@@ -57,12 +57,14 @@ func (e *embedders) forIndex(em *store.EmbeddingMeta) (embed.Embedder, string) {
 		}
 		cfg := e.cfg
 		cfg.Provider = em.Provider
+		cfg.NoRetries = true // a question is not retried: the breaker pauses a failing endpoint
 		var err error
 		if emb, err = embed.New(cfg); err != nil {
 			err = fmt.Errorf("the index's vectors were made by %s, and the server cannot embed questions with it: %w", em.Identity, err)
 			e.errs[em.Provider] = err
 			return nil, err.Error()
 		}
+		emb = newBreaker(emb)
 		e.byName[em.Provider] = emb
 	}
 	if emb.Identity() != em.Identity {

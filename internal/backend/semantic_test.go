@@ -4,7 +4,11 @@ import (
 	"context"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
+
+	"gitnexus.dev/gitnexus/internal/analysis"
 
 	"gitnexus.dev/gitnexus/internal/embed"
 	"gitnexus.dev/gitnexus/internal/embed/embedtest"
@@ -121,5 +125,63 @@ func TestSearchCommitsFused(t *testing.T) {
 		if found.Ranking != "bm25+vector" || len(found.Hits) != 2 || !strings.HasPrefix(found.Hits[0].Summary, tc.wantFirst) {
 			t.Errorf("%q: %+v", tc.query, found)
 		}
+	}
+}
+
+// TestQueryPausesAFailingEndpoint: a question's embedding is one request,
+// never retried; after it fails, the endpoint is left alone (questions
+// rank by BM25 at once, saying why) until the pause is over, when one
+// question probes it again, and a success brings vector search back.
+func TestQueryPausesAFailingEndpoint(t *testing.T) {
+	b, _, srv := shopEmbedded(t, func(c embed.Config) embed.Config { c.Retries = 5; return c })
+	var mu sync.Mutex
+	failing := true
+	srv.Fail = func(int) int {
+		mu.Lock()
+		defer mu.Unlock()
+		if failing {
+			return 503
+		}
+		return 0
+	}
+	ask := func() *Result {
+		t.Helper()
+		res, err := b.CallTool(context.Background(), "query", map[string]any{"query": "total price"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	srv.Reset()
+	start := time.Now()
+	if res := ask(); !strings.Contains(res.Text, "(bm25).") || !strings.Contains(res.Text, "embedding the query failed") {
+		t.Fatalf("first question:\n%s", res.Text)
+	}
+	if n := srv.Requests(); n != 1 || time.Since(start) > 2*time.Second {
+		t.Errorf("first question: %d requests in %v, want 1 and no retry waits", n, time.Since(start))
+	}
+	res := ask()
+	if n := srv.Requests(); n != 1 || !strings.Contains(res.Text, "it is tried again in") {
+		t.Errorf("second question, endpoint paused: %d requests (want 1)\n%s", n, res.Text)
+	}
+	// The pause is over: one question probes, still failing.
+	br := b.embed.byName[embed.ProviderOpenAI].(*breaker)
+	clock := time.Now().Add(2 * questionPause)
+	br.mu.Lock()
+	br.now = func() time.Time { return clock }
+	br.mu.Unlock()
+	if ask(); srv.Requests() != 2 {
+		t.Errorf("after the pause: %d requests, want 2 (one probe)", srv.Requests())
+	}
+	// Back up: the next probe succeeds and vector search returns.
+	mu.Lock()
+	failing = false
+	mu.Unlock()
+	clock = clock.Add(2 * questionPause)
+	if res := ask(); res.Data.(*analysis.QueryResult).Ranking != "bm25+vector" || srv.Requests() != 3 {
+		t.Errorf("endpoint back: ranking %q after %d requests\n%s", res.Data.(*analysis.QueryResult).Ranking, srv.Requests(), res.Text)
+	}
+	if ask(); srv.Requests() != 4 {
+		t.Errorf("endpoint working: %d requests, want 4", srv.Requests())
 	}
 }

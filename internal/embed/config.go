@@ -48,14 +48,17 @@ type Config struct {
 	Provider string `json:"provider,omitempty"`
 
 	// The OpenAI-compatible endpoint: POST {BaseURL}/v1/embeddings.
-	BaseURL     string   `json:"baseURL,omitempty"`
-	Model       string   `json:"model,omitempty"`
-	APIKey      string   `json:"apiKey,omitempty"`
-	Dimensions  int      `json:"dimensions,omitempty"`  // asked of the endpoint when set
-	BatchSize   int      `json:"batchSize,omitempty"`   // texts per request
-	Concurrency int      `json:"concurrency,omitempty"` // requests in flight
-	Retries     int      `json:"retries,omitempty"`     // after a 429, a 5xx or a dropped connection
-	Timeout     Duration `json:"timeout,omitempty"`     // of one request
+	BaseURL     string `json:"baseURL,omitempty"`
+	Model       string `json:"model,omitempty"`
+	APIKey      string `json:"apiKey,omitempty"`
+	Dimensions  int    `json:"dimensions,omitempty"`  // asked of the endpoint when set
+	BatchSize   int    `json:"batchSize,omitempty"`   // texts per request
+	Concurrency int    `json:"concurrency,omitempty"` // requests in flight
+	Retries     int    `json:"retries,omitempty"`     // after a 429, a 5xx or a dropped connection
+	// NoRetries: one attempt per request, whatever Retries says (a
+	// server embedding questions, which must not wait).
+	NoRetries bool     `json:"-"`
+	Timeout   Duration `json:"timeout,omitempty"` // of one request
 
 	// The local ONNX model: a BERT-style sentence encoder and its
 	// tokenizer, run with the ONNX Runtime shared library.

@@ -147,7 +147,7 @@ func (o *OpenAI) request(ctx context.Context, texts []string) ([][]float32, erro
 			return vecs, nil
 		}
 		var perm *permanentError
-		if errors.As(err, &perm) || attempt >= o.cfg.Retries || ctx.Err() != nil {
+		if errors.As(err, &perm) || attempt >= o.cfg.Retries || o.cfg.NoRetries || ctx.Err() != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}

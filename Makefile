@@ -1,7 +1,7 @@
 # GitNexus build and test entry points. The two commands the README promises:
 #   make analyze REPO=<path>   build, index a repository, print its summary
 #   make test                  the whole test suite (what CI runs)
-# and make release: dist/gitnexus-<version>-linux-amd64.tar.gz.
+# and make release: dist/gitnexus-<version>-linux-{amd64,arm64}.tar.gz.
 
 SHELL      := /bin/bash
 export PATH := $(PATH):/usr/local/go/bin
@@ -55,7 +55,7 @@ test: fmt-check vet build test-skill
 	test/fresh/check.sh
 
 # A clean clone, the README's first command in it, then setup --dry-run
-# --agent all and doctor with an empty home directory.
+# --agent all and doctor with an empty home directory, and make release.
 test-fresh:
 	test/fresh/check.sh
 
@@ -64,13 +64,15 @@ test-fresh:
 test-skill: build
 	cd skills/gitnexus-history && GITNEXUS_BIN=$(CURDIR)/$(BIN) PYTHONDONTWRITEBYTECODE=1 python3 -m unittest test_gitnexus_history
 
+# Versioned archives of the Linux binary for each of ARCHS (and any shared
+# library it needs beyond the C library, beside it under lib/) with the
+# license, README and docs, and dist/SHA256SUMS; arm64 is cross-compiled.
+ARCHS      ?= amd64 arm64
+release:
+	packaging/release.sh $(VERSION) $(COMMIT) $(DATE) $(ARCHS)
+
 # GITNEXUS_BENCH_REPO=<indexed repository> runs them on that index; the
 # Cypher and tool benchmarks are skipped without it (bench/cypher/RESULTS.md).
-# A versioned tarball of the linux/amd64 binary (and any shared library it
-# needs beyond the C library, beside it under lib/) with README and docs.
-release:
-	packaging/release.sh $(VERSION) $(COMMIT) $(DATE)
-
 bench:
 	$(GO) test -tags $(TAGS) -run '^$$' -bench . -benchmem ./internal/memgraph/ ./internal/cypher/ ./internal/backend/
 

@@ -66,6 +66,12 @@ tarball=$(ls "$tmp"/gitnexus/dist/gitnexus-*-linux-amd64.tar.gz)
 mkdir "$tmp/unpacked"
 tar -C "$tmp/unpacked" -xzf "$tarball"
 "$tmp"/unpacked/gitnexus-*/gitnexus --version | grep -q "^gitnexus .*(commit [0-9a-f]\{12\}, built 20" || fail "the released binary does not say its version, commit and date"
-(cd "$tmp/gitnexus/dist" && sha256sum -c --quiet SHA256SUMS) || fail "SHA256SUMS does not match the tarball"
+grep -q '^C library: glibc 2\.[0-9]* or newer$' "$tmp"/unpacked/gitnexus-*/REQUIREMENTS || fail "the amd64 archive does not name its glibc: $(cat "$tmp"/unpacked/gitnexus-*/REQUIREMENTS)"
+arm=$(ls "$tmp"/gitnexus/dist/gitnexus-*-linux-arm64.tar.gz)
+tar -C "$tmp/unpacked" -xzf "$arm" --wildcards '*/gitnexus' '*/REQUIREMENTS'
+file -b "$tmp"/unpacked/gitnexus-*-linux-arm64/gitnexus | grep -q 'ELF 64-bit .*ARM aarch64' || fail "the arm64 archive's binary is not an arm64 binary"
+grep -q '^C library: glibc 2\.[0-9]* or newer$' "$tmp"/unpacked/gitnexus-*-linux-arm64/REQUIREMENTS || fail "the arm64 archive does not name its glibc"
+[[ $(wc -l < "$tmp/gitnexus/dist/SHA256SUMS") == 2 ]] || fail "SHA256SUMS does not cover both archives: $(cat "$tmp/gitnexus/dist/SHA256SUMS")"
+(cd "$tmp/gitnexus/dist" && sha256sum -c --quiet SHA256SUMS) || fail "SHA256SUMS does not match the archives"
 
-echo "fresh: clone, make analyze, setup --dry-run --agent all, doctor and make release: ok"
+echo "fresh: clone, make analyze, setup --dry-run --agent all, doctor and make release (amd64, arm64): ok"

@@ -1,0 +1,178 @@
+//go:build sqlite_fts5
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"gitnexus.dev/gitnexus/internal/embed"
+	"gitnexus.dev/gitnexus/internal/graph"
+	"gitnexus.dev/gitnexus/internal/memgraph"
+	"gitnexus.dev/gitnexus/internal/search"
+)
+
+// runConfig is what every repository of a run is measured with.
+type runConfig struct {
+	embedder     embed.Embedder // nil: no vectors
+	provider     string
+	tokens       int
+	maxQuestions int
+	reuse        string
+	rankings     []ranking
+}
+
+// variant is one way of asking a question.
+type variant struct {
+	name string
+	text func(q *question) string
+}
+
+// variants: the whole message, and the message with the answers' names
+// cut out (cutNames), which asks what a ranking finds when the question
+// does not name the code.
+var variants = []variant{
+	{"full message", func(q *question) string { return q.text }},
+	{"names cut", func(q *question) string { return q.cut }},
+}
+
+// views of a ranked list: as ranked, and with the symbols of test files
+// (graph.IsTestPath) dropped.
+const (
+	asRanked = iota
+	testsDropped
+	views
+)
+
+// row is one ranking's mean metrics on one repository.
+type row struct {
+	ranking string
+	// m[variant][view] are the means over the questions.
+	m [][views]metrics
+	// millis is the mean time of one ranked list, in milliseconds.
+	millis float64
+}
+
+// repoResult is one repository's measurement.
+type repoResult struct {
+	repo      repo
+	head      string
+	commits   int // first-parent commits in the index's history
+	questions int
+	// nonTestShare is the mean over questions of the share of answers
+	// outside test files: the best recall a ranking with tests dropped
+	// can have.
+	nonTestShare float64
+	reused       bool
+	indexTook    time.Duration
+	rows         []row
+	// qs and g are kept for -questions.
+	qs []question
+	g  *memgraph.Graph
+}
+
+// evaluate indexes (or reuses the index of) one checkout, asks its
+// questions in every variant of every ranking, and averages the metrics.
+func evaluate(ctx context.Context, rp repo, cfg runConfig) (*repoResult, error) {
+	ix, err := openIndex(ctx, rp.root, cfg.embedder, cfg.provider, cfg.tokens, cfg.reuse)
+	if err != nil {
+		return nil, err
+	}
+	defer ix.r.Close()
+	g, err := memgraph.Load(ctx, ix.r)
+	if err != nil {
+		return nil, err
+	}
+	e := &env{root: rp.root, r: ix.r, g: g, emb: cfg.embedder}
+	if cfg.embedder != nil {
+		vs, err := search.LoadVectors(ctx, ix.r, g)
+		if err != nil {
+			return nil, err
+		}
+		e.sem = &search.Semantic{Vectors: vs, Embedder: cfg.embedder}
+	}
+	qs := questions(g, cfg.maxQuestions)
+	if len(qs) == 0 {
+		return nil, fmt.Errorf("no questions: the index of %s has no commits that changed 1 to %d functions still at HEAD", rp.root, maxAnswers)
+	}
+	res := &repoResult{repo: rp, head: ix.head, questions: len(qs), reused: ix.reused, indexTook: ix.took, qs: qs, g: g}
+	if h := g.HistoryRecords(); h != nil {
+		res.commits = len(h.Commits)
+	}
+	isTest := map[string]bool{}
+	info := func(n memgraph.NodeID) rankedNode {
+		nd := &g.Nodes[n]
+		t, ok := isTest[nd.FilePath]
+		if !ok {
+			t = graph.IsTestPath(nd.FilePath)
+			isTest[nd.FilePath] = t
+		}
+		return rankedNode{callable: nd.Kind.IsCallable(), file: nd.FilePath, test: t}
+	}
+	for _, q := range qs {
+		nonTest := 0
+		for n := range q.answers {
+			if !info(n).test {
+				nonTest++
+			}
+		}
+		res.nonTestShare += float64(nonTest) / float64(len(q.answers)) / float64(len(qs))
+	}
+	for _, rk := range cfg.rankings {
+		if rk.readsHistory {
+			// The leak rule: such a ranking must be asked against
+			// replayEnv(ctx, e, q) for each question q.
+			return nil, fmt.Errorf("ranking %q reads the history: it needs the index as of each question's parent (replayEnv), which the bench does not build yet", rk.name)
+		}
+		rank, err := rk.build(ctx, e)
+		if err != nil {
+			return nil, fmt.Errorf("ranking %q: %w", rk.name, err)
+		}
+		if rank == nil {
+			continue
+		}
+		rw := row{ranking: rk.name, m: make([][views]metrics, len(variants))}
+		var took time.Duration
+		for vi, v := range variants {
+			for i := range qs {
+				q := &qs[i]
+				start := time.Now()
+				ranked, err := rank(ctx, v.text(q))
+				took += time.Since(start)
+				if err != nil {
+					return nil, fmt.Errorf("ranking %q, question %.12s: %w", rk.name, q.hash, err)
+				}
+				rw.m[vi][asRanked].add(measure(ranked, info, q.answers, q.files))
+				rw.m[vi][testsDropped].add(measure(dropTests(ranked, info), info, q.answers, q.files))
+			}
+			for view := range views {
+				rw.m[vi][view] = rw.m[vi][view].scale(1 / float64(len(qs)))
+			}
+		}
+		rw.millis = float64(took.Microseconds()) / 1000 / float64(len(qs)*len(variants))
+		res.rows = append(res.rows, rw)
+		logf("%s: %s done (%.1f ms a question)", rp.name, rk.name, rw.millis)
+	}
+	return res, nil
+}
+
+// dropTests returns the ranked nodes that are not in test files.
+func dropTests(ranked []memgraph.NodeID, info func(memgraph.NodeID) rankedNode) []memgraph.NodeID {
+	out := make([]memgraph.NodeID, 0, len(ranked))
+	for _, n := range ranked {
+		if !info(n).test {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// replayEnv is the hook for rankings that read the history (the leak
+// rule, RESULTS.md): it is to return the environment of the index as of
+// q's parent commit (an incremental analyze of the checkout at q.parent,
+// with the history up to it), so that nothing the question's own commit
+// or a later one recorded can reach the ranking.
+func replayEnv(ctx context.Context, e *env, q *question) (*env, error) {
+	return nil, fmt.Errorf("replaying the index at %.12s is not implemented", q.parent)
+}

@@ -40,14 +40,15 @@ type Ranked struct {
 // Symbols ranks the symbols and files of the index for query: BM25 and,
 // when sem is ready, vector search over the symbols at the same time,
 // fused by reciprocal rank; test code then ranks below the rest unless
-// the question asks for tests (DemoteTests). A failure of the vector side
+// the question asks for tests (DemoteTests), and hits gain from the hits
+// they call, are called by or share a file with (Propagate). A failure of the vector side
 // (the embedding endpoint is down) degrades to BM25 and says so.
 func Symbols(ctx context.Context, r *store.Reader, g *memgraph.Graph, sem *Semantic, query string, limit int) (Ranked, error) {
 	res, err := hybrid(ctx, sem, query,
 		func() ([]Hit, error) { return BM25(ctx, r, g, query, limit) },
 		func(q []float32) []Hit { return sem.Vectors.SearchSymbols(q, limit) },
 		limit, "names, signatures, docs, content and paths")
-	res.Hits = DemoteTests(g, query, res.Hits)
+	res.Hits = Propagate(g, DemoteTests(g, query, res.Hits))
 	return res, err
 }
 

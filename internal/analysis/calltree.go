@@ -22,15 +22,28 @@ const (
 	MaxCallVisit = 20000
 )
 
-// CallItem is one caller or callee.
-type CallItem struct {
+// SymbolHead names a symbol in a list: its id, names, kind and where it
+// is defined.
+type SymbolHead struct {
 	UID           string `json:"uid"`
 	Name          string `json:"name"`
 	QualifiedName string `json:"qualifiedName"`
 	Kind          string `json:"kind"`
 	FilePath      string `json:"filePath"`
 	StartLine     int    `json:"startLine"`
-	Module        string `json:"module"`
+}
+
+// headOf is the SymbolHead of node n.
+func headOf(g *memgraph.Graph, n memgraph.NodeID) SymbolHead {
+	nd := &g.Nodes[n]
+	return SymbolHead{UID: nd.ID, Name: nd.Name, QualifiedName: nd.QualifiedName, Kind: nd.Kind.String(),
+		FilePath: nd.FilePath, StartLine: int(nd.StartLine)}
+}
+
+// CallItem is one caller or callee.
+type CallItem struct {
+	SymbolHead
+	Module string `json:"module"`
 	// Community is the label of the functional area the symbol belongs to,
 	// when communities were detected.
 	Community string `json:"community,omitempty"`
@@ -150,7 +163,6 @@ func CallTree(g *memgraph.Graph, n memgraph.NodeID, opt CallTreeOptions) CallTre
 		res.Total += len(level)
 		lv := CallLevel{Depth: i + 1, Count: len(level), Items: []CallItem{}}
 		for _, h := range level[:min(left, len(level))] {
-			other := &g.Nodes[h.Node]
 			caller := h.Node
 			if !callers {
 				caller = h.From
@@ -159,8 +171,7 @@ func CallTree(g *memgraph.Graph, n memgraph.NodeID, opt CallTreeOptions) CallTre
 			if c := CommunityOf(g, h.Node); c != nil {
 				community = c.Label
 			}
-			lv.Items = append(lv.Items, CallItem{UID: other.ID, Community: community, Name: other.Name, QualifiedName: other.QualifiedName,
-				Kind: other.Kind.String(), FilePath: other.FilePath, StartLine: int(other.StartLine),
+			lv.Items = append(lv.Items, CallItem{SymbolHead: headOf(g, h.Node), Community: community,
 				Module: facts.moduleOf(h.Node), Test: facts.isTest(h.Node), Depth: i + 1, Via: g.Nodes[h.From].ID,
 				CallFile: g.Nodes[caller].FilePath, CallLines: nonNilLines(g.Lines(h.Via)),
 				Confidence: h.Via.Confidence, Reason: string(g.Reason(h.Via))})

@@ -29,17 +29,12 @@ const (
 // by a call written in the previous step's code: CallFile and CallLines
 // say where, Confidence and Reason how sure the call graph is of it.
 type TraceStep struct {
-	UID           string  `json:"uid"`
-	Name          string  `json:"name"`
-	QualifiedName string  `json:"qualifiedName"`
-	Kind          string  `json:"kind"`
-	FilePath      string  `json:"filePath"`
-	StartLine     int     `json:"startLine"`
-	Test          bool    `json:"test,omitempty"`
-	CallFile      string  `json:"callFile,omitempty"`
-	CallLines     []int32 `json:"callLines,omitempty"`
-	Confidence    float32 `json:"confidence,omitempty"`
-	Reason        string  `json:"reason,omitempty"`
+	SymbolHead
+	Test       bool    `json:"test,omitempty"`
+	CallFile   string  `json:"callFile,omitempty"`
+	CallLines  []int32 `json:"callLines,omitempty"`
+	Confidence float32 `json:"confidence,omitempty"`
+	Reason     string  `json:"reason,omitempty"`
 }
 
 // TracePath is one call path: Length calls, the product of their
@@ -199,9 +194,7 @@ func (s *pathSearch) rank() []TracePath {
 	for _, nodes := range s.found {
 		c := cand{p: TracePath{Length: len(nodes) - 1, Confidence: 1}}
 		for i, n := range nodes {
-			nd := &s.g.Nodes[n]
-			st := TraceStep{UID: nd.ID, Name: nd.Name, QualifiedName: nd.QualifiedName, Kind: nd.Kind.String(),
-				FilePath: nd.FilePath, StartLine: int(nd.StartLine), Test: s.facts.isTest(n)}
+			st := TraceStep{SymbolHead: headOf(s.g, n), Test: s.facts.isTest(n)}
 			if i > 0 {
 				e := s.edge(nodes[i-1], n)
 				st.CallFile, st.CallLines = s.g.Nodes[nodes[i-1]].FilePath, nonNilLines(s.g.Lines(e))
@@ -209,7 +202,7 @@ func (s *pathSearch) rank() []TracePath {
 				c.p.Confidence *= e.Confidence
 			}
 			c.test = c.test || st.Test
-			c.key += nd.ID + "\x00"
+			c.key += st.UID + "\x00"
 			c.p.Steps = append(c.p.Steps, st)
 		}
 		cands = append(cands, c)

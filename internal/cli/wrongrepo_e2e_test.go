@@ -66,13 +66,7 @@ func TestNeverAnswersForTheWrongRepository(t *testing.T) {
 // candidates listed) from an answer and from an error; under --json an
 // error is one JSON object on stdout.
 func TestToolCommandExitCodes(t *testing.T) {
-	home := t.TempDir()
-	files := map[string]string{"order/check.go": "package order\n\nfunc validate(x int) bool { return x > 0 }\n"}
-	for k, v := range shop {
-		files[k] = v
-	}
-	root := newRepo(t, "shop", files)
-	mustRun(t, home, root, "analyze", "-q")
+	home, root := shopWithTwoValidates(t)
 	if r := run(t, home, root, "context", "validate"); r.code != 4 || !strings.Contains(r.stdout, "is ambiguous") {
 		t.Errorf("ambiguous name: exit %d\n%s", r.code, r.stdout)
 	}
@@ -100,13 +94,7 @@ func TestToolCommandExitCodes(t *testing.T) {
 // TestHintsSpeakCLI: on the command line the next step names commands
 // and flags, never a tool parameter.
 func TestHintsSpeakCLI(t *testing.T) {
-	home := t.TempDir()
-	files := map[string]string{"order/check.go": "package order\n\nfunc validate(x int) bool { return x > 0 }\n"}
-	for k, v := range shop {
-		files[k] = v
-	}
-	root := newRepo(t, "shop", files)
-	mustRun(t, home, root, "analyze", "-q")
+	home, root := shopWithTwoValidates(t)
 	cases := []struct {
 		args []string
 		next string
@@ -133,4 +121,18 @@ func TestHintsSpeakCLI(t *testing.T) {
 	if r := run(t, home, root, "context"); r.code != 2 || !strings.Contains(r.stderr, "give `--name` (a symbol name) or `--uid` (an exact id)") {
 		t.Errorf("context without a name: exit %d: %s", r.code, r.stderr)
 	}
+}
+
+// shopWithTwoValidates is the shop fixture with a second function named
+// validate (in order/), indexed in a new home.
+func shopWithTwoValidates(t *testing.T) (home, root string) {
+	t.Helper()
+	home = t.TempDir()
+	files := map[string]string{"order/check.go": "package order\n\nfunc validate(x int) bool { return x > 0 }\n"}
+	for k, v := range shop {
+		files[k] = v
+	}
+	root = newRepo(t, "shop", files)
+	mustRun(t, home, root, "analyze", "-q")
+	return home, root
 }

@@ -43,7 +43,9 @@ fmt-check:
 # skill's Python tests against the built server. The onnx embedding
 # provider's tests load the ONNX Runtime library that
 # test/onnxruntime/install.sh installs (from onnxruntime-node, pinned in
-# its package-lock.json); they fail when it cannot be installed.
+# its package-lock.json); they fail when it cannot be installed. Last, the
+# fresh-clone check (test/fresh/check.sh) and the Dockerfile's
+# (packaging/dockerfile-check.sh: no Docker engine needed).
 test: fmt-check vet build test-skill
 	ort="$$(test/onnxruntime/install.sh)" && export GITNEXUS_TEST_ONNXRUNTIME="$$ort" && \
 	$(GO) test -tags $(TAGS) -count=1 ./...
@@ -53,6 +55,7 @@ test: fmt-check vet build test-skill
 	$(GO) test -tags $(TAGS) -count=1 -race -run 'TestPrefetch' ./internal/cli/
 	test/inspector/check.sh $(BIN)
 	test/fresh/check.sh
+	packaging/dockerfile-check.sh
 
 # A clean clone, the README's first command in it, then setup --dry-run
 # --agent all and doctor with an empty home directory, and make release.

@@ -37,8 +37,9 @@ var variants = []variant{
 	{"names cut", func(q *question) string { return q.cut }},
 }
 
-// views of a ranked list: as ranked, and with the symbols of test files
-// (graph.IsTestPath) dropped.
+// views of a question: as ranked with every answer, and with test code
+// (graph.IsTestPath) dropped from both the ranked list and the answers
+// (a question whose answers are all test code is left out of that view).
 const (
 	asRanked = iota
 	testsDropped
@@ -56,17 +57,14 @@ type row struct {
 
 // repoResult is one repository's measurement.
 type repoResult struct {
-	repo      repo
-	head      string
-	commits   int // first-parent commits in the index's history
-	questions int
-	// nonTestShare is the mean over questions of the share of answers
-	// outside test files: the best recall a ranking with tests dropped
-	// can have.
-	nonTestShare float64
-	reused       bool
-	indexTook    time.Duration
-	rows         []row
+	repo    repo
+	head    string
+	commits int // first-parent commits in the index's history
+	// questions counts the questions of each view.
+	questions [views]int
+	reused    bool
+	indexTook time.Duration
+	rows      []row
 	// qs and g are kept for -questions.
 	qs []question
 	g  *memgraph.Graph
@@ -96,7 +94,7 @@ func evaluate(ctx context.Context, rp repo, cfg runConfig) (*repoResult, error) 
 	if len(qs) == 0 {
 		return nil, fmt.Errorf("no questions: the index of %s has no commits that changed 1 to %d functions still at HEAD", rp.root, maxAnswers)
 	}
-	res := &repoResult{repo: rp, head: ix.head, questions: len(qs), reused: ix.reused, indexTook: ix.took, qs: qs, g: g}
+	res := &repoResult{repo: rp, head: ix.head, reused: ix.reused, indexTook: ix.took, qs: qs, g: g}
 	if h := g.HistoryRecords(); h != nil {
 		res.commits = len(h.Commits)
 	}
@@ -110,14 +108,28 @@ func evaluate(ctx context.Context, rp repo, cfg runConfig) (*repoResult, error) 
 		}
 		return rankedNode{callable: nd.Kind.IsCallable(), file: nd.FilePath, test: t}
 	}
-	for _, q := range qs {
-		nonTest := 0
+	// The questions of each view: their answers and the answers' files.
+	type asked struct {
+		q       *question
+		answers map[memgraph.NodeID]bool
+		files   map[string]bool
+	}
+	var byView [views][]asked
+	for i := range qs {
+		q := &qs[i]
+		byView[asRanked] = append(byView[asRanked], asked{q, q.answers, q.files})
+		answers, files := map[memgraph.NodeID]bool{}, map[string]bool{}
 		for n := range q.answers {
-			if !info(n).test {
-				nonTest++
+			if nd := info(n); !nd.test {
+				answers[n], files[nd.file] = true, true
 			}
 		}
-		res.nonTestShare += float64(nonTest) / float64(len(q.answers)) / float64(len(qs))
+		if len(answers) > 0 {
+			byView[testsDropped] = append(byView[testsDropped], asked{q, answers, files})
+		}
+	}
+	for view := range views {
+		res.questions[view] = len(byView[view])
 	}
 	for _, rk := range cfg.rankings {
 		if rk.readsHistory {
@@ -134,23 +146,34 @@ func evaluate(ctx context.Context, rp repo, cfg runConfig) (*repoResult, error) 
 		}
 		rw := row{ranking: rk.name, m: make([][views]metrics, len(variants))}
 		var took time.Duration
+		asks := 0
 		for vi, v := range variants {
+			ranked := map[*question][]memgraph.NodeID{}
 			for i := range qs {
 				q := &qs[i]
 				start := time.Now()
-				ranked, err := rank(ctx, v.text(q))
+				list, err := rank(ctx, v.text(q))
 				took += time.Since(start)
+				asks++
 				if err != nil {
 					return nil, fmt.Errorf("ranking %q, question %.12s: %w", rk.name, q.hash, err)
 				}
-				rw.m[vi][asRanked].add(measure(ranked, info, q.answers, q.files))
-				rw.m[vi][testsDropped].add(measure(dropTests(ranked, info), info, q.answers, q.files))
+				ranked[q] = list
 			}
 			for view := range views {
-				rw.m[vi][view] = rw.m[vi][view].scale(1 / float64(len(qs)))
+				for _, a := range byView[view] {
+					list := ranked[a.q]
+					if view == testsDropped {
+						list = dropTests(list, info)
+					}
+					rw.m[vi][view].add(measure(list, info, a.answers, a.files))
+				}
+				if n := len(byView[view]); n > 0 {
+					rw.m[vi][view] = rw.m[vi][view].scale(1 / float64(n))
+				}
 			}
 		}
-		rw.millis = float64(took.Microseconds()) / 1000 / float64(len(qs)*len(variants))
+		rw.millis = float64(took.Microseconds()) / 1000 / float64(asks)
 		res.rows = append(res.rows, rw)
 		logf("%s: %s done (%.1f ms a question)", rp.name, rk.name, rw.millis)
 	}

@@ -29,13 +29,13 @@ func printRepo(w io.Writer, res *repoResult) {
 	if res.reused {
 		index = "index reused"
 	}
-	fmt.Fprintf(w, "%s at %.12s, %d first-parent commits (%s); %d questions; %.0f%% of the answers are outside test files (the most recall with tests dropped can reach).\n\n",
-		source, res.head, res.commits, index, res.questions, 100*res.nonTestShare)
+	fmt.Fprintf(w, "%s at %.12s, %d first-parent commits (%s); %d questions, %d of them with answers outside test code.\n\n",
+		source, res.head, res.commits, index, res.questions[asRanked], res.questions[testsDropped])
 	for vi, v := range variants {
 		fmt.Fprintf(w, "### %s: %s\n\n%s", rp.name, v.name, tableHead)
 		for _, rw := range res.rows {
 			for view := range views {
-				fmt.Fprintf(w, "| %s | %s | %d | %.1f |\n", rowName(rw.ranking, view), formatMetrics(rw.m[vi][view]), res.questions, rw.millis)
+				fmt.Fprintf(w, "| %s | %s | %d | %.1f |\n", rowName(rw.ranking, view), formatMetrics(rw.m[vi][view]), res.questions[view], rw.millis)
 			}
 		}
 		fmt.Fprintln(w)
@@ -70,7 +70,7 @@ func printSummary(w io.Writer, results []*repoResult) {
 							if rw.ranking == name {
 								sum.add(rw.m[vi][view])
 								millis += rw.millis
-								questions += res.questions
+								questions += res.questions[view]
 								repos++
 							}
 						}
@@ -127,7 +127,7 @@ func setName(set string) string {
 // printQuestions lists a repository's questions (-questions): the
 // commit, the answers, and the question in both variants.
 func printQuestions(w io.Writer, res *repoResult) {
-	fmt.Fprintf(w, "## %s: %d questions, %d first-parent commits\n\n", res.repo.name, res.questions, res.commits)
+	fmt.Fprintf(w, "## %s: %d questions, %d first-parent commits\n\n", res.repo.name, res.questions[asRanked], res.commits)
 	for i := range res.qs {
 		q := &res.qs[i]
 		var answers []string

@@ -101,6 +101,7 @@ for arch in "${archs[@]}"; do
 
 	# Its libraries, found where the compiler for that architecture finds them.
 	sysroot=$("$cc" -print-sysroot 2>/dev/null || true)
+	# shellcheck disable=SC2046 # one word per directory
 	bundle "$stage/gitnexus" "$stage/lib" $("$cc" -print-search-dirs | sed -n 's/^libraries: =//p' | tr ':' ' ') \
 		"$sysroot/lib/$triple" "$sysroot/usr/lib/$triple" "/usr/$triple/lib"
 	rmdir "$stage/lib" 2>/dev/null || true
@@ -123,7 +124,7 @@ for arch in "${archs[@]}"; do
 		echo "release: ${run[*]} --version: $got" >&2
 	fi
 
-	libs=$(ls "$stage/lib" 2>/dev/null | paste -sd' ' || true)
+	libs=$(find "$stage/lib" -mindepth 1 -printf '%f\n' 2>/dev/null | sort | paste -sd' ' || true)
 	cat >"$stage/REQUIREMENTS" <<-EOF
 		gitnexus ${version} for linux/${arch} (${machine})
 		C library: glibc ${need:-(any)} or newer

@@ -89,6 +89,7 @@ for goos in "$@"; do
 		CC=x86_64-w64-mingw32-gcc vet_without windows 1 "${blocked[@]}"
 		;;
 	darwin)
+		# shellcheck disable=SC2046 # one word per package
 		vet_without darwin 0 "${blocked[@]}" $(cgo_only darwin)
 		;;
 	*)

@@ -51,8 +51,10 @@ type row struct {
 	ranking string
 	// m[variant][view] are the means over the questions.
 	m [][views]metrics
-	// millis is the mean time of one ranked list, in milliseconds.
+	// millis is the mean time of one ranked list, in milliseconds; built
+	// is the time the ranking took to build (the baseline's corpus).
 	millis float64
+	built  time.Duration
 }
 
 // repoResult is one repository's measurement.
@@ -137,6 +139,7 @@ func evaluate(ctx context.Context, rp repo, cfg runConfig) (*repoResult, error) 
 			// replayEnv(ctx, e, q) for each question q.
 			return nil, fmt.Errorf("ranking %q reads the history: it needs the index as of each question's parent (replayEnv), which the bench does not build yet", rk.name)
 		}
+		built := time.Now()
 		rank, err := rk.build(ctx, e)
 		if err != nil {
 			return nil, fmt.Errorf("ranking %q: %w", rk.name, err)
@@ -144,7 +147,7 @@ func evaluate(ctx context.Context, rp repo, cfg runConfig) (*repoResult, error) 
 		if rank == nil {
 			continue
 		}
-		rw := row{ranking: rk.name, m: make([][views]metrics, len(variants))}
+		rw := row{ranking: rk.name, m: make([][views]metrics, len(variants)), built: time.Since(built)}
 		var took time.Duration
 		asks := 0
 		for vi, v := range variants {
@@ -175,7 +178,7 @@ func evaluate(ctx context.Context, rp repo, cfg runConfig) (*repoResult, error) 
 		}
 		rw.millis = float64(took.Microseconds()) / 1000 / float64(asks)
 		res.rows = append(res.rows, rw)
-		logf("%s: %s done (%.1f ms a question)", rp.name, rk.name, rw.millis)
+		logf("%s: %s built in %s, %.1f ms a question", rp.name, rk.name, rw.built.Round(time.Millisecond), rw.millis)
 	}
 	return res, nil
 }

@@ -10,8 +10,8 @@ import (
 	"gitnexus.dev/gitnexus/internal/cypher"
 	"gitnexus.dev/gitnexus/internal/format"
 	"gitnexus.dev/gitnexus/internal/graph"
-	"gitnexus.dev/gitnexus/internal/ingest"
 	"gitnexus.dev/gitnexus/internal/memgraph"
+	"gitnexus.dev/gitnexus/internal/repofiles"
 )
 
 // The one table of tools. Descriptions say when to use a tool and what to do
@@ -386,7 +386,7 @@ func runImpact(ctx context.Context, b *Backend, a *Args) (*Result, error) {
 	for _, t := range a.Strings("relationTypes") {
 		et := graph.ParseEdgeType(strings.ToUpper(strings.TrimSpace(t)))
 		if et == graph.EdgeInvalid {
-			return nil, &ArgError{Param: "relationTypes", Msg: fmt.Sprintf("unknown edge type %q (types: %s)", t, strings.Join(ingest.EdgeOrder(), ", "))}
+			return nil, &ArgError{Param: "relationTypes", Msg: fmt.Sprintf("unknown edge type %q (types: %s)", t, strings.Join(graph.EdgeTypeNames(), ", "))}
 		}
 		types = append(types, et)
 	}
@@ -441,11 +441,11 @@ func runRename(ctx context.Context, b *Backend, a *Args) (*Result, error) {
 		if err != nil || amb != nil {
 			return amb, err
 		}
-		files, err := ingest.ListFiles(ctx, s.Repo.RepoPath)
+		listed, err := repofiles.List(ctx, s.Repo.RepoPath)
 		if err != nil {
 			return nil, fmt.Errorf("list the files of %s: %w", s.Repo.ID, err)
 		}
-		res, err := analysis.Rename(ctx, s.Graph, s.Repo.RepoPath, n, files, analysis.RenameOptions{
+		res, err := analysis.Rename(ctx, s.Graph, s.Repo.RepoPath, n, listed.Files, analysis.RenameOptions{
 			NewName: a.String("new_name"), DryRun: a.Bool("dry_run"), IncludeTextMatches: a.Bool("include_text_matches")})
 		if err != nil {
 			if errors.Is(err, analysis.ErrInvalidName) {

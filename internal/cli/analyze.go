@@ -27,6 +27,7 @@ import (
 	"gitnexus.dev/gitnexus/internal/ingest"
 	"gitnexus.dev/gitnexus/internal/lang"
 	"gitnexus.dev/gitnexus/internal/registry"
+	"gitnexus.dev/gitnexus/internal/repofiles"
 	"gitnexus.dev/gitnexus/internal/store"
 	"gitnexus.dev/gitnexus/internal/timeline"
 )
@@ -212,7 +213,7 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 	// fresh).
 	lctx, stopListing := context.WithCancel(ctx)
 	defer stopListing()
-	listing := ingest.StartListing(lctx, root, func() ([]string, bool) {
+	listing := repofiles.StartListing(lctx, root, func() ([]string, bool) {
 		<-gsDone
 		return gs.Untracked, gs.Git
 	})
@@ -745,8 +746,8 @@ func printSummary(w io.Writer, id, root string, s *ingest.Summary) {
 	if s.ExtractFailures > 0 {
 		fmt.Fprintf(w, "  failed    %d file(s) could not be read as code\n", s.ExtractFailures)
 	}
-	fmt.Fprintf(w, "  symbols   %d (%s)\n", s.Symbols, orderedCounts(s.NodesByKind, ingest.KindOrder(), true))
-	fmt.Fprintf(w, "  edges     %d (%s)\n", s.Edges, orderedCounts(s.EdgesByType, ingest.EdgeOrder(), false))
+	fmt.Fprintf(w, "  symbols   %d (%s)\n", s.Symbols, orderedCounts(s.NodesByKind, graph.KindNames(), true))
+	fmt.Fprintf(w, "  edges     %d (%s)\n", s.Edges, orderedCounts(s.EdgesByType, graph.EdgeTypeNames(), false))
 	if c := s.Resolve.Calls; c > 0 {
 		fmt.Fprintf(w, "  calls     %d sites: %d resolved (%d by name only), %d unresolved (external or dynamic)\n",
 			c, s.Resolve.CallsResolved, s.Resolve.CallsNameOnly, s.Resolve.CallsUnresolved)

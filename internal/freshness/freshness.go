@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"gitnexus.dev/gitnexus/internal/ingest"
+	"gitnexus.dev/gitnexus/internal/repofiles"
 )
 
 // Index is what a check needs to know of an index.
@@ -91,11 +91,12 @@ func Check(ctx context.Context, root string, idx Index, tool string, gs GitState
 			}
 		}
 	} else {
-		files, err := ingest.ListFiles(ctx, root)
+		listed, err := repofiles.List(ctx, root)
 		if err != nil {
 			reasons = append(reasons, "cannot list files: "+err.Error())
+		} else {
+			changed = listed.Files
 		}
-		changed = files
 	}
 	newer := restored
 	for _, rel := range changed {

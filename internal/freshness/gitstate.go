@@ -17,7 +17,7 @@ type GitState struct {
 	// renamed, unmerged or untracked (not ignored), relative to the root.
 	Changed []string
 	// Untracked are those of them that are untracked: with the files git
-	// tracks, every file an analysis lists (ingest.StartListing).
+	// tracks, every file an analysis lists (repofiles.StartListing).
 	Untracked []string
 }
 

@@ -96,6 +96,16 @@ func AllKinds() []NodeKind {
 	return out
 }
 
+// KindNames are the names of AllKinds, in that order: the order in which
+// summaries list node kinds.
+func KindNames() []string {
+	var out []string
+	for _, k := range AllKinds() {
+		out = append(out, k.String())
+	}
+	return out
+}
+
 // IsCallable reports whether nodes of this kind can make and receive calls.
 func (k NodeKind) IsCallable() bool {
 	return k == KindFunction || k == KindMethod || k == KindConstructor
@@ -189,6 +199,16 @@ func AllEdgeTypes() []EdgeType {
 	out := make([]EdgeType, 0, numEdgeTypes-1)
 	for t := EdgeContains; t < numEdgeTypes; t++ {
 		out = append(out, t)
+	}
+	return out
+}
+
+// EdgeTypeNames are the names of AllEdgeTypes, in that order: the order in
+// which summaries and error messages list edge types.
+func EdgeTypeNames() []string {
+	var out []string
+	for _, t := range AllEdgeTypes() {
+		out = append(out, t.String())
 	}
 	return out
 }

@@ -7,6 +7,7 @@ import (
 
 	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/history"
+	"gitnexus.dev/gitnexus/internal/repofiles"
 	"gitnexus.dev/gitnexus/internal/store"
 	"gitnexus.dev/gitnexus/internal/timeline"
 )
@@ -79,7 +80,7 @@ func carryUnchanged(opts *Options, g *graph.Graph, changed func(string) bool) (*
 // over (then it returns their counts); changed tells the files extracted
 // anew. early, when set, is the read started with the parse
 // (startHistoryRead).
-func addHistory(ctx context.Context, opts *Options, w *walkResult, g *graph.Graph, changed func(string) bool,
+func addHistory(ctx context.Context, opts *Options, w *repofiles.Result, g *graph.Graph, changed func(string) bool,
 	progress func(Event), early *historyRead) (*HistoryStats, *store.HistoryCounts, error) {
 	if early == nil {
 		if st, counts, ok := carryUnchanged(opts, g, changed); ok {
@@ -136,7 +137,7 @@ type historyRead struct {
 // progress is reported when the history phase comes (addHistory), not in
 // the middle of the parse's. It returns nil when the history is read
 // in its turn.
-func startHistoryRead(ctx context.Context, opts *Options, w *walkResult) *historyRead {
+func startHistoryRead(ctx context.Context, opts *Options, w *repofiles.Result) *historyRead {
 	if opts.History == nil || opts.UnchangedHistory != nil || !opts.ReuseHistory || opts.PreviousHistory == nil ||
 		opts.History.Previous != nil {
 		return nil
@@ -165,7 +166,7 @@ func startHistoryRead(ctx context.Context, opts *Options, w *walkResult) *histor
 
 // readHistory reads the git history with the run's options, starting
 // from the index's records when asked.
-func readHistory(ctx context.Context, opts *Options, w *walkResult, progress func(Event)) *historyRead {
+func readHistory(ctx context.Context, opts *Options, w *repofiles.Result, progress func(Event)) *historyRead {
 	hopt := *opts.History
 	hst := &HistoryStats{}
 	if opts.ReuseHistory && hopt.Previous == nil {

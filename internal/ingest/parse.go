@@ -15,6 +15,16 @@ import (
 	"time"
 
 	"gitnexus.dev/gitnexus/internal/lang"
+	"gitnexus.dev/gitnexus/internal/repofiles"
+)
+
+// Causes of a listed file being left out that only reading it finds. They
+// are counted with the listing's (repofiles.Skip*); a read may also find
+// a file repofiles.SkipVanished or repofiles.SkipUnreadable.
+const (
+	SkipBinary   = "binary"
+	SkipTooLarge = "too-large"
+	SkipMinified = "minified"
 )
 
 // parsed is what reading one listed file produced.
@@ -207,9 +217,9 @@ func safeExtract(ex lang.Extractor, rel string, src []byte) (f *lang.FileFacts, 
 
 func statSkip(err error) string {
 	if errors.Is(err, fs.ErrNotExist) {
-		return SkipVanished
+		return repofiles.SkipVanished
 	}
-	return SkipUnreadable
+	return repofiles.SkipUnreadable
 }
 
 // isBinary uses git's heuristic: a NUL byte in the first 8000 bytes.

@@ -1,7 +1,8 @@
-// Package ingest is the indexing pipeline: walk the repository, parse every
-// file with a pool of workers, resolve each language family's facts into
-// graph nodes and edges, and hand the graph to the store. It knows no SQL
-// and no language rules; it only runs the stages and reports progress.
+// Package ingest is the indexing pipeline: list the repository's files
+// (internal/repofiles), parse every file with a pool of workers, resolve
+// each language family's facts into graph nodes and edges, and hand the
+// graph to the store. It knows no SQL and no language rules; it only runs
+// the stages and reports progress.
 package ingest
 
 import (
@@ -18,6 +19,7 @@ import (
 	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/history"
 	"gitnexus.dev/gitnexus/internal/lang"
+	"gitnexus.dev/gitnexus/internal/repofiles"
 	"gitnexus.dev/gitnexus/internal/store"
 	"gitnexus.dev/gitnexus/internal/timeline"
 )
@@ -77,8 +79,8 @@ type Options struct {
 	// linked into an HNSW; 0 means vector.ExactLimit.
 	VectorExactLimit int
 	// Listing, when set, is the listing of Root's files, started earlier
-	// (StartListing).
-	Listing *Listing
+	// (repofiles.StartListing).
+	Listing *repofiles.Listing
 	// Resolving, when set, is called once the first language family's
 	// program is built, as its declarations are added: that runs on one
 	// core, and the caller may give the other something to do.
@@ -218,13 +220,12 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 
 	start := time.Now()
 	emit(Event{Phase: "walk"})
-	var w *walkResult
+	var w *repofiles.Result
 	var err error
-	if l := opts.Listing; l != nil && l.root == opts.Root {
-		<-l.done
-		w, err = l.res, l.err
+	if l := opts.Listing; l != nil && l.Root() == opts.Root {
+		w, err = l.Wait()
 	} else {
-		w, err = walk(ctx, opts.Root)
+		w, err = repofiles.List(ctx, opts.Root)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("list files: %w", err)

@@ -102,21 +102,3 @@ func (s *Summary) addEdges(t graph.EdgeType, r graph.Reason, n int) {
 	}
 	s.EdgesByReason[name][string(r)] += n
 }
-
-// KindOrder is the order in which summaries list node kinds.
-func KindOrder() []string {
-	var out []string
-	for _, k := range graph.AllKinds() {
-		out = append(out, k.String())
-	}
-	return out
-}
-
-// EdgeOrder is the order in which summaries list edge types.
-func EdgeOrder() []string {
-	var out []string
-	for _, t := range graph.AllEdgeTypes() {
-		out = append(out, t.String())
-	}
-	return out
-}

@@ -18,7 +18,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
-	"gitnexus.dev/gitnexus/internal/ingest"
+	"gitnexus.dev/gitnexus/internal/repofiles"
 	"gitnexus.dev/gitnexus/internal/store"
 )
 
@@ -163,7 +163,7 @@ func (w *Watcher) skipDir(path string) bool {
 	rel = filepath.ToSlash(rel)
 	parts := strings.Split(rel, "/")
 	for i, p := range parts {
-		if p == ".git" || ingest.IsVendoredDir(p) || w.ignored[strings.Join(parts[:i+1], "/")] {
+		if p == ".git" || repofiles.IsVendoredDir(p) || w.ignored[strings.Join(parts[:i+1], "/")] {
 			return true
 		}
 	}

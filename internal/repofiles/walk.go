@@ -1,4 +1,4 @@
-package ingest
+package repofiles
 
 import (
 	"bytes"
@@ -16,12 +16,11 @@ import (
 	"gitnexus.dev/gitnexus/internal/timeline"
 )
 
-// Skip causes, as reported in the summary and meta.json.
+// Causes of a listed path being left out, as counted in Result.Skipped (and
+// reported in the summary and meta.json). A file may also be found vanished
+// or unreadable when it is read later.
 const (
-	SkipBinary         = "binary"
-	SkipTooLarge       = "too-large"
 	SkipVendored       = "vendored"
-	SkipMinified       = "minified"
 	SkipIgnored        = "gitnexusignore"
 	SkipSymlinkOutside = "symlink-outside"
 	SkipSymlinkLoop    = "symlink-loop-or-broken"
@@ -31,54 +30,25 @@ const (
 	SkipNotRegular     = "not-regular"
 )
 
-// vendoredDirs are directory names whose trees are third-party code.
-var vendoredDirs = map[string]bool{"vendor": true, "node_modules": true, "third_party": true}
-
-// walkResult is the list of files to read, and what was skipped.
-type walkResult struct {
+// Result is the list of files to read, and what was skipped.
+type Result struct {
 	Files []string // repository-relative, sorted
 	// Infos are the files' lstat results (regular files: their stat),
 	// by position in Files, taken as they were listed.
 	Infos   []fs.FileInfo
-	Skipped map[string]int
-	Git     bool // listed by git
+	Skipped map[string]int // by cause (Skip*)
+	Git     bool           // listed by git
 	// Keeps reports whether a path, listed or not, would be indexed by its
 	// location: not our own state, not vendored, not ignored. Not safe for
 	// concurrent use.
 	Keeps func(rel string) bool
 }
 
-// Listing is a listing of a repository's files started ahead of Run, which
-// then waits for it instead of listing them itself: the caller has other
-// processes to wait for meanwhile (`git status`).
-type Listing struct {
-	root string
-	done chan struct{}
-	res  *walkResult
-	err  error
-}
-
-// StartListing starts listing the files under root as Run would.
-// untracked, when not nil, gives the untracked files (not ignored) that a
-// `git status` of root found, once it has, and false when it could not
-// tell: git is then asked for the tracked files alone, which it reads from
-// its index, and the files are not searched for twice (both searches read
-// every directory). The tracked files are looked at meanwhile.
-func StartListing(ctx context.Context, root string, untracked func() ([]string, bool)) *Listing {
-	l := &Listing{root: root, done: make(chan struct{})}
-	go func() {
-		defer close(l.done)
-		l.res, l.err = walkWith(ctx, root, untracked)
-		timeline.Mark("files listed")
-	}()
-	return l
-}
-
-// walk lists the files under root: with git when root is in a work tree
+// List lists the files under root: with git when root is in a work tree
 // (tracked plus untracked-but-not-ignored), otherwise by walking the
 // directory and honouring .gitignore files. .gitnexusignore applies in both
 // cases; vendored trees and symlinks are skipped and counted.
-func walk(ctx context.Context, root string) (*walkResult, error) { return walkWith(ctx, root, nil) }
+func List(ctx context.Context, root string) (*Result, error) { return listWith(ctx, root, nil) }
 
 // lstatResult is one path's os.Lstat.
 type lstatResult struct {
@@ -86,10 +56,10 @@ type lstatResult struct {
 	err error
 }
 
-// walkWith is walk with the untracked files from git status
+// listWith is List with the untracked files from git status
 // (StartListing).
-func walkWith(ctx context.Context, root string, untracked func() ([]string, bool)) (*walkResult, error) {
-	res := &walkResult{Skipped: map[string]int{}}
+func listWith(ctx context.Context, root string, untracked func() ([]string, bool)) (*Result, error) {
+	res := &Result{Skipped: map[string]int{}}
 	var listed []string
 	var err error
 	var early map[string]lstatResult // the tracked files' lstat, taken while git status runs
@@ -188,8 +158,8 @@ func walkWith(ctx context.Context, root string, untracked func() ([]string, bool
 	return res, nil
 }
 
-// byPath sorts a walk's files with their infos.
-type byPath struct{ *walkResult }
+// byPath sorts a listing's files with their infos.
+type byPath struct{ *Result }
 
 func (b byPath) Len() int           { return len(b.Files) }
 func (b byPath) Less(i, j int) bool { return b.Files[i] < b.Files[j] }
@@ -218,16 +188,6 @@ func dirIgnoredUncached(ign *ignoreRules, dir string, memo map[string]bool) bool
 func isOwnState(rel string) bool {
 	first, _, _ := strings.Cut(rel, "/")
 	return first == ".gitnexus" || first == ".git"
-}
-
-func inVendoredTree(rel string) bool {
-	parts := strings.Split(rel, "/")
-	for _, p := range parts[:len(parts)-1] {
-		if vendoredDirs[p] {
-			return true
-		}
-	}
-	return false
 }
 
 // classifySymlink tells why a symlink is skipped.
@@ -340,15 +300,4 @@ func loadIgnoreFile(root, dir, name string, ign *ignoreRules) {
 	if err == nil {
 		ign.add(dir, string(b))
 	}
-}
-
-// ListFiles returns the files an analysis of root would consider, before
-// reading them: listed by git or the directory walk, minus ignored,
-// vendored and symlinked paths.
-func ListFiles(ctx context.Context, root string) ([]string, error) {
-	w, err := walk(ctx, root)
-	if err != nil {
-		return nil, err
-	}
-	return w.Files, nil
 }

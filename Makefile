@@ -59,6 +59,7 @@ test: fmt-check vet build test-skill
 
 # A clean clone, the README's first command in it, then setup --dry-run
 # --agent all and doctor with an empty home directory, and make release.
+# GITNEXUS_FRESH_COLD=1 builds it all with an empty Go build cache.
 test-fresh:
 	test/fresh/check.sh
 

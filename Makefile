@@ -49,7 +49,7 @@ fmt-check:
 test: fmt-check vet build test-skill
 	ort="$$(test/onnxruntime/install.sh)" && export GITNEXUS_TEST_ONNXRUNTIME="$$ort" && \
 	$(GO) test -tags $(TAGS) -count=1 ./...
-	$(GO) test -tags $(TAGS) -count=1 -race ./internal/ingest/ ./internal/history/ ./internal/memgraph/ ./internal/registry/ ./internal/store/ ./internal/backend/ ./internal/httpserver/ \
+	$(GO) test -tags $(TAGS) -count=1 -race ./internal/ingest/ ./internal/repofiles/ ./internal/history/ ./internal/memgraph/ ./internal/registry/ ./internal/store/ ./internal/backend/ ./internal/httpserver/ \
 		./internal/freshness/ ./internal/debounce/ ./internal/watch/ ./internal/githook/ ./internal/webhook/
 	$(GO) test -tags $(TAGS) -count=1 -race -run 'TestConcurrentQueries' ./internal/cypher/
 	$(GO) test -tags $(TAGS) -count=1 -race -run 'TestPrefetch' ./internal/cli/

@@ -22,9 +22,7 @@ export PATH="$PATH:/usr/local/go/bin"
 tags=sqlite_fts5
 
 # package: why it does not build on Windows yet.
-not_portable=(
-	"gitnexus.dev/gitnexus/internal/backend: handles.go reads the inode from syscall.Stat_t"
-)
+not_portable=()
 
 # cgo_only prints the packages that cannot build without cgo for GOOS $1:
 # those with cgo files and no file for builds without it (go-sqlite3 has

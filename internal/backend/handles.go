@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"time"
 
 	"gitnexus.dev/gitnexus/internal/analysis"
@@ -74,11 +73,7 @@ func statKey(path string) (fileKey, error) {
 	if err != nil {
 		return fileKey{}, err
 	}
-	k := fileKey{size: fi.Size(), mtime: fi.ModTime()}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		k.ino = st.Ino
-	}
-	return k, nil
+	return fileKey{ino: inode(fi), size: fi.Size(), mtime: fi.ModTime()}, nil
 }
 
 // handle is the open state of one repository.

@@ -29,7 +29,7 @@ func BM25(ctx context.Context, r *store.Reader, g *memgraph.Graph, query string,
 	if limit <= 0 {
 		return nil, nil
 	}
-	fetch := limit + 1
+	fetch := 2*limit + 1 // room for ties at the cut: one query, nearly always
 	var rows []store.SearchHit
 	for {
 		var err error

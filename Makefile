@@ -16,7 +16,7 @@ LDFLAGS    := -X gitnexus.dev/gitnexus/internal/cli.version=$(VERSION) \
 BIN        := bin/gitnexus
 REPO       ?= .
 
-.PHONY: build analyze test test-skill test-fresh test-race vet fmt-check bench release clean
+.PHONY: build analyze test test-short test-skill test-fresh test-race vet fmt-check bench release clean
 
 # go build, saying so first when it will compile the C code (minutes).
 build:
@@ -56,6 +56,11 @@ test: fmt-check vet build test-skill
 	test/inspector/check.sh $(BIN)
 	test/fresh/check.sh
 	packaging/dockerfile-check.sh
+
+# The quick tier for everyday work: the suite without its slowest tests
+# (go test -short), about two minutes on 2 cores. make test runs them all.
+test-short:
+	$(GO) test -tags $(TAGS) -short ./...
 
 # A clean clone, the README's first command in it, then setup --dry-run
 # --agent all and doctor with an empty home directory, and make release.

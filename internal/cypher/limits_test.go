@@ -143,6 +143,9 @@ func TestTimeLimitStopsLongQueries(t *testing.T) {
 }
 
 func TestMemoryLimitStopsQueriesThatHoldTooMuch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fills the memory budget query by query (10 s): not under -short")
+	}
 	e := loadBig(t)
 	for _, q := range []string{
 		"MATCH (a), (b) RETURN a.name AS x, b.name AS y ORDER BY x, y",              // 2.25 million rows to sort

@@ -24,6 +24,9 @@ import (
 // same symbol changes: it checks the claim of the languages that declare
 // their declarations stand-alone, on real edits.
 func TestDeriveMatchesFullParse(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays this repository's history (12 s): not under -short")
+	}
 	root := os.Getenv("GITNEXUS_DERIVE_REPO")
 	commits, _ := strconv.Atoi(os.Getenv("GITNEXUS_DERIVE_COMMITS"))
 	if root == "" {

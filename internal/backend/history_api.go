@@ -273,13 +273,19 @@ func commitTerms(x *analysis.HistoryIndex, i int) []string {
 	return terms
 }
 
-// commitCorpus is the BM25 index over the commits, built once per snapshot.
+// commitCorpus is the BM25 index over the commits, built once per
+// snapshot: the terms of each message and of the names of the symbols
+// the commit changed, tokenised as the symbol index is (search.Terms).
 func (h *HistoryView) commitCorpus() *search.Corpus {
 	s := h.s
 	s.corpusOnce.Do(func() {
 		docs := make([][]string, len(h.X.H.Commits))
 		for i := range docs {
-			docs[i] = commitTerms(h.X, i)
+			c := h.X.Commit(i)
+			docs[i] = search.Terms(c.Message)
+			for _, s := range h.X.SymbolsOf(i) {
+				docs[i] = append(docs[i], search.Terms(s.Name)...)
+			}
 		}
 		s.corpus = search.NewCorpus(docs)
 	})
@@ -308,7 +314,7 @@ func (h *HistoryView) SearchCommits(ctx context.Context, query string, topK int)
 	g := h.s.Graph
 	bm25 := func() []search.Hit {
 		var hits []search.Hit
-		for _, sc := range h.commitCorpus().Search(search.Words(query), topK) {
+		for _, sc := range h.commitCorpus().Search(search.Terms(query), topK) {
 			if n, ok := g.Lookup("Commit:" + h.X.Commit(sc.Doc).Hash); ok {
 				hits = append(hits, search.Hit{Node: n, Score: sc.Score})
 			}

@@ -44,6 +44,22 @@ func Words(text string) []string {
 	return out
 }
 
+// Terms are the search terms of a text as the symbol index has them: its
+// Words, then each compound identifier whole and lower-cased
+// (loadConfigFile → load, config, file, loadconfigfile; send_request →
+// send, request, send_request), so that a question naming an identifier
+// matches it more strongly than texts that only share its words.
+func Terms(text string) []string {
+	out := Words(text)
+	for _, tok := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' }) {
+		w := strings.ToLower(strings.Trim(tok, "_"))
+		if ws := Words(tok); (len(ws) > 1 || (len(ws) == 1 && ws[0] != w)) && len(w) > 1 && !stopWords[w] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
 var stopWords = map[string]bool{}
 
 func init() {

@@ -80,3 +80,24 @@ func TestClusterTexts(t *testing.T) {
 		t.Errorf("no documents: %v", none)
 	}
 }
+
+func TestTerms(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"fix loadConfigFile", "fix load config file loadconfigfile"},
+		{"retry send_request twice", "retry send request twice send_request"},
+		{"HTTPServer.ServeHTTP", "http server serve http httpserver servehttp"},
+		{"plain words only", "plain words only"},
+		{"__init__ runs", "init runs"},
+	}
+	for _, c := range cases {
+		if got := strings.Join(Terms(c.in), " "); got != c.want {
+			t.Errorf("Terms(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	// A question naming the identifier finds the commit that names it
+	// before one that only shares its words.
+	docs := [][]string{Terms("config: load the file from the user's home"), Terms("fix loadConfigFile on an empty path")}
+	if hits := NewCorpus(docs).Search(Terms("loadConfigFile fails"), 2); len(hits) != 2 || hits[0].Doc != 1 {
+		t.Errorf("hits %+v, want the commit naming loadConfigFile first", hits)
+	}
+}

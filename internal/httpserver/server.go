@@ -156,9 +156,9 @@ func (s *Server) Shutdown(ctx context.Context) error { return s.http.Shutdown(ct
 
 func (s *Server) routes() {
 	mcpSrv := mcpserver.New(s.b, s.opts.Version, s.opts.Log)
-	s.mux.Handle("/api/mcp", asciiResponses(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return mcpSrv },
+	s.mux.Handle("/api/mcp", plainJSON(asciiResponses(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return mcpSrv },
 		&mcp.StreamableHTTPOptions{MaxRequestBodyBytes: s.opts.MaxBodyBytes, SessionTimeout: 30 * time.Minute,
-			DisableLocalhostProtection: true})))
+			DisableLocalhostProtection: true}))))
 	s.mux.HandleFunc("GET /api/v1/health", s.health)
 	s.mux.HandleFunc("GET /api/v1/repos", s.rest(s.repos))
 	s.mux.HandleFunc("POST /api/v1/tools/{name}", s.rest(s.tool))

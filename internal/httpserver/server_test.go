@@ -361,3 +361,47 @@ func TestGracefulShutdown(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestMCPPlainJSON: a client that posts JSON-RPC without accepting an
+// event stream (curl with Content-Type alone) gets plain JSON answers, in
+// one session.
+func TestMCPPlainJSON(t *testing.T) {
+	base, _ := start(t, Options{}, backend.Options{})
+	post := func(body, session string) (*http.Response, []byte) {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodPost, base+"/api/mcp", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		if session != "" {
+			req.Header.Set("Mcp-Session-Id", session)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		data, _ := io.ReadAll(resp.Body)
+		return resp, data
+	}
+	resp, data := post(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"curl","version":"1"}}}`, "")
+	var init struct {
+		ID     int `json:"id"`
+		Result struct {
+			ServerInfo struct{ Name string } `json:"serverInfo"`
+		} `json:"result"`
+	}
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/json" || json.Unmarshal(data, &init) != nil || init.ID != 1 || init.Result.ServerInfo.Name == "" {
+		t.Fatalf("initialize: %d %s\n%s", resp.StatusCode, resp.Header.Get("Content-Type"), data)
+	}
+	session := resp.Header.Get("Mcp-Session-Id")
+	if resp, data := post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`, session); resp.StatusCode != http.StatusAccepted {
+		t.Fatalf("initialized: %d %s", resp.StatusCode, data)
+	}
+	resp, data = post(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, session)
+	var list struct {
+		ID     int `json:"id"`
+		Result struct{ Tools []struct{ Name string } } `json:"result"`
+	}
+	if resp.StatusCode != 200 || json.Unmarshal(data, &list) != nil || list.ID != 2 || len(list.Result.Tools) < 8 {
+		t.Fatalf("tools/list: %d\n%s", resp.StatusCode, data)
+	}
+}

@@ -398,7 +398,7 @@ func TestMCPPlainJSON(t *testing.T) {
 	}
 	resp, data = post(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, session)
 	var list struct {
-		ID     int `json:"id"`
+		ID     int                                     `json:"id"`
 		Result struct{ Tools []struct{ Name string } } `json:"result"`
 	}
 	if resp.StatusCode != 200 || json.Unmarshal(data, &list) != nil || list.ID != 2 || len(list.Result.Tools) < 8 {

@@ -23,6 +23,11 @@ func TestResolution(t *testing.T) {
 	if _, err := empty.Resolve(""); err == nil || err.Error() != "No indexed repositories. Run: gitnexus analyze" {
 		t.Errorf("no repositories: %v", err)
 	}
+	// list_repos of none does not suggest calling a tool on a repository.
+	if res, err := empty.CallTool(context.Background(), "list_repos", nil); err != nil ||
+		res.Hint.String() != "index a repository with `gitnexus analyze <path>`, then call list_repos again." {
+		t.Errorf("list_repos of none: %v\n%s", err, res.Markdown())
+	}
 	base := t.TempDir()
 	appA := writeRepo(t, filepath.Join(base, "a", "app"), oneFile)
 	appB := writeRepo(t, filepath.Join(base, "b", "app"), oneFile)

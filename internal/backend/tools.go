@@ -260,11 +260,14 @@ func runListRepos(_ context.Context, b *Backend, a *Args) (*Result, error) {
 	}
 	text := fmt.Sprintf("%d indexed repositor%s.\n\n", total, plural(total, "y", "ies"))
 	if total == 0 {
-		text = "No indexed repositories. Run: gitnexus analyze\n"
+		text = "No indexed repositories.\n"
 	} else {
 		text += format.Table([]string{"id", "path", "indexed", "commit", "files", "functions"}, rows)
 	}
 	h := hint(call("overview"), " with ", param("repo"), " set to one of them.")
+	if total == 0 {
+		h = hint("index a repository with `gitnexus analyze <path>`, then ", call("list_repos"), " again.")
+	}
 	if p.HasMore {
 		h = hint("more repositories: ", again("list_repos", "offset", p.NextOffset), ".")
 	}

@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -236,6 +237,13 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 			}
 			return
 		}
+		if seg := uncleanSegment(r.URL.EscapedPath()); seg != "" {
+			// The mux would redirect to the cleaned path: a file path is
+			// repository-relative, and a client sending these means another.
+			writeError(rec, http.StatusBadRequest, fmt.Sprintf("the path %q has %s segment: paths are repository-relative "+
+				"and clean, e.g. /api/v1/file/internal/store/lock.go/commits", r.URL.Path, seg))
+			return
+		}
 		if !s.readBody(rec, r) {
 			return
 		}
@@ -283,3 +291,23 @@ func (r *recorder) Flush() {
 }
 
 func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// uncleanSegment names the first segment of an /api/ path, as sent (not
+// decoded: an encoded "..%2F" is the handlers' to refuse, with its own
+// message), that is empty (//), "." or "..", or returns "" when there is
+// none (a trailing slash is allowed).
+func uncleanSegment(p string) string {
+	if !strings.HasPrefix(p, "/api/") {
+		return ""
+	}
+	segs := strings.Split(strings.TrimSuffix(p[1:], "/"), "/")
+	for _, seg := range segs {
+		switch seg {
+		case "":
+			return "an empty"
+		case ".", "..":
+			return "a " + strconv.Quote(seg)
+		}
+	}
+	return ""
+}

@@ -439,3 +439,17 @@ func (h *HistoryView) FileCommitInputs(path string) ([]ClusterInput, error) {
 	}
 	return out, nil
 }
+
+// HistoryBranches says which history the repository's index holds: every
+// branch (true), or the first-parent history of the branch it was built
+// on (false, with that branch's name).
+func (b *Backend) HistoryBranches(ctx context.Context, ref string) (all bool, branch string, err error) {
+	_, err = b.withRepo(ctx, ref, func(s *Snapshot) (*Result, error) {
+		if h := s.Meta.History; h != nil {
+			all = h.AllBranches
+		}
+		branch = s.Meta.Branch
+		return nil, nil
+	})
+	return all, branch, err
+}

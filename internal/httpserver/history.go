@@ -61,6 +61,9 @@ func (s *Server) cached(h restHandler) http.HandlerFunc {
 		if err != nil {
 			return 0, nil, err
 		}
+		if err := s.checkBranch(r, ref); err != nil {
+			return 0, nil, err
+		}
 		key := fmt.Sprintf("%s\x00%d\x00%s\x00%s\x00%s\x00%s", id, gen, r.Method, r.URL.EscapedPath(), r.URL.RawQuery, body)
 		if status, b, ok := s.cache.get(key); ok {
 			return status, cachedAnswer(b), nil
@@ -399,4 +402,26 @@ func asciiHeader(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// checkBranch takes ?branch=all (seed 003's cross-branch history) when the
+// index holds every branch, where the answers already cover them, and
+// refuses it otherwise, or any other value, rather than ignoring it.
+func (s *Server) checkBranch(r *http.Request, ref string) error {
+	v, ok := r.URL.Query()["branch"]
+	if !ok {
+		return nil
+	}
+	if len(v) != 1 || v[0] != "all" {
+		return &backend.ArgError{Param: "branch", Msg: fmt.Sprintf("%q: the only value is all (the history of every branch)", strings.Join(v, ","))}
+	}
+	all, branch, err := s.b.HistoryBranches(r.Context(), ref)
+	if err != nil || all {
+		return err
+	}
+	if branch == "" {
+		branch = "HEAD"
+	}
+	return &backend.ArgError{Param: "branch", Msg: fmt.Sprintf("all: this index holds the first-parent history of %s only; "+
+		"run `gitnexus analyze --all-branches` to index every branch", branch)}
 }

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"gitnexus.dev/gitnexus/internal/backend"
+	"gitnexus.dev/gitnexus/internal/history"
+	"gitnexus.dev/gitnexus/internal/ingest"
 	"gitnexus.dev/gitnexus/internal/testrepo"
 )
 
@@ -103,6 +105,8 @@ func TestHistoryEndpointErrors(t *testing.T) {
 		{"dot-dot", "GET", "/api/v1/file/store/..%2F..%2Fetc/passwd/commits", "", 400, "not a path inside the repository"},
 		{"encoded dot-dot", "GET", "/api/v1/file/%2e%2e/%2e%2e/etc/passwd/commits", "", 400, "not a path inside the repository"},
 		{"double encoded", "GET", "/api/v1/file/%252e%252e/etc/commits", "", 400, "percent-encoded twice"},
+		{"every branch of a first-parent index", "GET", "/api/v1/file/store/store.go/commits?branch=all", "", 400, "gitnexus analyze --all-branches"},
+		{"a branch by name", "GET", "/api/v1/commit/" + h[0] + "/files?branch=dev", "", 400, "the only value is all"},
 		{"absolute, unescaped", "GET", "/api/v1/file//etc/passwd/commits", "", 400, "has an empty segment"},
 		{"dot dot, unescaped", "GET", "/api/v1/file/../x/commits", "", 400, `has a \"..\" segment`},
 		{"dot, unescaped", "GET", "/api/v1/file/./store/store.go/commits", "", 400, `has a \".\" segment`},
@@ -192,5 +196,23 @@ func TestHistoryConcurrent(t *testing.T) {
 	close(errs)
 	for e := range errs {
 		t.Error(e)
+	}
+}
+
+// TestBranchAllOfAnAllBranchesIndex: ?branch=all is answered when the
+// index holds every branch.
+func TestBranchAllOfAnAllBranchesIndex(t *testing.T) {
+	testrepo.Home(t)
+	root, _ := testrepo.HistoryShop(t)
+	testrepo.IndexWith(t, ingest.Options{Root: root, MaxFileSize: 512 << 10, History: &history.Options{AllBranches: true}})
+	base := serve(t, root, Options{}, backend.Options{IdleTimeout: -1})
+	resp, err := http.Get(base + "/api/v1/file/store/store.go/commits?branch=all")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var commits []map[string]any
+	if resp.StatusCode != 200 || json.NewDecoder(resp.Body).Decode(&commits) != nil || len(commits) == 0 {
+		t.Errorf("?branch=all of an all-branches index: %d, %d commits", resp.StatusCode, len(commits))
 	}
 }

@@ -23,7 +23,7 @@ type ImpactOptions struct {
 // Impact defaults and bounds.
 const (
 	DefaultImpactDepth = 3
-	MaxImpactDepth     = 10
+	MaxImpactDepth     = 5
 	DefaultImpactLimit = 100
 	// MaxImpactVisit bounds the walk itself; past it the counts are lower
 	// bounds and the result says so.

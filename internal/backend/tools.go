@@ -81,7 +81,7 @@ func toolTable() []*Tool {
 				{Name: "relationTypes", Type: TypeArray, Description: "Edge types to follow (default CALLS, IMPORTS, EXTENDS, IMPLEMENTS).", Aliases: []string{"relation_types"}},
 				{Name: "includeTests", Type: TypeBoolean, Description: "Follow and list test code.", Default: false, Aliases: []string{"include_tests"}},
 				{Name: "minConfidence", Type: TypeNumber, Description: "Ignore edges below this confidence.", Default: 0.0, Min: num(0), Max: num(1), Aliases: []string{"min_confidence"}},
-				{Name: "limit", Type: TypeInteger, Description: "Items listed per depth.", Default: analysis.DefaultImpactLimit, Min: num(1), Max: num(1000)},
+				{Name: "limit", Type: TypeInteger, Description: "Items listed per depth (page further with offset).", Default: analysis.DefaultImpactLimit, Min: num(1), Max: num(analysis.MaxNavResults)},
 				{Name: "offset", Type: TypeInteger, Description: "Items skipped per depth (paging).", Default: 0, Min: num(0)},
 				{Name: "summaryOnly", Type: TypeBoolean, Description: "Counts and risk only, no item lists.", Default: false, Aliases: []string{"summary_only"}},
 				repoParam,

@@ -166,7 +166,7 @@ func TestToolErrors(t *testing.T) {
 		{"no repo given", "overview", map[string]any{}, nil, `Multiple repositories indexed. Specify which one with the "repo" parameter: plain, shop`},
 		{"unknown repo", "overview", map[string]any{"repo": "nowhere"}, nil, `Repository "nowhere" not found. Available: plain, shop`},
 		{"wrong type", "impact", map[string]any{"repo": "shop", "target": "Store.Get", "maxDepth": "three"}, func(e error) bool { return errors.As(e, &argErr) }, `"maxDepth": must be an integer, got a string`},
-		{"above max", "impact", map[string]any{"repo": "shop", "target": "Store.Get", "maxDepth": 11}, func(e error) bool { return errors.As(e, &argErr) }, `must be at most 10`},
+		{"above max", "impact", map[string]any{"repo": "shop", "target": "Store.Get", "maxDepth": 6}, func(e error) bool { return errors.As(e, &argErr) }, `must be at most 5`},
 		{"bad enum", "impact", map[string]any{"repo": "shop", "target": "Store.Get", "direction": "sideways"}, func(e error) bool { return errors.As(e, &argErr) }, `"direction"`},
 		{"unknown argument", "context", map[string]any{"repo": "shop", "name": "Get", "colour": "red"}, func(e error) bool { return errors.As(e, &argErr) }, `"colour"`},
 		{"no target", "impact", map[string]any{"repo": "shop"}, func(e error) bool { return errors.As(e, &argErr) }, "target"},

@@ -102,7 +102,7 @@ func TestREST(t *testing.T) {
 		{"unknown repo", "POST", "/api/v1/tools/overview?repo=nope", `{}`, nil, 404, `{"error":"Repository \"nope\" not found. Available: shop"}` + "\n"},
 		{"unknown tool", "POST", "/api/v1/tools/nope", `{}`, nil, 404, `~unknown tool \"nope\"`},
 		{"unknown symbol", "POST", "/api/v1/tools/context", `{"name": "Nowhere"}`, nil, 404, `~no symbol \"Nowhere\"`},
-		{"bad argument", "POST", "/api/v1/tools/impact", `{"target": "Store.Get", "maxDepth": 99}`, nil, 400, `{"error":"argument \"maxDepth\": must be at most 10, got 99"}` + "\n"},
+		{"bad argument", "POST", "/api/v1/tools/impact", `{"target": "Store.Get", "maxDepth": 99}`, nil, 400, `{"error":"argument \"maxDepth\": must be at most 5, got 99"}` + "\n"},
 		{"not an object", "POST", "/api/v1/tools/query", `["x"]`, nil, 400, `~the body must be a JSON object`},
 		{"broken JSON", "POST", "/api/v1/tools/query", `{"query": `, nil, 400, `~the body must be a JSON object`},
 		{"two objects", "POST", "/api/v1/tools/query", `{} {}`, nil, 400, `~one JSON object`},

@@ -52,7 +52,7 @@ test: fmt-check vet build test-skill
 	$(GO) test -tags $(TAGS) -count=1 -race ./internal/ingest/ ./internal/repofiles/ ./internal/history/ ./internal/memgraph/ ./internal/registry/ ./internal/store/ ./internal/backend/ ./internal/httpserver/ \
 		./internal/freshness/ ./internal/debounce/ ./internal/watch/ ./internal/githook/ ./internal/webhook/
 	$(GO) test -tags $(TAGS) -count=1 -race -run 'TestConcurrentQueries' ./internal/cypher/
-	$(GO) test -tags $(TAGS) -count=1 -race -run 'TestPrefetch' ./internal/cli/
+	$(GO) test -tags $(TAGS) -count=1 -race -run 'TestPrefetch' ./internal/index/
 	test/inspector/check.sh $(BIN)
 	test/fresh/check.sh
 	packaging/dockerfile-check.sh

@@ -3,75 +3,23 @@ package cli
 import (
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/pflag"
 
-	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/history"
+	"gitnexus.dev/gitnexus/internal/index"
 	"gitnexus.dev/gitnexus/internal/ingest"
 )
 
-// historyFlags are the options of analyze that choose what of the git
-// history is read.
-type historyFlags struct {
-	off            bool
-	allBranches    bool
-	since          string
-	maxCommits     int
-	maxCommitFiles int
-}
-
-func (h *historyFlags) register(f *pflag.FlagSet) {
-	f.BoolVar(&h.off, "no-history", false, "do not read the git history")
-	f.BoolVar(&h.allBranches, "all-branches", false, "read the history of every branch, remote branch and tag, not only the first-parent history of HEAD")
-	f.StringVar(&h.since, "since", "", "read only commits more recent than this date (as git understands it: 2024-01-01, \"6 months ago\")")
-	f.IntVar(&h.maxCommits, "max-commits", history.DefaultMaxCommits, "read at most this many commits, the newest (0: all)")
-	f.IntVar(&h.maxCommitFiles, "max-commit-files", history.DefaultMaxCommitFiles,
+// registerHistoryFlags registers the options of analyze that choose what
+// of the git history is read.
+func registerHistoryFlags(f *pflag.FlagSet, h *index.History) {
+	f.BoolVar(&h.Off, "no-history", false, "do not read the git history")
+	f.BoolVar(&h.AllBranches, "all-branches", false, "read the history of every branch, remote branch and tag, not only the first-parent history of HEAD")
+	f.StringVar(&h.Since, "since", "", "read only commits more recent than this date (as git understands it: 2024-01-01, \"6 months ago\")")
+	f.IntVar(&h.MaxCommits, "max-commits", history.DefaultMaxCommits, "read at most this many commits, the newest (0: all)")
+	f.IntVar(&h.MaxCommitFiles, "max-commit-files", history.DefaultMaxCommitFiles,
 		"commits changing more files keep their file links but are not mapped onto symbols")
-}
-
-func (h *historyFlags) check() error {
-	switch {
-	case h.maxCommits < 0:
-		return fmt.Errorf("--max-commits must be 0 (all) or more")
-	case h.maxCommitFiles < 1:
-		return fmt.Errorf("--max-commit-files must be at least 1")
-	case strings.HasPrefix(h.since, "-"):
-		return fmt.Errorf("--since takes a date, not %q", h.since)
-	}
-	return nil
-}
-
-// options are the history options of the pipeline; nil when the history
-// is not read (--no-history, or not a git repository).
-func (h *historyFlags) options(git bool) *history.Options {
-	if h.off || !git {
-		return nil
-	}
-	return &history.Options{AllBranches: h.allBranches, Since: h.since, MaxCommits: h.maxCommits,
-		MaxCommitFiles: h.maxCommitFiles}
-}
-
-// stale says why an index's history does not match these flags ("" when
-// it does): an index is not fresh when it lacks the history asked for, has
-// one that was not, or read it with other limits.
-func (h *historyFlags) stale(have *graph.HistorySettings, git bool) string {
-	want := h.options(git)
-	switch {
-	case want == nil && have != nil:
-		return "it holds the git history, and --no-history was given"
-	case want == nil:
-		return ""
-	case have == nil:
-		return "it has no git history"
-	case have.Format != history.FormatVersion:
-		return "its history records are of another version"
-	case have.AllBranches != want.AllBranches || have.Since != want.Since || have.MaxCommits != want.MaxCommits ||
-		have.MaxCommitFiles != want.MaxCommitFiles:
-		return "its history was read with other --all-branches, --since, --max-commits or --max-commit-files"
-	}
-	return ""
 }
 
 // printHistorySummary adds the history lines to analyze's summary.

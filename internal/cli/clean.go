@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"gitnexus.dev/gitnexus/internal/index"
 	"gitnexus.dev/gitnexus/internal/registry"
 	"gitnexus.dev/gitnexus/internal/store"
 )
@@ -65,7 +66,7 @@ func runClean(ctx context.Context, o *cleanOptions) error {
 		return err
 	}
 	removed := 0
-	for _, name := range []string{store.DBName, store.DBName + "-journal", store.MetaName, extractCacheName, extractCacheName + ".log", ".gitignore"} {
+	for _, name := range []string{store.DBName, store.DBName + "-journal", store.MetaName, index.ExtractCacheName, index.ExtractCacheName + ".log", ".gitignore"} {
 		err := os.Remove(filepath.Join(dir, name))
 		if err == nil {
 			removed++

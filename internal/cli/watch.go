@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"gitnexus.dev/gitnexus/internal/debounce"
+	"gitnexus.dev/gitnexus/internal/index"
 	"gitnexus.dev/gitnexus/internal/watch"
 )
 
@@ -27,7 +28,7 @@ func runWatch(ctx context.Context, o *analyzeOptions) error {
 	}
 	// A watcher's runs follow one another in one heap, which grows past
 	// what one run needs: it takes the whole reservation, once.
-	reserveHugeHeap("")
+	index.ReserveHugeHeap("")
 	// Watch before the first analysis, so that nothing changed during it
 	// goes unseen.
 	w, err := watch.New(ctx, root)

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"gitnexus.dev/gitnexus/internal/index"
 	"gitnexus.dev/gitnexus/internal/store"
 	"gitnexus.dev/gitnexus/internal/testrepo"
 )
@@ -75,7 +76,7 @@ func TestWatch(t *testing.T) {
 	root := testrepo.New(t, filepath.Join(t.TempDir(), "w"), files)
 	out, errOut := &lockedBuffer{}, &lockedBuffer{}
 	o := &analyzeOptions{io: &IO{Out: out, ErrOut: errOut, Getwd: os.Getwd}, path: root, workers: 2, maxFileSize: 512,
-		quiet: true, debounce: 150 * time.Millisecond, history: historyFlags{off: true, maxCommits: 1, maxCommitFiles: 1}}
+		quiet: true, debounce: 150 * time.Millisecond, history: index.History{Off: true, MaxCommits: 1, MaxCommitFiles: 1}}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan error, 1)

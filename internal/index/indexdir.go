@@ -1,10 +1,13 @@
-package cli
+package index
 
 import (
 	"crypto/rand"
 	"crypto/sha256"
 	"debug/elf"
 	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -13,35 +16,39 @@ import (
 	"gitnexus.dev/gitnexus/internal/store"
 )
 
-// extractCacheName is the extraction cache's file in the index directory.
-const extractCacheName = "extract.cache"
+// ExtractCacheName is the extraction cache's file in the index directory
+// (its log is the same name with ".log").
+const ExtractCacheName = "extract.cache"
 
 // extractorKey names the extractors of this executable for the extraction
 // cache (and the writer of an index changed in place): its version and the
 // Go build id of the executable, which the toolchain derives from the
 // build's inputs and output, so that a build with other extractors (even
 // one with the same version, built from a changed work tree) never reads
-// facts another build extracted. Without a build id (not an ELF file) the
-// whole executable is hashed instead, which costs about 50 ms.
-var extractorKey = sync.OnceValue(func() string {
-	key := "gitnexus " + Version()
+// facts another build extracted.
+func extractorKey(version string) string { return "gitnexus " + version + executableKey() }
+
+// executableKey is the part of extractorKey that names the executable: its
+// Go build id, or without one (not an ELF file) a hash of the whole
+// executable, which costs about 50 ms.
+var executableKey = sync.OnceValue(func() string {
 	exe, err := os.Executable()
 	if err != nil {
-		return key + " unhashed " + randomKey()
+		return " unhashed " + randomKey()
 	}
 	if id := goBuildID(exe); id != "" {
-		return key + " build " + id
+		return " build " + id
 	}
 	f, err := os.Open(exe)
 	if err != nil {
-		return key + " unhashed " + randomKey()
+		return " unhashed " + randomKey()
 	}
 	defer f.Close()
 	h := sha256.New()
 	if _, err := io.Copy(h, f); err != nil {
-		return key + " unhashed " + randomKey()
+		return " unhashed " + randomKey()
 	}
-	return key + " " + hex.EncodeToString(h.Sum(nil))
+	return " " + hex.EncodeToString(h.Sum(nil))
 })
 
 // goBuildID reads the Go build id note of an ELF executable, "" when it
@@ -83,3 +90,33 @@ func removeLeftovers(root string) {
 // randomKey makes a key no cache file has: without a hash of the
 // executable, nothing is reused.
 func randomKey() string { return rand.Text() }
+
+// checkOwnDir refuses to overwrite a .gitnexus that is not ours without
+// --force: a file of that name, or a meta.json written by another tool.
+func checkOwnDir(root string, force bool) error {
+	dir := store.Dir(root)
+	fi, err := os.Stat(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("cannot read %s: %w", dir, err)
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("%s is a file, not an index directory: move it away, then run gitnexus analyze again", dir)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, store.MetaName))
+	if err != nil {
+		return nil
+	}
+	var m struct {
+		Format string `json:"format"`
+	}
+	if json.Unmarshal(b, &m) == nil && m.Format == store.MetaFormat {
+		return nil
+	}
+	if force {
+		return nil
+	}
+	return fmt.Errorf("%s holds an index written by another tool (its meta.json is not ours); rerun with --force to replace our files there (other files are left alone)", dir)
+}

@@ -1,4 +1,4 @@
-package cli
+package index
 
 import (
 	"context"
@@ -45,16 +45,16 @@ type prefetch struct {
 	startAhead   func() // starts reading the snapshot
 }
 
-// startPrefetch starts the reads: the cache always, the history records
-// when wantHistory and the index has some, the communities and the
-// snapshot when ours (the index was written by this build: only then are
+// startPrefetch starts the reads: the cache (for the extractors named
+// key) always, the history records when wantHistory and the index has
+// some, the communities and the snapshot when ours (the index was written by this build: only then are
 // its communities updated and is it changed in place).
-func startPrefetch(ctx context.Context, root, cachePath string, meta store.Meta, wantHistory, ours bool) *prefetch {
+func startPrefetch(ctx context.Context, root, cachePath, key string, meta store.Meta, wantHistory, ours bool) *prefetch {
 	pctx, cancel := context.WithCancel(ctx)
 	p := &prefetch{cancel: cancel, cacheDone: make(chan struct{}), partitionDone: make(chan struct{}), root: root, ctx: pctx}
 	go func() {
 		defer close(p.cacheDone)
-		p.cache = ingest.LoadExtractCache(cachePath, extractorKey())
+		p.cache = ingest.LoadExtractCache(cachePath, key)
 		timeline.Mark("extraction cache read")
 	}()
 	// Each read has a connection of its own (a reader is a pool; opening

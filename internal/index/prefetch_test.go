@@ -1,21 +1,21 @@
-package cli
+package index
 
 import (
 	"context"
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"reflect"
 	"sync"
 	"testing"
 
-	"gitnexus.dev/gitnexus/internal/history"
 	"gitnexus.dev/gitnexus/internal/ingest"
 	"gitnexus.dev/gitnexus/internal/store"
 	"gitnexus.dev/gitnexus/internal/testrepo"
 )
 
-// TestPrefetch runs analyze in-process twice on a real repository (the
+// testVersion is the version the tests write indexes as.
+const testVersion = "test"
+
+// TestPrefetch runs Analyze twice on a real repository (the
 // second time after a save, which reads everything ahead and carries the
 // history over), then reads the index ahead and asks for each read from
 // several goroutines at once: each must give what reading the index
@@ -27,16 +27,15 @@ func TestPrefetch(t *testing.T) {
 		"b.go": "package p\n\nfunc B() int { return 1 }\n"})
 	analyze := func() ingest.Summary {
 		t.Helper()
-		out := &lockedBuffer{}
-		o := &analyzeOptions{io: &IO{Out: out, ErrOut: &lockedBuffer{}, Getwd: os.Getwd}, path: root, workers: 2,
-			maxFileSize: 512, quiet: true, json: true,
-			history: historyFlags{maxCommits: history.DefaultMaxCommits, maxCommitFiles: history.DefaultMaxCommitFiles}}
-		if err := runAnalyze(context.Background(), o); err != nil {
+		opt := Defaults()
+		opt.Version = testVersion
+		opt.Workers, opt.MaxFileSize = 2, 512<<10
+		rep, err := Analyze(context.Background(), root, opt)
+		if err != nil {
 			t.Fatal(err)
 		}
-		var rep analyzeReport
-		if err := json.Unmarshal([]byte(out.String()), &rep); err != nil || rep.Summary == nil {
-			t.Fatalf("%v: %s", err, out.String())
+		if rep.Summary == nil {
+			t.Fatalf("no summary: %+v", rep)
 		}
 		return *rep.Summary
 	}
@@ -59,8 +58,8 @@ func TestPrefetch(t *testing.T) {
 	defer r.Close()
 	ctx := context.Background()
 	meta := r.Meta()
-	cachePath := filepath.Join(store.Dir(root), extractCacheName)
-	pf := startPrefetch(ctx, root, cachePath, meta, true, true)
+	cachePath := filepath.Join(store.Dir(root), ExtractCacheName)
+	pf := startPrefetch(ctx, root, cachePath, extractorKey(testVersion), meta, true, true)
 	defer pf.stop()
 	wantPartition, err := r.Partition(ctx)
 	if err != nil {
@@ -71,7 +70,7 @@ func TestPrefetch(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantHistory.EncodedAt = meta.Generation // read with the generation, in one read
-	wantCache := ingest.LoadExtractCache(cachePath, extractorKey())
+	wantCache := ingest.LoadExtractCache(cachePath, extractorKey(testVersion))
 	var wg sync.WaitGroup
 	for range 4 {
 		wg.Add(1)

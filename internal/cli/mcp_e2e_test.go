@@ -452,7 +452,7 @@ func TestToolCommands(t *testing.T) {
 		{[]string{"context", "Client.Charge"}, 0, "Method `payment.Client.Charge` at payment/payment.go:7"},
 		{[]string{"context", "--uid", "Function:payment/payment.go:validate", "--json"}, 0, `"uid": "Function:payment/payment.go:validate"`},
 		{[]string{"impact", "validate", "--max-depth", "2"}, 0, "Depth 2"},
-		{[]string{"impact", "validate", "--max-depth", "11"}, 2, "--max-depth: must be at most 10"},
+		{[]string{"impact", "validate", "--max-depth", "6"}, 2, "--max-depth: must be at most 5"},
 		{[]string{"impact", "validate", "--relation-types", "CALLS,IMPORTS", "--json"}, 0, `"risk": "MEDIUM"`},
 		{[]string{"query", "charge", "payment"}, 0, `Search "charge payment"`},
 		{[]string{"query", "--query", "charge payment"}, 0, `Search "charge payment"`},

@@ -213,7 +213,8 @@ func printAnalyzeReport(o *analyzeOptions, rep *index.Report) error {
 	case rep.Status == index.StatusFresh && o.brief:
 		return nil // a watcher's change that changed nothing indexed
 	case rep.Status == index.StatusFresh && o.json:
-		return writeJSON(o.io.Out, analyzeReport{Path: rep.Root, Status: rep.Status, Reason: rep.Reason})
+		return writeJSON(o.io.Out, analyzeReport{Repo: rep.Repo, Path: rep.Root, Status: rep.Status, Reason: rep.Reason,
+			Commit: rep.Commit, Dirty: rep.Dirty})
 	case rep.Status == index.StatusFresh:
 		fmt.Fprintf(o.io.Out, "%s: the index is up to date with HEAD and the working tree (use --force to rebuild).\n", rep.Root)
 		return nil

@@ -656,8 +656,12 @@ func TestFreshIndexFromElsewhere(t *testing.T) {
 	}
 	home := t.TempDir()
 	r := mustRun(t, home, other, "analyze", "--json", "-q")
-	if !strings.Contains(r.stdout, `"status": "fresh"`) {
-		t.Fatalf("the copied index is not fresh: %s", r.stdout)
+	if !strings.Contains(r.stdout, `"status": "fresh"`) || !strings.Contains(r.stdout, `"repo": "shop"`) || !strings.Contains(r.stdout, `"commit": "`) {
+		t.Fatalf("the copied index is not fresh, or the answer does not name it: %s", r.stdout)
+	}
+	// Again, now registered: the answer still names the repository.
+	if r := mustRun(t, home, other, "analyze", "--json", "-q"); !strings.Contains(r.stdout, `"repo": "shop"`) {
+		t.Errorf("a fresh index's JSON lacks its id: %s", r.stdout)
 	}
 	list := mustRun(t, home, other, "list", "--json").stdout
 	if !strings.Contains(list, other) || !strings.Contains(list, `"functions": 5`) {

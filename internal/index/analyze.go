@@ -50,7 +50,7 @@ type Report struct {
 	// Reason says why the index was built ("no index yet", "--force", what
 	// changed), or that it was fresh.
 	Reason string
-	Repo   string // the registry's id of the repository; "" when fresh
+	Repo   string // the registry's id of the repository
 	Root   string
 	// Commit and Dirty are HEAD and whether the work tree differed from
 	// it, as git said when the run began.
@@ -184,13 +184,14 @@ func Analyze(ctx context.Context, root string, opt Options) (*Report, error) {
 			// fresh but not yet in this machine's registry. And a run
 			// killed just after it committed the index left meta.json
 			// behind it.
-			if err := ensureRegistered(root, meta); err != nil {
+			id, err := ensureRegistered(root, meta)
+			if err != nil {
 				return nil, err
 			}
 			if err := store.SyncMetaJSON(root, meta); err != nil {
 				return nil, err
 			}
-			return &Report{Status: StatusFresh, Reason: freshReason, Root: root, Commit: gs.Commit, Dirty: gs.Dirty, Started: start}, nil
+			return &Report{Status: StatusFresh, Reason: freshReason, Repo: id, Root: root, Commit: gs.Commit, Dirty: gs.Dirty, Started: start}, nil
 		case opt.Force:
 			why = "--force"
 		default:
@@ -387,26 +388,26 @@ const maxPrepared = 256
 
 // ensureRegistered adds a fresh index to the registry when no entry has
 // its path, with the counts its meta kept.
-func ensureRegistered(root string, meta store.Meta) error {
+func ensureRegistered(root string, meta store.Meta) (id string, err error) {
 	entries, err := registry.List()
 	if err != nil {
-		return err
+		return "", err
 	}
 	for _, e := range entries {
 		if e.Path == root {
-			return nil
+			return e.ID, nil
 		}
 	}
 	var sum ingest.Summary
 	_ = json.Unmarshal(meta.Stats, &sum) // counts only: zero when unreadable
-	_, err = registry.Upsert(registry.Entry{Name: filepath.Base(root), Path: root, StoragePath: store.Dir(root),
+	e, err := registry.Upsert(registry.Entry{Name: filepath.Base(root), Path: root, StoragePath: store.Dir(root),
 		IndexedAt: meta.IndexedAt, LastCommit: meta.IndexedCommit,
 		Stats: registry.Stats{Files: sum.Files, Nodes: sum.Nodes, Edges: sum.Edges, Functions: sum.Functions,
 			Communities: sum.Flows.Communities, Processes: sum.Flows.Processes}})
 	if err != nil {
-		return fmt.Errorf("the index is fresh, but registering it failed: %w", err)
+		return "", fmt.Errorf("the index is fresh, but registering it failed: %w", err)
 	}
-	return nil
+	return e.ID, nil
 }
 
 func supportedLanguages() string {

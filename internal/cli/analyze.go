@@ -46,8 +46,11 @@ type analyzeOptions struct {
 
 func newAnalyzeCmd(stdio *IO) *cobra.Command {
 	o := &analyzeOptions{io: stdio}
+	var seedRepo, seedLanguage string
+	var seedFull bool
 	cmd := &cobra.Command{
-		Use:   "analyze [path]",
+		Use:     "analyze [path]",
+		Aliases: []string{"index"},
 		Short: "Index a repository (default: the current directory)",
 		Long: `Index a repository into <repo>/.gitnexus/graph.db and register it in the global registry
 ($GITNEXUS_HOME/registry.json, default ~/.gitnexus).
@@ -72,7 +75,6 @@ Details: docs/keeping-fresh.md.`,
   gitnexus analyze ../service --workers 2 --json
   gitnexus analyze --force --max-file-size 1024
   gitnexus analyze --since 2024-01-01 --max-commit-files 100
-  gitnexus analyze --no-history
   gitnexus analyze --agents-md       # and tell agents about the tools in AGENTS.md
   gitnexus analyze --watch --debounce 1s`,
 		Args: argsRange(0, 1),
@@ -81,6 +83,17 @@ Details: docs/keeping-fresh.md.`,
 			if len(args) == 1 {
 				o.path = args[0]
 			}
+			// gitnexus index --repo R [--full] is the seed documents' form.
+			if cmd.Flags().Changed("language") {
+				return usageError{fmt.Errorf("--language %s: every supported language is indexed in one run; run `gitnexus analyze %s`", seedLanguage, o.path)}
+			}
+			if cmd.Flags().Changed("repo") {
+				if len(args) == 1 {
+					return usageError{fmt.Errorf("give the repository as an argument or as --repo, not both")}
+				}
+				o.path = seedRepo
+			}
+			o.force = o.force || seedFull
 			if o.watch {
 				// The section names the tools, not the index: written
 				// before watching starts.
@@ -114,6 +127,14 @@ Details: docs/keeping-fresh.md.`,
 	f.BoolVar(&o.watch, "watch", false, "keep running and analyze again when files change")
 	f.DurationVar(&o.debounce, "debounce", defaultDebounce, "with --watch, wait until files stopped changing for this long")
 	registerEmbedFlags(f, &o.embeddings)
+	// The seed documents' spelling (gitnexus index --repo R --full), kept out
+	// of the help: the path argument and --force say the same.
+	f.StringVar(&seedRepo, "repo", "", "the repository (the path argument)")
+	f.BoolVar(&seedFull, "full", false, "rebuild (--force)")
+	f.StringVar(&seedLanguage, "language", "", "refused: every supported language is indexed")
+	for _, name := range []string{"repo", "full", "language"} {
+		_ = f.MarkHidden(name)
+	}
 	return cmd
 }
 

@@ -136,3 +136,21 @@ func shopWithTwoValidates(t *testing.T) (home, root string) {
 	mustRun(t, home, root, "analyze", "-q")
 	return home, root
 }
+
+// TestIndexIsAnalyze: the seed documents' `gitnexus index --repo R --full`
+// is analyze R --force; --language is refused with the right form.
+func TestIndexIsAnalyze(t *testing.T) {
+	home := t.TempDir()
+	root := newRepo(t, "shop", shop)
+	mustRun(t, home, root, "analyze", "-q")
+	r := mustRun(t, home, t.TempDir(), "index", "--repo", root, "--full", "-q", "--json")
+	if !strings.Contains(r.stdout, `"status": "indexed"`) || !strings.Contains(r.stdout, `"reason": "--force"`) {
+		t.Errorf("index --repo --full: %s", r.stdout)
+	}
+	if r := run(t, home, root, "index", "--language", "go"); r.code != 2 || !strings.Contains(r.stderr, "every supported language is indexed in one run; run `gitnexus analyze .`") {
+		t.Errorf("index --language: exit %d: %s", r.code, r.stderr)
+	}
+	if r := run(t, home, root, "index", root, "--repo", root); r.code != 2 || !strings.Contains(r.stderr, "not both") {
+		t.Errorf("index <path> --repo: exit %d: %s", r.code, r.stderr)
+	}
+}

@@ -51,7 +51,7 @@ func newAnalyzeCmd(stdio *IO) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "analyze [path]",
 		Aliases: []string{"index"},
-		Short: "Index a repository (default: the current directory)",
+		Short:   "Index a repository (default: the current directory)",
 		Long: `Index a repository into <repo>/.gitnexus/graph.db and register it in the global registry
 ($GITNEXUS_HOME/registry.json, default ~/.gitnexus).
 

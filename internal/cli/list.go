@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"gitnexus.dev/gitnexus/internal/registry"
+	"gitnexus.dev/gitnexus/internal/store"
 )
 
 type listOptions struct {
@@ -35,10 +36,17 @@ func runList(_ context.Context, o *listOptions) error {
 		return err
 	}
 	if o.json {
-		if entries == nil {
-			entries = []registry.Entry{}
+		type listed struct {
+			registry.Entry
+			// IndexMissing: the registry names an index whose database is
+			// gone (deleted by hand).
+			IndexMissing bool `json:"indexMissing,omitempty"`
 		}
-		return writeJSON(o.io.Out, entries)
+		out := make([]listed, len(entries))
+		for i, e := range entries {
+			out[i] = listed{Entry: e, IndexMissing: !store.Present(e.StoragePath)}
+		}
+		return writeJSON(o.io.Out, out)
 	}
 	if len(entries) == 0 {
 		fmt.Fprintln(o.io.Out, "No indexed repositories. Run: gitnexus analyze <path>")
@@ -46,9 +54,21 @@ func runList(_ context.Context, o *listOptions) error {
 	}
 	tw := tabwriter.NewWriter(o.io.Out, 0, 2, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tPATH\tINDEXED\tCOMMIT\tFILES\tNODES\tEDGES")
+	var missing []registry.Entry
 	for _, e := range entries {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%d\n", e.ID, e.Path, e.IndexedAt.Local().Format(time.DateTime),
+		indexed := e.IndexedAt.Local().Format(time.DateTime)
+		if !store.Present(e.StoragePath) {
+			indexed, missing = "index missing", append(missing, e)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%d\n", e.ID, e.Path, indexed,
 			orNone(shortHash(e.LastCommit)), e.Stats.Files, e.Stats.Nodes, e.Stats.Edges)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, e := range missing {
+		fmt.Fprintf(o.io.Out, "%s: no index at %s (deleted?): run `gitnexus analyze %s`, or `gitnexus clean %s` to forget it\n",
+			e.ID, e.StoragePath, e.Path, e.Path)
+	}
+	return nil
 }

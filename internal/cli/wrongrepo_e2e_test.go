@@ -154,3 +154,21 @@ func TestIndexIsAnalyze(t *testing.T) {
 		t.Errorf("index <path> --repo: exit %d: %s", r.code, r.stderr)
 	}
 }
+
+// TestListFlagsAMissingIndex: an index deleted by hand is flagged by list,
+// with what to do, in text and JSON.
+func TestListFlagsAMissingIndex(t *testing.T) {
+	home := t.TempDir()
+	root := newRepo(t, "shop", shop)
+	mustRun(t, home, root, "analyze", "-q")
+	if err := os.Remove(filepath.Join(root, ".gitnexus", "graph.db")); err != nil {
+		t.Fatal(err)
+	}
+	r := mustRun(t, home, root, "list")
+	if !strings.Contains(r.stdout, "index missing") || !strings.Contains(r.stdout, "run `gitnexus analyze "+root+"`, or `gitnexus clean "+root+"` to forget it") {
+		t.Errorf("list:\n%s", r.stdout)
+	}
+	if r := mustRun(t, home, root, "list", "--json"); !strings.Contains(r.stdout, `"indexMissing": true`) || !strings.Contains(r.stdout, `"storagePath"`) {
+		t.Errorf("list --json:\n%s", r.stdout)
+	}
+}

@@ -558,3 +558,10 @@ func ParseLines(s string) ([]int, error) {
 	}
 	return out, nil
 }
+
+// Present reports whether an index's database is in its directory (the
+// registry's storage path): false once it was deleted by hand.
+func Present(storagePath string) bool {
+	_, err := os.Stat(filepath.Join(storagePath, DBName))
+	return err == nil
+}

@@ -59,6 +59,7 @@ type compiled struct {
 func compile(src string, stmt *Statement, g *memgraph.Graph, params map[string]Value, limits Options) (*compiled, error) {
 	c := &compiler{src: src, g: g, params: params, limits: limits.withDefaults(), warned: map[string]bool{}}
 	out := &compiled{explain: stmt.Explain}
+	c.resolveAliases(stmt)
 	var roots []planNode
 	for i, q := range stmt.Parts {
 		root, cols := c.singleQuery(q)

@@ -491,7 +491,7 @@ func (c *compiler) regexMatcher(e *BinaryExpr, pattern *cexpr) func(*execCtx, Va
 
 func (c *compiler) labelTest(e *LabelExpr, sc *scope) *cexpr {
 	x := c.expr(e.X, sc)
-	kinds := c.labelSet(e.Labels)
+	kinds := c.labelSet(e.Labels, true)
 	var types edgeSet = allEdges
 	for _, group := range e.Labels {
 		var any edgeSet
@@ -520,14 +520,15 @@ func (c *compiler) labelTest(e *LabelExpr, sc *scope) *cexpr {
 }
 
 // labelSet turns `:A|B:C` into the set of kinds that satisfy it, warning
-// about names that are not labels.
-func (c *compiler) labelSet(groups [][]string) kindSet {
+// about names that are not labels (nor, in a label test, which may be of
+// a relationship, relationship types).
+func (c *compiler) labelSet(groups [][]string, relTypesToo bool) kindSet {
 	set := allKinds
 	for _, group := range groups {
 		var any kindSet
 		for _, l := range group {
 			k, ok := labelKinds(l)
-			if !ok {
+			if _, isType := relTypeEdges(l); !ok && !(relTypesToo && isType) {
 				c.warnf("label `%s` does not exist, so nothing matches it (labels: %s)", l, strings.Join(labelNames(), ", "))
 			}
 			any |= k

@@ -5,7 +5,8 @@
 //
 //	lex, parse   lexer.go, parser*.go → ast.go   syntax, with line:column
 //	                                             errors and a caret
-//	resolve      compile*.go, scope.go           scopes, variables → row
+//	resolve      aliases.go, compile*.go,        other write-ups' words → ours;
+//	             scope.go                        scopes, variables → row
 //	                                             slots, expressions → functions
 //	rewrite,     plan_match.go, plan_pattern.go, property maps and WHERE into
 //	plan         plan_shortest.go                predicates and index seeks;

@@ -146,7 +146,7 @@ func (c *compiler) matchSpec(parts []*PatternPart, where Expr, sc *scope) *match
 			spec.nodes = append(spec.nodes, n)
 		}
 		if len(np.Labels) > 0 {
-			n.kinds &= c.labelSet(np.Labels)
+			n.kinds &= c.labelSet(np.Labels, false)
 			var b strings.Builder
 			writeLabels(&b, np.Labels)
 			n.labels += b.String()

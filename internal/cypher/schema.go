@@ -148,6 +148,7 @@ func SchemaText(g *memgraph.Graph) string {
 	b.WriteString("Nodes have one label, their kind. Every relationship has the type `" + RelationshipType +
 		"`; its `type` property is the edge kind, which can also be written as the relationship type: " +
 		"`-[:CALLS]->` means `-[:" + RelationshipType + " {type: 'CALLS'}]->`, and `[r:CALLS|IMPORTS]` matches either.\n\n")
+	b.WriteString(aliasSummary() + "\n")
 	var nodeCounts map[graph.NodeKind]int
 	var edgeCounts map[graph.EdgeType]int
 	if g != nil {

@@ -162,10 +162,35 @@ func (x *HistoryIndex) Removed(id string) (graph.RemovedSymbol, bool) {
 // earlier names too); otherwise the changes made under that path (a file
 // that no longer exists).
 func (x *HistoryIndex) FileChanges(path string) []int32 {
-	if l, ok := x.byFile[graph.FileID(path)]; ok {
-		return l
+	linked, ok := x.byFile[graph.FileID(path)]
+	if !ok {
+		return x.byPath[path]
 	}
-	return x.byPath[path]
+	// The changes linked to the file at HEAD (following its renames back),
+	// and those made at its path before it took that identity: a file
+	// deleted and added again, as git log --follow lists them. Both lists
+	// are in history order (the changes' positions).
+	return mergeChanges(linked, x.byPath[path])
+}
+
+// mergeChanges is the sorted union of two sorted lists of change
+// positions.
+func mergeChanges(a, b []int32) []int32 {
+	if len(b) == 0 {
+		return a
+	}
+	out := make([]int32, 0, len(a)+len(b))
+	for len(a) > 0 || len(b) > 0 {
+		switch {
+		case len(b) == 0 || (len(a) > 0 && a[0] < b[0]):
+			out, a = append(out, a[0]), a[1:]
+		case len(a) == 0 || b[0] < a[0]:
+			out, b = append(out, b[0]), b[1:]
+		default:
+			out, a, b = append(out, a[0]), a[1:], b[1:]
+		}
+	}
+	return out
 }
 
 // SymbolChanges returns the changes linked to node id, newest first.

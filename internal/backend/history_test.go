@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -223,5 +224,46 @@ func TestSymbolSourceMissing(t *testing.T) {
 	}
 	if text := format.SymbolHistory(&d); !strings.Contains(text, "The source is not available") {
 		t.Errorf("the text does not say the source is missing:\n%s", text)
+	}
+}
+
+// TestFileHistoryAcrossDeletionAndRename: a file deleted and added again,
+// and one renamed away and back, keep their earlier commits, as
+// git log --first-parent --follow lists them.
+func TestFileHistoryAcrossDeletionAndRename(t *testing.T) {
+	newHome(t)
+	root := writeRepo(t, filepath.Join(t.TempDir(), "churn"), map[string]string{
+		"go.mod":    "module example.com/churn\n\ngo 1.22\n",
+		"ci.yml":    "steps: [build]\n",
+		"a/util.go": "package a\n\nfunc Util() int { return 1 }\n",
+	})
+	step := func(date, msg string, do func()) {
+		do()
+		git(t, root, "add", "-A")
+		testrepo.CommitAt(t, root, date, "commit", "-q", "-m", msg)
+	}
+	step("2024-02-01", "ci: test too", func() { testrepo.Write(t, root, map[string]string{"ci.yml": "steps: [build, test]\n"}) })
+	step("2024-02-02", "ci: drop the config", func() { git(t, root, "rm", "-q", "ci.yml") })
+	step("2024-02-03", "ci: bring the config back", func() { testrepo.Write(t, root, map[string]string{"ci.yml": "steps: [build, test, lint]\n"}) })
+	step("2024-02-04", "a: move util to b", func() { git(t, root, "mv", "a/util.go", "a/helper.go") })
+	step("2024-02-05", "a: helper returns 2", func() {
+		testrepo.Write(t, root, map[string]string{"a/helper.go": "package a\n\nfunc Util() int { return 2 }\n"})
+	})
+	step("2024-02-06", "a: back to util.go", func() { git(t, root, "mv", "a/helper.go", "a/util.go") })
+	testrepo.IndexHistory(t, root)
+	b := newBackend(t, Options{Cwd: root, IdleTimeout: -1})
+	for _, path := range []string{"ci.yml", "a/util.go"} {
+		want := strings.Fields(git(t, root, "log", "--first-parent", "--follow", "--format=%H", "--", path))
+		res, err := b.CallTool(context.Background(), "get_file_history", map[string]any{"path": path, "limit": 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, c := range res.Data.(analysis.FileHistoryResult).Commits {
+			got = append(got, c.Hash)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: %d commits %v, git log --follow has %d %v\n%s", path, len(got), got, len(want), want, res.Markdown())
+		}
 	}
 }

@@ -414,8 +414,15 @@ func CommitImpact(g *memgraph.Graph, x *HistoryIndex, i int, limit int) CommitIm
 	for _, f := range x.FilesOf(i) {
 		cf := CommitFile{Path: f.Path, OldPath: f.OldPath, ChangeType: string(f.Status), Additions: f.Additions,
 			Deletions: f.Deletions, Binary: f.Binary}
-		if strings.HasPrefix(f.FileID, "File:") {
+		switch {
+		case strings.HasPrefix(f.FileID, "File:"):
 			cf.AtHead = strings.TrimPrefix(f.FileID, "File:")
+		default:
+			// Not linked to a file at HEAD (deleted later, and maybe added
+			// again): a file at the same path now is the one git follows.
+			if _, ok := g.Lookup(graph.FileID(f.Path)); ok {
+				cf.AtHead = f.Path
+			}
 		}
 		res.Files = append(res.Files, cf)
 	}
@@ -423,7 +430,13 @@ func CommitImpact(g *memgraph.Graph, x *HistoryIndex, i int, limit int) CommitIm
 	for _, s := range x.SymbolsOf(i) {
 		cs := CommitSymbol{UID: s.NodeID, Name: s.Name, Kind: s.Kind.String(), Path: s.Path, StartLine: s.StartLine,
 			Change: string(s.Change), Additions: s.Additions, Deletions: s.Deletions}
-		if n, ok := g.Lookup(s.NodeID); ok && g.Nodes[n].Kind != graph.KindHistoricalSymbol {
+		n, ok := g.Lookup(s.NodeID)
+		if ok && g.Nodes[n].Kind == graph.KindHistoricalSymbol {
+			// A symbol deleted later may exist again (its file added back):
+			// the symbol of the same id at HEAD is the one it became.
+			n, ok = g.Lookup(strings.TrimPrefix(s.NodeID, graph.HistoricalSymbolPrefix))
+		}
+		if ok && g.Nodes[n].Kind != graph.KindHistoricalSymbol {
 			cs.AtHead = true
 			start = append(start, n)
 		}

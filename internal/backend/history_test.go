@@ -236,15 +236,20 @@ func TestFileHistoryAcrossDeletionAndRename(t *testing.T) {
 		"go.mod":    "module example.com/churn\n\ngo 1.22\n",
 		"ci.yml":    "steps: [build]\n",
 		"a/util.go": "package a\n\nfunc Util() int { return 1 }\n",
+		"b/b.go":    "package b\n\nfunc B() int { return 1 }\n",
 	})
 	step := func(date, msg string, do func()) {
 		do()
 		git(t, root, "add", "-A")
 		testrepo.CommitAt(t, root, date, "commit", "-q", "-m", msg)
 	}
-	step("2024-02-01", "ci: test too", func() { testrepo.Write(t, root, map[string]string{"ci.yml": "steps: [build, test]\n"}) })
-	step("2024-02-02", "ci: drop the config", func() { git(t, root, "rm", "-q", "ci.yml") })
-	step("2024-02-03", "ci: bring the config back", func() { testrepo.Write(t, root, map[string]string{"ci.yml": "steps: [build, test, lint]\n"}) })
+	step("2024-02-01", "ci: test too", func() {
+		testrepo.Write(t, root, map[string]string{"ci.yml": "steps: [build, test]\n", "b/b.go": "package b\n\nfunc B() int { return 2 }\n"})
+	})
+	step("2024-02-02", "ci: drop the config", func() { git(t, root, "rm", "-q", "ci.yml", "b/b.go") })
+	step("2024-02-03", "ci: bring the config back", func() {
+		testrepo.Write(t, root, map[string]string{"ci.yml": "steps: [build, test, lint]\n", "b/b.go": "package b\n\nfunc B() int { return 3 }\n"})
+	})
 	step("2024-02-04", "a: move util to b", func() { git(t, root, "mv", "a/util.go", "a/helper.go") })
 	step("2024-02-05", "a: helper returns 2", func() {
 		testrepo.Write(t, root, map[string]string{"a/helper.go": "package a\n\nfunc Util() int { return 2 }\n"})
@@ -252,7 +257,7 @@ func TestFileHistoryAcrossDeletionAndRename(t *testing.T) {
 	step("2024-02-06", "a: back to util.go", func() { git(t, root, "mv", "a/helper.go", "a/util.go") })
 	testrepo.IndexHistory(t, root)
 	b := newBackend(t, Options{Cwd: root, IdleTimeout: -1})
-	for _, path := range []string{"ci.yml", "a/util.go"} {
+	for _, path := range []string{"ci.yml", "a/util.go", "b/b.go"} {
 		want := strings.Fields(git(t, root, "log", "--first-parent", "--follow", "--format=%H", "--", path))
 		res, err := b.CallTool(context.Background(), "get_file_history", map[string]any{"path": path, "limit": 100})
 		if err != nil {
@@ -265,5 +270,20 @@ func TestFileHistoryAcrossDeletionAndRename(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Errorf("%s: %d commits %v, git log --follow has %d %v\n%s", path, len(got), got, len(want), want, res.Markdown())
 		}
+	}
+	// The first commit's files and symbols exist at HEAD again: not gone.
+	first := strings.TrimSpace(git(t, root, "log", "--first-parent", "--format=%H", "--grep", "ci: test too"))
+	res, err := b.CallTool(context.Background(), "get_commit_impact", map[string]any{"hash": first})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ci := res.Data.(analysis.CommitImpactResult)
+	for _, f := range ci.Files {
+		if f.AtHead != f.Path {
+			t.Errorf("%s is at HEAD as %q, want itself\n%s", f.Path, f.AtHead, res.Markdown())
+		}
+	}
+	if len(ci.Symbols) != 1 || ci.Symbols[0].Name != "B" || !ci.Symbols[0].AtHead {
+		t.Errorf("symbols %+v, want B at HEAD\n%s", ci.Symbols, res.Markdown())
 	}
 }

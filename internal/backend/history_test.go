@@ -286,4 +286,11 @@ func TestFileHistoryAcrossDeletionAndRename(t *testing.T) {
 	if len(ci.Symbols) != 1 || ci.Symbols[0].Name != "B" || !ci.Symbols[0].AtHead {
 		t.Errorf("symbols %+v, want B at HEAD\n%s", ci.Symbols, res.Markdown())
 	}
+	// B's source as of that commit: it existed then.
+	out, err := b.HistoryCall(context.Background(), "", func(h *HistoryView) (any, error) {
+		return h.FunctionSource(context.Background(), "Function:b/b.go:B", first)
+	})
+	if err != nil || !strings.Contains(out.(*Source).SourceCode, "return 2") {
+		t.Errorf("B as of %s: %v %+v", first[:7], err, out)
+	}
 }

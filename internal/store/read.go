@@ -246,22 +246,28 @@ func (r *Reader) Search(ctx context.Context, query string, limit int) ([]SearchH
 	if err != nil {
 		return nil, err
 	}
+	if len(out) == 0 {
+		return more, nil
+	}
 	seen := make(map[int64]bool, len(out))
-	floor := 0.0
 	for _, h := range out {
 		seen[h.Rid] = true
-		floor = h.Score
 	}
+	// Below the last whole-word hit, scaled so that the prefix ranking's
+	// order and proportions stay.
+	scale := 0.0
 	for _, h := range more {
 		if len(out) == limit {
 			break
 		}
-		if !seen[h.Rid] {
-			// Below the last whole-word hit, in the prefix ranking's order.
-			h.Score = min(h.Score, floor) * prefixDiscount
-			floor = h.Score
-			out = append(out, h)
+		if seen[h.Rid] {
+			continue
 		}
+		if scale == 0 {
+			scale = out[len(out)-1].Score * prefixDiscount / max(h.Score, 1e-9)
+		}
+		h.Score *= scale
+		out = append(out, h)
 	}
 	return out, nil
 }

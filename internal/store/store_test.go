@@ -325,6 +325,48 @@ func TestFTSQuery(t *testing.T) {
 	}
 }
 
+// TestPrefixHitsRankAfterWholeWords: prefix matches come only when whole
+// words find too few, after every whole-word hit, in their own order;
+// alone, they keep their scores.
+func TestPrefixHitsRankAfterWholeWords(t *testing.T) {
+	g := graph.New()
+	for i, n := range []struct{ name, content string }{
+		{"parseArgs", "func parseArgs() { parse(os.Args) }"},
+		{"parserNew", "func parserNew() *parser { return new(parser) }"},
+		{"parsingHelp", "func parsingHelp() string { return help }"},
+	} {
+		g.AddNode(graph.Node{ID: "Function:p.go:" + n.name, Kind: graph.KindFunction, Name: n.name, QualifiedName: "p." + n.name,
+			FilePath: "p.go", StartLine: 1 + 10*i, EndLine: 5 + 10*i, Language: "go", Content: n.content})
+	}
+	repo := t.TempDir()
+	if _, err := Write(context.Background(), repo, g, Meta{IndexedAt: time.Unix(100, 0).UTC()}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := OpenRepo(repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	descending := func(hits []SearchHit) bool {
+		for i := 1; i < len(hits); i++ {
+			if !(hits[i].Score < hits[i-1].Score) || hits[i].Score <= 0 {
+				return false
+			}
+		}
+		return len(hits) > 0 && hits[0].Score > 0
+	}
+	// No whole word: the prefix ranking as it is.
+	if hits, err := r.Search(context.Background(), "pars", 10); err != nil || len(hits) != 3 || !descending(hits) {
+		t.Errorf("pars: %v %+v", err, hits)
+	}
+	// One whole-word hit (parse), then the prefix-only one (parser) at half
+	// its score or below; parsing does not start with parse.
+	hits, err := r.Search(context.Background(), "parse", 10)
+	if err != nil || len(hits) != 2 || !descending(hits) || hits[1].Score > hits[0].Score*prefixDiscount {
+		t.Errorf("parse: %v %+v", err, hits)
+	}
+}
+
 // TestFTSQueryWholeWords: without prefixes every word matches whole, and a
 // compound identifier matches its words and itself.
 func TestFTSQueryWholeWords(t *testing.T) {

@@ -7,39 +7,21 @@ import (
 	"unicode"
 )
 
-// countWords counts the words of text that say something: runs of letters
-// and digits, split where a lower-case letter or digit meets a capital
-// (sendRequest is two words, and so is HTTPServer: the last capital of an
-// acronym starts the next one), of two characters or more, leaving out
+// countWords counts the words of text that say something: the parts of its
+// identifiers as the baseline splits them (identParts: sendRequest is two
+// words, and so is HTTPServer), of two characters or more, leaving out
 // numbers and a few English function words. Commit messages with fewer
 // than four are not questions, and a doc comment with fewer than three is
 // too short to time a search with.
 func countWords(text string) int {
 	n := 0
-	var word []rune
-	end := func() {
-		if len(word) > 1 && !allDigits(word) && !functionWord[strings.ToLower(string(word))] {
-			n++
-		}
-		word = word[:0]
-	}
-	rs := []rune(text)
-	for i, r := range rs {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-			end()
-			continue
-		}
-		if len(word) > 0 {
-			last := word[len(word)-1]
-			camel := (unicode.IsLower(last) || unicode.IsDigit(last)) && unicode.IsUpper(r)
-			acronym := unicode.IsUpper(last) && unicode.IsUpper(r) && i+1 < len(rs) && unicode.IsLower(rs[i+1])
-			if camel || acronym {
-				end()
+	for _, id := range strings.FieldsFunc(text, func(r rune) bool { return !isIdentRune(r) }) {
+		for _, w := range identParts([]rune(id)) {
+			if len([]rune(w)) > 1 && !allDigits([]rune(w)) && !functionWord[w] {
+				n++
 			}
 		}
-		word = append(word, r)
 	}
-	end()
 	return n
 }
 

@@ -69,7 +69,9 @@ type QueryResult struct {
 	// by the sum of their results' scores with a small boost for cohesive
 	// communities.
 	Processes []QueryProcess `json:"processes"`
-	Total     int            `json:"total_hits"`
+	// Total counts the symbols among the ranked candidates (the best
+	// max(200, 4×Limit) hits).
+	Total int `json:"total_hits"`
 	// Truncated: more symbols matched than Results lists.
 	Truncated bool   `json:"truncated"`
 	Note      string `json:"note,omitempty"`

@@ -66,13 +66,11 @@ func (x *extraction) addDef(d *defNode, parent int) int {
 		return -1
 	}
 	sp := lang.SpanOf(outer)
-	s := lang.Symbol{
-		Name: name, Parent: parent, Span: sp,
-		Signature:  x.header(n, &d.body),
-		Doc:        x.docstring(&d.body),
-		Exported:   exportedName(name),
-		Content:    lang.Content(x.src, sp),
-		Decorators: decorators,
+	s := lang.Symbol{Name: name, Parent: parent, Span: sp, Exported: exportedName(name), Decorators: decorators}
+	if !x.symbolsOnly {
+		s.Signature = x.header(n, &d.body)
+		s.Doc = x.docstring(&d.body)
+		s.Content = lang.Content(x.src, sp)
 	}
 	info := symInfo{scope: true, bodyStart: uint32(d.body.StartByte()), bodyEnd: uint32(d.body.EndByte())}
 	qualPrefix := ""
@@ -84,7 +82,9 @@ func (x *extraction) addDef(d *defNode, parent int) int {
 	s.Qual = qualPrefix + name
 	if d.class {
 		s.Kind = graph.KindClass
-		s.Bases = x.bases(n.ChildByFieldName("superclasses"))
+		if !x.symbolsOnly {
+			s.Bases = x.bases(n.ChildByFieldName("superclasses"))
+		}
 		info.typePath = name
 		if inClass {
 			info.typePath = x.info[parent].typePath + "." + name

@@ -24,7 +24,16 @@ func (e *extractor) Grammar(string) *ts.Language { return e.q.lang }
 // ExtractTree reads the facts off a tree of src the caller parsed.
 func (e *extractor) ExtractTree(path string, src []byte, tree *ts.Tree) (*lang.FileFacts, error) {
 	root := tree.RootNode()
-	x := &extraction{
+	x := newExtraction(path, src)
+	x.facts.SyntaxErrors = lang.CountSyntaxErrors(root)
+	defs, uses := e.q.all.CollectSplit(e.Cursor, root, src, e.q.defsPatterns)
+	x.readDefs(e.q.all, defs)
+	x.readUses(e.q.all, uses)
+	return x.facts, nil
+}
+
+func newExtraction(path string, src []byte) *extraction {
+	return &extraction{
 		src:        src,
 		facts:      &lang.FileFacts{Path: path, Language: "python", Lines: lang.CountLines(src)},
 		members:    map[int]map[string]bool{},
@@ -32,11 +41,6 @@ func (e *extractor) ExtractTree(path string, src []byte, tree *ts.Tree) (*lang.F
 		globals:    map[int]map[string]bool{},
 		receivers:  map[int]receiverRef{},
 	}
-	x.facts.SyntaxErrors = lang.CountSyntaxErrors(root)
-	defs, uses := e.q.all.CollectSplit(e.Cursor, root, src, e.q.defsPatterns)
-	x.readDefs(e.q.all, defs)
-	x.readUses(e.q.all, uses)
-	return x.facts, nil
 }
 
 // extraction is the state of one file's extraction.
@@ -56,6 +60,9 @@ type extraction struct {
 	globals map[int]map[string]bool
 	// receivers memoizes receiverAt.
 	receivers map[int]receiverRef
+	// symbolsOnly: record what the history reads of symbols only
+	// (ExtractSymbols): no signatures, docs, contents or values.
+	symbolsOnly bool
 }
 
 // symInfo is what extraction needs to know about a symbol beyond the facts.

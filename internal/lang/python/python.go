@@ -40,7 +40,7 @@ func (pythonLanguage) Rules() lang.Rules    { return rules{} }
 var compiled = sync.OnceValue(func() *queries {
 	l := ts.NewLanguage(tspython.Language())
 	all, bounds := lang.NewQueryParts(l, "python/*.scm", defsSource, factsSource)
-	return &queries{lang: l, all: all, defsPatterns: bounds[0]}
+	return &queries{lang: l, all: all, defsPatterns: bounds[0], statements: newStatementKinds(l)}
 })
 
 // queries is defs.scm and facts.scm compiled as one query, so the tree is
@@ -49,6 +49,8 @@ type queries struct {
 	lang         *ts.Language
 	all          *lang.Query
 	defsPatterns int
+	// statements are the node kinds ExtractSymbols walks.
+	statements *statementKinds
 }
 
 // Prepare compiles the queries (lang.Preparer).

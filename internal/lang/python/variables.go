@@ -175,7 +175,7 @@ func (x *extraction) valueExpr(t target, scope int) *lang.Expr {
 func (x *extraction) addModuleVar(n *ts.Node, t target, typ string) {
 	if prev, ok := x.moduleVars[t.name]; ok {
 		s := &x.facts.Symbols[prev]
-		if s.Type == "" && s.Value == nil {
+		if !x.symbolsOnly && s.Type == "" && s.Value == nil {
 			s.Type = typ
 			s.Value = x.valueExpr(t, -1)
 		}
@@ -186,12 +186,12 @@ func (x *extraction) addModuleVar(n *ts.Node, t target, typ string) {
 		kind = graph.KindConst
 	}
 	sp := lang.SpanOf(n)
-	x.moduleVars[t.name] = x.add(lang.Symbol{
-		Kind: kind, Name: t.name, Parent: -1, Span: sp,
-		Signature: x.assignSignature(n), Doc: x.commentDoc(n),
-		Exported: exportedName(t.name), Content: lang.Content(x.src, sp),
-		Type: typ, Value: x.valueExpr(t, -1),
-	}, symInfo{})
+	s := lang.Symbol{Kind: kind, Name: t.name, Parent: -1, Span: sp, Exported: exportedName(t.name), Type: typ}
+	if !x.symbolsOnly {
+		s.Signature, s.Doc, s.Content = x.assignSignature(n), x.commentDoc(n), lang.Content(x.src, sp)
+		s.Value = x.valueExpr(t, -1)
+	}
+	x.moduleVars[t.name] = x.add(s, symInfo{})
 }
 
 // addAttribute declares a class or instance attribute of class, once per
@@ -203,11 +203,13 @@ func (x *extraction) addAttribute(n *ts.Node, class int, t target, typ string) {
 	sp := lang.SpanOf(n)
 	s := lang.Symbol{
 		Kind: graph.KindProperty, Name: t.name, Qual: x.facts.Symbols[class].Qual + "." + t.name, Parent: class,
-		Span: sp, Signature: x.assignSignature(n), Doc: x.commentDoc(n),
-		Exported: exportedName(t.name), Content: lang.Content(x.src, sp), Type: typ,
+		Span: sp, Exported: exportedName(t.name), Type: typ,
 	}
-	if t.value != nil || t.elem != nil {
-		s.Value = x.valueExpr(t, class)
+	if !x.symbolsOnly {
+		s.Signature, s.Doc, s.Content = x.assignSignature(n), x.commentDoc(n), lang.Content(x.src, sp)
+		if t.value != nil || t.elem != nil {
+			s.Value = x.valueExpr(t, class)
+		}
 	}
 	x.add(s, symInfo{})
 }

@@ -47,6 +47,41 @@ type IndexState struct {
 	CheckedAt    time.Time `json:"checkedAt,omitzero"`
 	CheckAgeMs   int64     `json:"checkAgeMs"`
 	CheckPending bool      `json:"checkPending,omitempty"`
+	// History says how far back the index's git history goes; absent
+	// when the index has none (--no-history, not a git repository).
+	History *HistoryState `json:"history,omitempty"`
+}
+
+// HistoryState is how much of the git history an index holds: Commits
+// commits, the oldest committed at Since; the symbols of SymbolsPending of
+// them (the oldest) are still being mapped in the background, and the
+// history tools do not know yet which symbols those commits changed.
+type HistoryState struct {
+	Commits        int    `json:"commits"`
+	Since          string `json:"since,omitempty"`
+	SymbolsPending int    `json:"symbolsPending,omitempty"`
+}
+
+// historyState describes the history settings of an index.
+func historyState(h *graph.HistorySettings) *HistoryState {
+	if h == nil {
+		return nil
+	}
+	st := &HistoryState{Commits: h.Commits, SymbolsPending: h.Pending}
+	if h.Oldest > 0 {
+		st.Since = time.Unix(h.Oldest, 0).UTC().Format(time.RFC3339)
+	}
+	return st
+}
+
+// pendingLine is the line of text a history tool's answer starts with
+// while the symbols of older commits are still being mapped.
+func (s *IndexState) pendingLine() string {
+	if s == nil || s.History == nil || s.History.SymbolsPending == 0 {
+		return ""
+	}
+	return fmt.Sprintf("History in progress: the symbols of the %d oldest of %d commits are still being mapped in the background; symbol history before them is not known yet.\n\n",
+		s.History.SymbolsPending, s.History.Commits)
 }
 
 // repoLine is the line every answer about one repository starts with.
@@ -101,7 +136,7 @@ func missingFiles(g *memgraph.Graph, root string) []string {
 // saw it.
 func (h *handle) indexState(s *Snapshot) *IndexState {
 	st := &IndexState{Repo: s.Repo.ID, RepoPath: s.Repo.RepoPath, Commit: s.Meta.IndexedCommit, Branch: s.Meta.Branch, IndexedAt: s.Meta.IndexedAt,
-		Generation: s.Meta.Generation}
+		Generation: s.Meta.Generation, History: historyState(s.Meta.History)}
 	a, ok := h.monitor().Get(snapshotIndex(s), firstCheckWait)
 	if !ok {
 		st.CheckPending = true

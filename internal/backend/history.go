@@ -88,7 +88,11 @@ func (b *Backend) withHistory(ctx context.Context, a *Args, fn func(s *Snapshot,
 			return nil, &NotFoundError{What: fmt.Sprintf("the index of %s has no git history: run `gitnexus analyze` "+
 				"in a git repository (without --no-history)", s.Repo.ID)}
 		}
-		return fn(s, x)
+		res, err := fn(s, x)
+		if res != nil {
+			res.Text = (&IndexState{History: historyState(s.Meta.History)}).pendingLine() + res.Text
+		}
+		return res, err
 	})
 }
 

@@ -42,6 +42,8 @@ type analyzeOptions struct {
 	watch      bool
 	debounce   time.Duration
 	embeddings string // --embeddings: index.Options.Embeddings
+	// waitHistory: --wait-history; catchUp: --history-catch-up.
+	waitHistory, catchUp bool
 }
 
 func newAnalyzeCmd(stdio *IO) *cobra.Command {
@@ -63,14 +65,13 @@ times are the ones recorded), resolves again only the calls of the files the edi
 computes the rest again: the index is the one a rebuild makes.
 
 In a git repository the history is read too (first-parent, or --all-branches; at most
---max-commits): Commit nodes linked to the files (MODIFIES) and symbols (CHANGES) each commit
-changed, following renames; commits over --max-commit-files keep only their file links. Later runs
-read only new commits, and a rewritten history again where it differs. --no-history leaves it out.
+--max-commits): Commit nodes linked to the files (MODIFIES, following renames) and symbols
+(CHANGES) each changed. Commits older than the newest 300 are mapped onto symbols in the
+background (--wait-history or $CI: before returning). Later runs read only new commits.
 
---watch keeps running and analyzes again when files change: saves are coalesced for --debounce;
-git's HEAD and refs count (commits, checkouts, pulls), its other internals, .gitnexus/, vendored
-and ignored directories do not. Each re-index prints one line. Ctrl-C or SIGTERM stops it.
-Details: docs/keeping-fresh.md.`,
+--watch keeps running and analyzes again when files change (saves coalesced for --debounce; HEAD
+and refs count, .gitnexus/, vendored and ignored directories do not), one line per re-index, until
+Ctrl-C or SIGTERM. Details: docs/keeping-fresh.md.`,
 		Example: `  gitnexus analyze
   gitnexus analyze ../service --workers 2 --json
   gitnexus analyze --force --max-file-size 1024
@@ -94,6 +95,9 @@ Details: docs/keeping-fresh.md.`,
 				o.path = seedRepo
 			}
 			o.force = o.force || seedFull
+			if o.waitHistory || inCI() && !cmd.Flags().Changed("history-window") {
+				o.history.Window = 0
+			}
 			if o.watch {
 				// The section names the tools, not the index: written
 				// before watching starts.
@@ -123,7 +127,7 @@ Details: docs/keeping-fresh.md.`,
 	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a Go CPU profile of the analysis to this file")
 	_ = f.MarkHidden("cpuprofile")
 	f.BoolVar(&o.agentsMD, "agents-md", false, "also write a gitnexus section into AGENTS.md (and CLAUDE.md when it exists), between markers (gitnexus setup --uninstall removes it)")
-	registerHistoryFlags(f, &o.history)
+	registerHistoryFlags(f, &o.history, &o.waitHistory, &o.catchUp)
 	f.BoolVar(&o.watch, "watch", false, "keep running and analyze again when files change")
 	f.DurationVar(&o.debounce, "debounce", defaultDebounce, "with --watch, wait until files stopped changing for this long")
 	registerEmbedFlags(f, &o.embeddings)
@@ -170,8 +174,9 @@ func writeAgentsBlock(ctx context.Context, o *analyzeOptions) error {
 
 // indexOptions are the options of the analysis the flags ask for.
 func (o *analyzeOptions) indexOptions() index.Options {
-	return index.Options{Version: Version(), Force: o.force, Workers: o.workers, MaxFileSize: o.maxFileSize * 1024,
-		Wait: o.wait, History: o.history, Embeddings: o.embeddings}
+	opt := index.Options{Version: Version(), Force: o.force, Workers: o.workers, MaxFileSize: o.maxFileSize * 1024,
+		Wait: o.wait, History: o.history, Embeddings: o.embeddings, StartCatchUp: index.StartCatchUp}
+	return opt
 }
 
 // runAnalyze indexes the repository at o.path (index.Analyze) with a
@@ -191,6 +196,9 @@ func runAnalyze(ctx context.Context, o *analyzeOptions) error {
 			return fmt.Errorf("cpu profile: %w", err)
 		}
 		defer pprof.StopCPUProfile()
+	}
+	if o.catchUp {
+		return catchUpHistory(ctx, o, opt)
 	}
 	return analyzeRepo(ctx, o, opt)
 }
@@ -235,18 +243,21 @@ func printAnalyzeReport(o *analyzeOptions, rep *index.Report) error {
 		return nil // a watcher's change that changed nothing indexed
 	case rep.Status == index.StatusFresh && o.json:
 		return writeJSON(o.io.Out, analyzeReport{Repo: rep.Repo, Path: rep.Root, Status: rep.Status, Reason: rep.Reason,
-			Commit: rep.Commit, Dirty: rep.Dirty})
+			Commit: rep.Commit, Dirty: rep.Dirty, HistoryPending: rep.HistoryPending, CatchUp: rep.CatchUp})
 	case rep.Status == index.StatusFresh:
 		fmt.Fprintf(o.io.Out, "%s: the index is up to date with HEAD and the working tree (use --force to rebuild).\n", rep.Root)
+		if rep.HistoryPending > 0 {
+			fmt.Fprintf(o.io.Out, "The symbols of its history's %d older commits %s.\n", rep.HistoryPending, catchUpLine(rep.CatchUp))
+		}
 		return nil
 	case o.json:
 		return writeJSON(o.io.Out, analyzeReport{Repo: rep.Repo, Path: rep.Root, Status: rep.Status, Reason: rep.Reason,
-			Commit: rep.Commit, Dirty: rep.Dirty, Summary: rep.Summary})
+			Commit: rep.Commit, Dirty: rep.Dirty, Summary: rep.Summary, HistoryPending: rep.HistoryPending, CatchUp: rep.CatchUp})
 	case o.brief:
 		printBrief(o.io.Out, rep.Started, rep.Reason, rep.Summary)
 		return nil
 	}
-	printSummary(o.io.Out, rep.Repo, rep.Root, rep.Summary)
+	printSummary(o.io.Out, rep.Repo, rep.Root, rep.Summary, rep.HistoryPending, rep.CatchUp)
 	return nil
 }
 
@@ -268,9 +279,13 @@ type analyzeReport struct {
 	Commit  string          `json:"commit,omitempty"`
 	Dirty   bool            `json:"dirty"`
 	Summary *ingest.Summary `json:"summary,omitempty"`
+	// HistoryPending counts the older commits still to read; CatchUp says
+	// what became of reading them (index.Report).
+	HistoryPending int    `json:"historyPending,omitempty"`
+	CatchUp        string `json:"historyCatchUp,omitempty"`
 }
 
-func printSummary(w io.Writer, id, root string, s *ingest.Summary) {
+func printSummary(w io.Writer, id, root string, s *ingest.Summary, pending int, catchUp string) {
 	fmt.Fprintf(w, "Indexed %s as %q in %.1fs\n", root, id, float64(s.TotalMillis)/1000)
 	files := fmt.Sprint(s.Files)
 	if s.FilesRead > s.Files {
@@ -307,7 +322,7 @@ func printSummary(w io.Writer, id, root string, s *ingest.Summary) {
 		}
 	}
 	if h := s.History; h != nil && h.Git {
-		printHistorySummary(w, h)
+		printHistorySummary(w, h, pending, catchUp)
 	}
 	if e := s.Embeddings; e != nil {
 		printEmbedSummary(w, e)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"gitnexus.dev/gitnexus/internal/analysis"
+	"gitnexus.dev/gitnexus/internal/graph"
 )
 
 // day is the date part of an RFC 3339 time.
@@ -133,7 +134,7 @@ func RecentChanges(r *analysis.RecentChangesResult) string {
 		fmt.Fprintf(&b, "%d commits of the range are not in the index (only the indexed history is covered; `gitnexus analyze --all-branches` reads every branch).\n", r.NotIndexed)
 	}
 	if len(r.SymbolsSkipped) > 0 {
-		fmt.Fprintf(&b, "Symbols were not mapped for %s (too many files, or objects missing): their files are listed.\n", strings.Join(r.SymbolsSkipped, ", "))
+		fmt.Fprintf(&b, "Symbols were not mapped for %s (too many files, objects missing, or not read yet): their files are listed.\n", strings.Join(r.SymbolsSkipped, ", "))
 	}
 	for _, f := range r.Files {
 		fmt.Fprintf(&b, "\n### %s (%s)\n", f.Path, strings.Join(f.Commits, ", "))
@@ -193,7 +194,9 @@ func CommitImpact(r *analysis.CommitImpactResult) string {
 	if len(rows) > 0 {
 		b.WriteString(Table([]string{"file", "change", "lines", "now at"}, rows))
 	}
-	if r.SymbolsSkipped != "" {
+	if r.SymbolsSkipped == graph.SkipPending {
+		b.WriteString("\nThe symbols of this commit are not mapped yet: the older commits of the history are being read in the background.\n")
+	} else if r.SymbolsSkipped != "" {
 		fmt.Fprintf(&b, "\nSymbols were not mapped for this commit (%s).\n", r.SymbolsSkipped)
 	} else {
 		fmt.Fprintf(&b, "\n### Symbols (%d)\n\n", len(r.Symbols))

@@ -192,6 +192,14 @@ type HistorySettings struct {
 	MaxCommitFiles int `json:"maxCommitFiles"`
 	// Head is the newest commit read (HEAD when it was read).
 	Head string `json:"head,omitempty"`
+	// Pending counts the commits whose symbols are still to map
+	// (SkipPending): a history is read in steps, the newest commits first
+	// (history.Options.Window). 0 when every commit was mapped.
+	Pending int `json:"pending,omitempty"`
+	// Commits counts the commits read, Oldest is when the oldest of them
+	// was committed (Unix seconds): how far back the history goes.
+	Commits int   `json:"commits,omitempty"`
+	Oldest  int64 `json:"oldest,omitempty"`
 }
 
 // Commit is one commit. Times are Unix seconds; the zones are the offsets
@@ -219,6 +227,9 @@ const (
 	// the repository lacks some of its objects (a shallow, partial or
 	// damaged clone).
 	SkipMissingObjects = "missing-objects"
+	// SkipPending: the commit is older than the ones read first; its
+	// symbols are mapped by a later step (the history catch-up).
+	SkipPending = "pending"
 )
 
 // IsMerge reports whether the commit has more than one parent.

@@ -43,6 +43,12 @@ type Options struct {
 	MaxCommits int
 	// MaxCommitFiles is the guard (DefaultMaxCommitFiles when 0).
 	MaxCommitFiles int
+	// Window, when above 0, maps the newest Window commits of the
+	// selection onto symbols, and no older commit that Previous did not
+	// map: those keep their file records and are marked
+	// graph.SkipPending, counted in the settings' Pending. A later read
+	// with a larger window, or none, maps them.
+	Window int
 	// Workers parse blobs (GOMAXPROCS when 0).
 	Workers int
 	// MaxFileSize: larger blobs are not parsed (as the indexer skips such
@@ -107,6 +113,9 @@ type Stats struct {
 	// Guarded commits changed more files than the guard: not mapped onto
 	// symbols.
 	Guarded int `json:"guarded"`
+	// Pending commits are older than the window: not mapped onto symbols
+	// yet (Options.Window).
+	Pending int `json:"pending,omitempty"`
 	// MissingObjects counts commits git could not fully read.
 	MissingObjects int `json:"missingObjects,omitempty"`
 	FileChanges    int `json:"fileChanges"`
@@ -180,8 +189,9 @@ func Read(ctx context.Context, root string, opt Options) (*graph.History, *Stats
 		inList[h] = true
 	}
 	var toRead []string
-	for _, h := range hashes {
-		if prev == nil || !prev.has(h) {
+	inWindow := func(i int) bool { return opt.Window <= 0 || i < opt.Window }
+	for i, h := range hashes {
+		if prev == nil || !prev.has(h) || inWindow(i) && prev.pending(h) {
 			toRead = append(toRead, h)
 		}
 	}
@@ -207,10 +217,16 @@ func Read(ctx context.Context, root string, opt Options) (*graph.History, *Stats
 
 	start = time.Now()
 	var inputs []string
+	at := make(map[string]int, len(hashes))
+	for i, h := range hashes {
+		at[h] = i
+	}
 	for _, h := range toRead {
 		c := logged[h]
 		switch {
 		case c == nil || len(c.files) == 0 || c.commit.SymbolsSkip != "":
+		case !inWindow(at[h]):
+			c.commit.SymbolsSkip = graph.SkipPending
 		case len(c.files) > opt.MaxCommitFiles:
 			c.commit.SymbolsSkip = graph.SkipTooManyFiles
 		case c.commit.IsMerge():
@@ -256,8 +272,18 @@ func Read(ctx context.Context, root string, opt Options) (*graph.History, *Stats
 		}
 	}
 	for i := range h.Commits {
-		if h.Commits[i].SymbolsSkip == graph.SkipTooManyFiles {
+		switch h.Commits[i].SymbolsSkip {
+		case graph.SkipTooManyFiles:
 			st.Guarded++
+		case graph.SkipPending:
+			h.Settings.Pending++
+		}
+	}
+	st.Pending = h.Settings.Pending
+	h.Settings.Commits = len(h.Commits)
+	for i := range h.Commits {
+		if t := h.Commits[i].CommittedAt; i == 0 || t < h.Settings.Oldest {
+			h.Settings.Oldest = t
 		}
 	}
 	st.Commits = len(h.Commits)
@@ -465,6 +491,12 @@ func reusable(h *graph.History, s graph.HistorySettings, st *Stats) *previous {
 func (p *previous) has(hash string) bool {
 	_, ok := p.at[hash]
 	return ok
+}
+
+// pending reports whether a previous commit's symbols are still to map.
+func (p *previous) pending(hash string) bool {
+	i, ok := p.at[hash]
+	return ok && p.h.Commits[i].SymbolsSkip == graph.SkipPending
 }
 
 // appendRecords appends a previous commit's records to h, unlinked:

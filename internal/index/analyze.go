@@ -58,13 +58,44 @@ type Report struct {
 	Dirty   bool
 	Started time.Time       // when the run began
 	Summary *ingest.Summary // nil when fresh
+	// HistoryPending counts the older commits of the history the index
+	// does not hold yet (History.Window); CatchUp says what became of
+	// reading them: "started", "running" (a catch-up was running already),
+	// or why it could not start.
+	HistoryPending int
+	CatchUp        string
 }
 
-// Analyze brings the index of the repository at root (its top level, as
+// Analyze brings the index of the repository at root up to date (analyze)
+// and, when the index is left with commits of its history to read, starts
+// a catch-up (opt.StartCatchUp).
+func Analyze(ctx context.Context, root string, opt Options) (*Report, error) {
+	rep, err := analyze(ctx, root, opt)
+	if err != nil || opt.History.CatchUp {
+		return rep, err
+	}
+	if rep.HistoryPending == 0 {
+		rep.HistoryPending = HistoryPending(root) // a fresh index
+	}
+	if rep.HistoryPending > 0 && opt.StartCatchUp != nil {
+		switch {
+		case catchUpRunning(root):
+			rep.CatchUp = "running"
+		default:
+			rep.CatchUp = "started"
+			if err := opt.StartCatchUp(root); err != nil {
+				rep.CatchUp = err.Error()
+			}
+		}
+	}
+	return rep, nil
+}
+
+// analyze brings the index of the repository at root (its top level, as
 // the command line finds it) up to date: a fresh index is left alone
 // unless opt.Force. A wrong option is an *OptionError; a run whose context
 // is cancelled leaves the previous index as it was.
-func Analyze(ctx context.Context, root string, opt Options) (*Report, error) {
+func analyze(ctx context.Context, root string, opt Options) (*Report, error) {
 	if err := opt.Check(); err != nil {
 		return nil, err
 	}
@@ -77,11 +108,18 @@ func Analyze(ctx context.Context, root string, opt Options) (*Report, error) {
 	if err := checkOwnDir(root, opt.Force); err != nil {
 		return nil, err
 	}
-	unlock, err := store.Lock(root, opt.Wait)
+	wait := opt.Wait
+	if !opt.History.CatchUp && askCatchUpToYield(root) {
+		wait = max(wait, yieldWait) // the catch-up's step stops within a second
+	}
+	unlock, err := store.Lock(root, wait)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
+	if !opt.History.CatchUp {
+		_ = os.Remove(filepath.Join(store.Dir(root), CatchUpYieldName))
+	}
 	var gs freshness.GitState
 	gsDone := make(chan struct{})
 	go func() {
@@ -339,8 +377,12 @@ func Analyze(ctx context.Context, root string, opt Options) (*Report, error) {
 		return nil, fmt.Errorf("index written, but registering it failed: %w", err)
 	}
 	timeline.Mark("registered")
-	return &Report{Status: StatusIndexed, Reason: why, Repo: entry.ID, Root: root, Commit: gs.Commit, Dirty: gs.Dirty,
-		Started: start, Summary: &sum}, nil
+	rep := &Report{Status: StatusIndexed, Reason: why, Repo: entry.ID, Root: root, Commit: gs.Commit, Dirty: gs.Dirty,
+		Started: start, Summary: &sum}
+	if h := res.Graph.History(); h != nil {
+		rep.HistoryPending = h.Settings.Pending
+	}
+	return rep, nil
 }
 
 // unchangedHistoryOf says, for a re-index of an index this build wrote,

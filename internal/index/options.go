@@ -48,22 +48,29 @@ type Options struct {
 	// Warn, when set, receives what went wrong without failing the run
 	// (the extraction cache could not be written).
 	Warn func(msg string)
+	// StartCatchUp, when set, is called after a run that leaves commits of
+	// the history to read (History.Window), unless a catch-up runs already:
+	// StartCatchUp starts one in the background.
+	StartCatchUp func(root string) error
 }
 
-// Defaults are analyze's options when no flag is given, but Version.
+// Defaults are analyze's options when no flag is given, but Version and
+// StartCatchUp.
 func Defaults() Options {
 	return Options{Workers: runtime.GOMAXPROCS(0), MaxFileSize: ingest.DefaultMaxFileSize, History: DefaultHistory()}
 }
 
 // AsBuilt are the options that bring root's index up to date the way it
 // was built: Defaults with the history settings of its index (when it has
-// one), which the git hook's runner, the watcher and the webhook use.
+// one), the older commits read in the background (StartCatchUp), which the
+// git hook's runner, the watcher and the webhook use.
 func AsBuilt(root string) Options {
 	o := Defaults()
 	if r, err := store.OpenRepo(root); err == nil {
 		o.History = HistoryOf(r.Meta().History)
 		r.Close()
 	}
+	o.StartCatchUp = StartCatchUp
 	return o
 }
 
@@ -100,19 +107,30 @@ type History struct {
 	Since          string
 	MaxCommits     int // 0: all
 	MaxCommitFiles int
+	// Window, when above 0, maps the newest Window commits (and any the
+	// index holds) onto symbols in this run and leaves the older ones to a
+	// catch-up (catchup.go); 0 reads them all before the run returns
+	// (--wait-history).
+	Window int
+	// CatchUp makes the run a catch-up's step: an index with commits still
+	// to read is not fresh.
+	CatchUp bool
 }
 
-// DefaultHistory reads the first-parent history with the default limits.
+// DefaultHistory reads the first-parent history with the default limits,
+// the newest ForegroundCommits commits first.
 func DefaultHistory() History {
-	return History{MaxCommits: history.DefaultMaxCommits, MaxCommitFiles: history.DefaultMaxCommitFiles}
+	return History{MaxCommits: history.DefaultMaxCommits, MaxCommitFiles: history.DefaultMaxCommitFiles, Window: ForegroundCommits}
 }
 
-// HistoryOf reads the history as an index has it (nil: --no-history).
+// HistoryOf reads the history as an index has it (nil: --no-history), the
+// newest ForegroundCommits commits first.
 func HistoryOf(h *graph.HistorySettings) History {
 	if h == nil {
-		return History{Off: true, MaxCommits: history.DefaultMaxCommits, MaxCommitFiles: history.DefaultMaxCommitFiles}
+		return History{Off: true, MaxCommits: history.DefaultMaxCommits, MaxCommitFiles: history.DefaultMaxCommitFiles, Window: ForegroundCommits}
 	}
-	return History{AllBranches: h.AllBranches, Since: h.Since, MaxCommits: h.MaxCommits, MaxCommitFiles: h.MaxCommitFiles}
+	return History{AllBranches: h.AllBranches, Since: h.Since, MaxCommits: h.MaxCommits, MaxCommitFiles: h.MaxCommitFiles,
+		Window: ForegroundCommits}
 }
 
 func (h *History) check() error {
@@ -121,6 +139,8 @@ func (h *History) check() error {
 		return fmt.Errorf("--max-commits must be 0 (all) or more")
 	case h.MaxCommitFiles < 1:
 		return fmt.Errorf("--max-commit-files must be at least 1")
+	case h.Window < 0:
+		return fmt.Errorf("--history-window must be 0 (all before analyze returns) or more")
 	case strings.HasPrefix(h.Since, "-"):
 		return fmt.Errorf("--since takes a date, not %q", h.Since)
 	}
@@ -134,7 +154,7 @@ func (h *History) options(git bool) *history.Options {
 		return nil
 	}
 	return &history.Options{AllBranches: h.AllBranches, Since: h.Since, MaxCommits: h.MaxCommits,
-		MaxCommitFiles: h.MaxCommitFiles}
+		MaxCommitFiles: h.MaxCommitFiles, Window: h.Window}
 }
 
 // stale says why an index's history does not match these settings (""
@@ -154,6 +174,8 @@ func (h *History) stale(have *graph.HistorySettings, git bool) string {
 	case have.AllBranches != want.AllBranches || have.Since != want.Since || have.MaxCommits != want.MaxCommits ||
 		have.MaxCommitFiles != want.MaxCommitFiles:
 		return "its history was read with other --all-branches, --since, --max-commits or --max-commit-files"
+	case have.Pending > 0 && (h.Window == 0 || h.CatchUp):
+		return fmt.Sprintf("%d older commits of its history are still to be read", have.Pending)
 	}
 	return ""
 }

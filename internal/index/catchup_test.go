@@ -1,0 +1,190 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+
+	"gitnexus.dev/gitnexus/internal/store"
+	"gitnexus.dev/gitnexus/internal/testrepo"
+)
+
+// editHistory commits n edits of a Go package to root with fixed dates, so
+// that two repositories made by it have the same commits.
+func editHistory(t *testing.T, root string, n int) {
+	t.Helper()
+	body := func(f string, v int) string { return fmt.Sprintf("\nfunc %s() int {\n\treturn %d\n}\n", f, v) }
+	for step := 0; step < n; step++ {
+		a := "package main\n"
+		for f := 0; f < 3; f++ {
+			v := 0
+			if f == step%3 {
+				v = step
+			}
+			a += body(fmt.Sprintf("F%d", f), v)
+		}
+		b := "package main\n"
+		for g := 0; g <= step/4; g++ {
+			if g != step%5 {
+				b += body(fmt.Sprintf("G%d", g), g+step/3)
+			}
+		}
+		testrepo.Write(t, root, map[string]string{"go.mod": "module m\n", "a.go": a, "b.go": b})
+		if step == 0 {
+			testrepo.Git(t, root, "init", "-q", "-b", "main")
+		}
+		testrepo.Git(t, root, "add", "-A")
+		testrepo.CommitAt(t, root, time.Date(2025, 1, 1+step, 0, 0, 0, 0, time.UTC).Format("2006-01-02"), "commit", "-q", "-m", fmt.Sprintf("step %d", step))
+	}
+}
+
+// indexRows dumps what the index holds: nodes, edges and history records.
+func indexRows(t *testing.T, root string) map[string][]string {
+	t.Helper()
+	db, err := sql.Open("sqlite3", "file:"+filepath.Join(store.Dir(root), store.DBName)+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	out := map[string][]string{}
+	for _, view := range []string{"nodes", "edges", "commits", "file_changes", "symbol_changes"} {
+		out[view] = testrepo.Rows(t, db, "SELECT * FROM "+view)
+	}
+	return out
+}
+
+func analyzeOptions(window int) Options {
+	opt := Defaults()
+	opt.Version = testVersion
+	opt.Workers, opt.MaxFileSize = 2, 512<<10
+	opt.History.Window = window
+	return opt
+}
+
+// TestCatchUpInterrupted maps a history in steps, the catch-up cancelled at
+// random points again and again, and requires the index it ends with to be
+// the one a run without a window writes.
+func TestCatchUpInterrupted(t *testing.T) {
+	testrepo.Home(t)
+	defer func(n int) { catchUpStep = n }(catchUpStep)
+	catchUpStep = 3
+	inc, full := filepath.Join(t.TempDir(), "r"), filepath.Join(t.TempDir(), "r")
+	for _, root := range []string{inc, full} {
+		editHistory(t, root, 30)
+	}
+	ctx := context.Background()
+	if _, err := Analyze(ctx, full, analyzeOptions(0)); err != nil {
+		t.Fatal(err)
+	}
+	if p := HistoryPending(full); p != 0 {
+		t.Fatalf("a run without a window left %d commits pending", p)
+	}
+	rep, err := Analyze(ctx, inc, analyzeOptions(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.HistoryPending != 28 || rep.CatchUp != "" {
+		t.Fatalf("the first run: %d commits pending (want the 28 of 30 outside the window), catch-up %q (want none: no StartCatchUp)",
+			rep.HistoryPending, rep.CatchUp)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	interrupted, runs := 0, 0
+	for HistoryPending(inc) > 0 {
+		if runs++; runs > 200 {
+			t.Fatalf("the catch-up makes no progress: %d commits still pending", HistoryPending(inc))
+		}
+		cctx, cancel := context.WithTimeout(ctx, time.Duration(1+rng.IntN(100))*time.Millisecond)
+		err := CatchUp(cctx, inc, analyzeOptions(0), nil)
+		cancel()
+		if err != nil {
+			interrupted++
+		}
+	}
+	if interrupted == 0 {
+		t.Errorf("no catch-up was interrupted: the test checks nothing of resuming")
+	}
+	t.Logf("%d catch-ups, %d interrupted", runs, interrupted)
+	if _, err := os.Stat(filepath.Join(store.Dir(inc), CatchUpYieldName)); err == nil {
+		t.Errorf("a yield file was left behind")
+	}
+	a, b := indexRows(t, inc), indexRows(t, full)
+	for k := range b {
+		if !reflect.DeepEqual(a[k], b[k]) {
+			t.Errorf("%s differ:\n only in steps: %v\n  only at once: %v", k, onlyIn(a[k], b[k]), onlyIn(b[k], a[k]))
+		}
+	}
+}
+
+// onlyIn lists the first rows of a that b lacks.
+func onlyIn(a, b []string) []string {
+	in := map[string]bool{}
+	for _, r := range b {
+		in[r] = true
+	}
+	var out []string
+	for _, r := range a {
+		if !in[r] && len(out) < 5 {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// TestCatchUpYields runs analyze while a catch-up maps the history: the
+// catch-up makes way (analyze does not fail on the lock though it does not
+// wait for it), goes on after it, and ends with the index a run without a
+// window writes.
+func TestCatchUpYields(t *testing.T) {
+	testrepo.Home(t)
+	defer func(n int) { catchUpStep = n }(catchUpStep)
+	catchUpStep = 2
+	inc, full := filepath.Join(t.TempDir(), "r"), filepath.Join(t.TempDir(), "r")
+	for _, root := range []string{inc, full} {
+		editHistory(t, root, 30)
+	}
+	ctx := context.Background()
+	if _, err := Analyze(ctx, full, analyzeOptions(0)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Analyze(ctx, inc, analyzeOptions(2)); err != nil {
+		t.Fatal(err)
+	}
+	var logged []string
+	done := make(chan error, 1)
+	go func() {
+		done <- CatchUp(ctx, inc, analyzeOptions(0), func(format string, args ...any) {
+			logged = append(logged, fmt.Sprintf(format, args...))
+		})
+	}()
+	for !catchUpRunning(inc) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	opt := analyzeOptions(2)
+	opt.Force = true // a run that writes the index, not one that finds it fresh
+	rep, err := Analyze(ctx, inc, opt)
+	if err != nil {
+		t.Fatalf("analyze while a catch-up runs: %v", err)
+	}
+	if rep.CatchUp != "" {
+		t.Errorf("analyze started a catch-up without StartCatchUp: %q", rep.CatchUp)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if p := HistoryPending(inc); p != 0 {
+		t.Fatalf("the catch-up ended with %d commits pending; its log: %q", p, logged)
+	}
+	a, b := indexRows(t, inc), indexRows(t, full)
+	for k := range b {
+		if !reflect.DeepEqual(a[k], b[k]) {
+			t.Errorf("%s differ:\n only in steps: %v\n  only at once: %v", k, onlyIn(a[k], b[k]), onlyIn(b[k], a[k]))
+		}
+	}
+	t.Logf("catch-up log: %q", logged)
+}

@@ -154,6 +154,10 @@ type SymbolCommit struct {
 	// that revision (a shallow or partial clone, or a root commit's
 	// deletion).
 	SourceMissing bool `json:"sourceMissing,omitempty"`
+	// MergedFrom, for a merge (which a first-parent history diffs against
+	// its first parent), lists the commits of the merged side that made
+	// the change, newest first (AttributeMerges).
+	MergedFrom []CommitInfo `json:"mergedFrom,omitempty"`
 }
 
 // SymbolHistoryResult answers get_symbol_history.

@@ -40,7 +40,8 @@ func historyTools() []*Tool {
 			Name: "get_symbol_history", Title: "Commits that changed a symbol", ReadOnly: true,
 			Description: "List the commits that changed a function, method, class... (lines added or deleted inside it), " +
 				"newest first, with the size of each change; a symbol that no longer exists is found too, with the commit " +
-				"that deleted it. With include_source, the symbol's source as of each commit.",
+				"that deleted it. For a merge, the commits of the merged branch that made the change (mergedFrom). " +
+				"With include_source, the symbol's source as of each commit.",
 			Params: []Param{
 				{Name: "name", Type: TypeString, Description: "Symbol name: simple, Type.method or qualified.", Aliases: []string{"symbol", "symbol_name"}},
 				{Name: "uid", Type: TypeString, Description: "Exact symbol id from an earlier result.", Aliases: []string{"symbol_uid"}},
@@ -175,6 +176,7 @@ func runSymbolHistory(ctx context.Context, b *Backend, a *Args) (*Result, error)
 			return amb, err
 		}
 		res := analysis.SymbolHistory(s.Graph, x, n, a.Int("offset"), a.Int("limit"))
+		analysis.AttributeMerges(ctx, s.Repo.RepoPath, x, &res)
 		if a.Bool("include_source") {
 			if err := addSources(ctx, s.Repo.RepoPath, x, &res); err != nil {
 				return nil, err

@@ -100,6 +100,15 @@ func SymbolHistory(r *analysis.SymbolHistoryResult) string {
 		b.WriteString(Table([]string{"commit", "date", "author", "subject", "change", "lines", "where"}, rows))
 	}
 	for _, c := range r.Commits {
+		if len(c.MergedFrom) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "\nMerge %s brought in the change from:\n", c.ShortHash)
+		for _, m := range c.MergedFrom {
+			fmt.Fprintf(&b, "- %s %s %s: %s\n", m.ShortHash, day(m.Date), m.Author, m.Subject)
+		}
+	}
+	for _, c := range r.Commits {
 		switch {
 		case c.Source != "":
 			fmt.Fprintf(&b, "\n#### %s (%s) %s\n\n```\n%s```\n", c.ShortHash, c.Change, Loc(c.Path, c.StartLine), c.Source)

@@ -66,7 +66,7 @@ computes the rest again: the index is the one a rebuild makes.
 
 In a git repository the history is read too (first-parent, or --all-branches; at most
 --max-commits): Commit nodes linked to the files (MODIFIES, following renames) and symbols
-(CHANGES) each changed. Commits older than the newest 300 are mapped onto symbols in the
+(CHANGES) each changed. Commits it cannot map within 2 s are mapped onto symbols in the
 background (--wait-history or $CI: before returning). Later runs read only new commits.
 
 --watch keeps running and analyzes again when files change (saves coalesced for --debounce; HEAD
@@ -95,8 +95,11 @@ Ctrl-C or SIGTERM. Details: docs/keeping-fresh.md.`,
 				o.path = seedRepo
 			}
 			o.force = o.force || seedFull
-			if o.waitHistory || inCI() && !cmd.Flags().Changed("history-window") {
-				o.history.Window = 0
+			switch {
+			case o.waitHistory || inCI() && !cmd.Flags().Changed("history-window"):
+				o.history.Window, o.history.Budget = 0, 0
+			case cmd.Flags().Changed("history-window"):
+				o.history.Budget = 0 // a count, for the same index on any machine
 			}
 			if o.watch {
 				// The section names the tools, not the index: written

@@ -19,14 +19,15 @@ import (
 // registerHistoryFlags registers the options of analyze that choose what
 // of the git history is read.
 func registerHistoryFlags(f *pflag.FlagSet, h *index.History, wait, catchUp *bool) {
+	h.Budget = index.ForegroundBudget
 	f.BoolVar(&h.Off, "no-history", false, "do not read the git history")
 	f.BoolVar(&h.AllBranches, "all-branches", false, "read the history of every branch, remote branch and tag, not only the first-parent history of HEAD")
 	f.StringVar(&h.Since, "since", "", "read only commits more recent than this date (as git understands it: 2024-01-01, \"6 months ago\")")
 	f.IntVar(&h.MaxCommits, "max-commits", history.DefaultMaxCommits, "read at most this many commits, the newest (0: all)")
 	f.IntVar(&h.MaxCommitFiles, "max-commit-files", history.DefaultMaxCommitFiles,
 		"commits changing more files keep their file links but are not mapped onto symbols")
-	f.BoolVar(wait, "wait-history", false, fmt.Sprintf("map every commit onto symbols before returning (by default the newest %d are, the older ones in the background; also when $CI is set)", index.ForegroundCommits))
-	f.IntVar(&h.Window, "history-window", index.ForegroundCommits, "commits read before returning, the rest in the background (0: all)")
+	f.BoolVar(wait, "wait-history", false, fmt.Sprintf("map every commit onto symbols before returning (by default the newest are for %v, the older ones in the background; also when $CI is set)", index.ForegroundBudget))
+	f.IntVar(&h.Window, "history-window", 0, "map the newest N commits onto symbols before returning, not as many as the time allows; the rest in the background")
 	_ = f.MarkHidden("history-window")
 	f.BoolVar(catchUp, "history-catch-up", false, "read the older commits of the index's history in steps (what analyze starts in the background)")
 	_ = f.MarkHidden("history-catch-up")

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/lang"
@@ -22,6 +23,9 @@ import (
 // the blobs it fetched before it waits for any other, and jobs are taken
 // in the order they were queued, so a blob another job parses is always
 // being parsed or done: the pool cannot deadlock.
+
+// errBudget stops the pass when its time is up (Options.Budget).
+var errBudget = errors.New("the history's time budget is spent")
 
 // parseCacheSize is how many parsed blobs the cache keeps. A file's next
 // change usually comes within a few hundred commits; on the benchmark
@@ -62,8 +66,13 @@ type symbolPass struct {
 	mu      sync.Mutex
 	results [][]graph.SymbolChange // by job seq
 
-	done         int
-	total        int
+	done  int
+	total int
+	// deadline ends the pass early (Options.Budget); seen are the commits
+	// it took before (accepted, or read by the fallback).
+	deadline time.Time
+	seen     map[string]bool
+
 	parsed       atomic.Int64
 	derived      atomic.Int64
 	diffed       atomic.Int64
@@ -84,7 +93,10 @@ func runSymbolPass(ctx context.Context, root string, opt *Options, commits map[s
 	}
 	defer blobs.close()
 	p := &symbolPass{ctx: ctx, opt: opt, commits: commits, blobs: blobs, cache: newParseCache(parseCacheSize),
-		jobs: make(chan *fileJob, opt.Workers*8), total: len(inputs)}
+		jobs: make(chan *fileJob, opt.Workers*8), total: len(inputs), seen: make(map[string]bool, len(inputs))}
+	if opt.Budget > 0 {
+		p.deadline = time.Now().Add(opt.Budget)
+	}
 	var wg sync.WaitGroup
 	workerErr := make([]error, opt.Workers)
 	for w := 0; w < opt.Workers; w++ {
@@ -98,6 +110,7 @@ func runSymbolPass(ctx context.Context, root string, opt *Options, commits map[s
 		return parseDiff(r, func(d *commitDiff) error { return emit(d.hash, d) })
 	}, p.accept, func(input string, cause error) error {
 		h := firstField(input)
+		p.seen[h] = true
 		if c := commits[h]; c != nil {
 			c.commit.SymbolsSkip = graph.SkipMissingObjects
 		}
@@ -107,6 +120,14 @@ func runSymbolPass(ctx context.Context, root string, opt *Options, commits map[s
 	})
 	close(p.jobs)
 	wg.Wait()
+	if errors.Is(err, errBudget) {
+		err = nil
+		for _, in := range inputs {
+			if h := firstField(in); !p.seen[h] {
+				commits[h].commit.SymbolsSkip = graph.SkipPending
+			}
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -143,6 +164,10 @@ func (p *symbolPass) progress() {
 // accept takes one commit's diff: line counts for its files, and jobs for
 // its source files.
 func (p *symbolPass) accept(d *commitDiff) error {
+	if !p.deadline.IsZero() && time.Now().After(p.deadline) {
+		return errBudget
+	}
+	p.seen[d.hash] = true
 	defer p.progress()
 	c := p.commits[d.hash]
 	if c == nil {

@@ -49,6 +49,10 @@ type Options struct {
 	// graph.SkipPending, counted in the settings' Pending. A later read
 	// with a larger window, or none, maps them.
 	Window int
+	// Budget, when above 0, bounds how long the symbol pass maps commits:
+	// those it has not reached by then (it goes newest first) are left
+	// pending, as those outside Window are.
+	Budget time.Duration
 	// Workers parse blobs (GOMAXPROCS when 0).
 	Workers int
 	// MaxFileSize: larger blobs are not parsed (as the indexer skips such

@@ -63,7 +63,7 @@ func analyzeOptions(window int) Options {
 	opt := Defaults()
 	opt.Version = testVersion
 	opt.Workers, opt.MaxFileSize = 2, 512<<10
-	opt.History.Window = window
+	opt.History.Window, opt.History.Budget = window, 0
 	return opt
 }
 
@@ -187,4 +187,38 @@ func TestCatchUpYields(t *testing.T) {
 		}
 	}
 	t.Logf("catch-up log: %q", logged)
+}
+
+// TestBudgetLeavesRestPending: a run whose time budget is spent before the
+// symbol pass starts leaves every commit pending (with its files), and a
+// catch-up then writes the index a run without a budget writes.
+func TestBudgetLeavesRestPending(t *testing.T) {
+	testrepo.Home(t)
+	inc, full := filepath.Join(t.TempDir(), "r"), filepath.Join(t.TempDir(), "r")
+	for _, root := range []string{inc, full} {
+		editHistory(t, root, 12)
+	}
+	ctx := context.Background()
+	if _, err := Analyze(ctx, full, analyzeOptions(0)); err != nil {
+		t.Fatal(err)
+	}
+	opt := analyzeOptions(0)
+	opt.History.Budget = time.Nanosecond
+	rep, err := Analyze(ctx, inc, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.HistoryPending != 12 || rep.Summary.History.SymbolChanges != 0 || rep.Summary.History.Commits != 12 {
+		t.Fatalf("a spent budget: %d pending, %d symbol changes, %d commits; want 12, 0, 12",
+			rep.HistoryPending, rep.Summary.History.SymbolChanges, rep.Summary.History.Commits)
+	}
+	if err := CatchUp(ctx, inc, analyzeOptions(0), nil); err != nil {
+		t.Fatal(err)
+	}
+	a, b := indexRows(t, inc), indexRows(t, full)
+	for k := range b {
+		if !reflect.DeepEqual(a[k], b[k]) {
+			t.Errorf("%s differ:\n only after the catch-up: %v\n  only at once: %v", k, onlyIn(a[k], b[k]), onlyIn(b[k], a[k]))
+		}
+	}
 }

@@ -108,29 +108,31 @@ type History struct {
 	MaxCommits     int // 0: all
 	MaxCommitFiles int
 	// Window, when above 0, maps the newest Window commits (and any the
-	// index holds) onto symbols in this run and leaves the older ones to a
-	// catch-up (catchup.go); 0 reads them all before the run returns
-	// (--wait-history).
+	// index mapped) onto symbols in this run, and Budget, when above 0,
+	// those the run reaches in that time (newest first); the older ones are
+	// left to a catch-up (catchup.go). Both 0 map them all before the run
+	// returns (--wait-history).
 	Window int
+	Budget time.Duration
 	// CatchUp makes the run a catch-up's step: an index with commits still
 	// to read is not fresh.
 	CatchUp bool
 }
 
 // DefaultHistory reads the first-parent history with the default limits,
-// the newest ForegroundCommits commits first.
+// mapping commits onto symbols for ForegroundBudget before the run returns.
 func DefaultHistory() History {
-	return History{MaxCommits: history.DefaultMaxCommits, MaxCommitFiles: history.DefaultMaxCommitFiles, Window: ForegroundCommits}
+	return History{MaxCommits: history.DefaultMaxCommits, MaxCommitFiles: history.DefaultMaxCommitFiles, Budget: ForegroundBudget}
 }
 
-// HistoryOf reads the history as an index has it (nil: --no-history), the
-// newest ForegroundCommits commits first.
+// HistoryOf reads the history as an index has it (nil: --no-history),
+// mapping commits onto symbols for ForegroundBudget before the run returns.
 func HistoryOf(h *graph.HistorySettings) History {
 	if h == nil {
-		return History{Off: true, MaxCommits: history.DefaultMaxCommits, MaxCommitFiles: history.DefaultMaxCommitFiles, Window: ForegroundCommits}
+		return History{Off: true, MaxCommits: history.DefaultMaxCommits, MaxCommitFiles: history.DefaultMaxCommitFiles, Budget: ForegroundBudget}
 	}
 	return History{AllBranches: h.AllBranches, Since: h.Since, MaxCommits: h.MaxCommits, MaxCommitFiles: h.MaxCommitFiles,
-		Window: ForegroundCommits}
+		Budget: ForegroundBudget}
 }
 
 func (h *History) check() error {
@@ -154,7 +156,7 @@ func (h *History) options(git bool) *history.Options {
 		return nil
 	}
 	return &history.Options{AllBranches: h.AllBranches, Since: h.Since, MaxCommits: h.MaxCommits,
-		MaxCommitFiles: h.MaxCommitFiles, Window: h.Window}
+		MaxCommitFiles: h.MaxCommitFiles, Window: h.Window, Budget: h.Budget}
 }
 
 // stale says why an index's history does not match these settings (""
@@ -174,7 +176,7 @@ func (h *History) stale(have *graph.HistorySettings, git bool) string {
 	case have.AllBranches != want.AllBranches || have.Since != want.Since || have.MaxCommits != want.MaxCommits ||
 		have.MaxCommitFiles != want.MaxCommitFiles:
 		return "its history was read with other --all-branches, --since, --max-commits or --max-commit-files"
-	case have.Pending > 0 && (h.Window == 0 || h.CatchUp):
+	case have.Pending > 0 && (h.CatchUp || h.Window == 0 && h.Budget == 0):
 		return fmt.Sprintf("%d older commits of its history are still to be read", have.Pending)
 	}
 	return ""

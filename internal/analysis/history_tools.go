@@ -90,8 +90,11 @@ type FileCommit struct {
 	ChangeType string `json:"changeType"` // A, M, D, R, T
 	Path       string `json:"path"`       // the file's path after the commit
 	OldPath    string `json:"oldPath,omitempty"`
-	Additions  int    `json:"additions"` // -1: not counted (binary)
-	Deletions  int    `json:"deletions"`
+	// Additions and Deletions are -1 when not counted: a binary file, or a
+	// commit that was not diffed (over --max-commit-files, or pending).
+	Additions int  `json:"additions"`
+	Deletions int  `json:"deletions"`
+	Binary    bool `json:"binary,omitempty"`
 }
 
 // FileHistoryResult answers get_file_history.
@@ -130,7 +133,8 @@ func FileHistory(x *HistoryIndex, path string, w DateWindow, offset, limit int) 
 	for _, i := range kept[lo:hi] {
 		f := &x.H.Files[i]
 		res.Commits = append(res.Commits, FileCommit{CommitInfo: commitInfo(&x.H.Commits[x.commit[f.Commit]]),
-			ChangeType: string(f.Status), Path: f.Path, OldPath: f.OldPath, Additions: f.Additions, Deletions: f.Deletions})
+			ChangeType: string(f.Status), Path: f.Path, OldPath: f.OldPath, Additions: f.Additions, Deletions: f.Deletions,
+			Binary: f.Binary})
 	}
 	return res
 }

@@ -19,9 +19,19 @@ func day(t string) string {
 // lineCounts renders +a −d, or "binary" when git did not count lines.
 func lineCounts(add, del int) string {
 	if add < 0 || del < 0 {
-		return "binary"
+		return "not counted"
 	}
 	return fmt.Sprintf("+%d −%d", add, del)
+}
+
+// fileLines is a file change's line counts: "binary" for a binary file,
+// "not counted" when the commit was not diffed (over --max-commit-files,
+// or pending in the background).
+func fileLines(add, del int, binary bool) string {
+	if binary {
+		return "binary"
+	}
+	return lineCounts(add, del)
 }
 
 var changeNames = map[string]string{"A": "added", "M": "modified", "D": "deleted", "R": "renamed", "T": "type changed"}
@@ -53,7 +63,7 @@ func FileHistory(r *analysis.FileHistoryResult) string {
 	b.WriteString(", newest first.\n\n")
 	rows := make([][]string, 0, len(r.Commits))
 	for _, c := range r.Commits {
-		rows = append(rows, []string{c.ShortHash, day(c.Date), c.Author, c.Subject, fileChange(c.ChangeType, c.OldPath), lineCounts(c.Additions, c.Deletions)})
+		rows = append(rows, []string{c.ShortHash, day(c.Date), c.Author, c.Subject, fileChange(c.ChangeType, c.OldPath), fileLines(c.Additions, c.Deletions, c.Binary)})
 	}
 	if len(rows) > 0 {
 		b.WriteString(Table([]string{"commit", "date", "author", "subject", "change", "lines"}, rows))
@@ -198,7 +208,7 @@ func CommitImpact(r *analysis.CommitImpactResult) string {
 		if now == "" {
 			now = "(gone)"
 		}
-		rows = append(rows, []string{f.Path, fileChange(f.ChangeType, f.OldPath), lineCounts(f.Additions, f.Deletions), now})
+		rows = append(rows, []string{f.Path, fileChange(f.ChangeType, f.OldPath), fileLines(f.Additions, f.Deletions, f.Binary), now})
 	}
 	if len(rows) > 0 {
 		b.WriteString(Table([]string{"file", "change", "lines", "now at"}, rows))

@@ -151,13 +151,13 @@ func (x *extraction) noteThisProperty(scope int, name string, n *ts.Node) {
 	}
 	x.members[cls][name] = true
 	sp := lang.SpanOf(n)
-	sig := lang.OneLine(x.text(n))
+	sig := x.oneLine(n)
 	if len(sig) > 200 {
 		sig = sig[:200] + "…"
 	}
 	x.deferred = append(x.deferred, lang.Symbol{
 		Kind: graph.KindProperty, Name: name, Qual: x.facts.Symbols[cls].Qual + "." + name, Parent: cls,
-		Span: sp, Signature: sig, Exported: !strings.HasPrefix(name, "#"), Content: lang.Content(x.src, sp),
+		Span: sp, Signature: sig, Exported: !strings.HasPrefix(name, "#"), Content: x.content(sp),
 	})
 }
 

@@ -112,7 +112,7 @@ func (x *extraction) addClass(n *ts.Node, name string, spanNode *ts.Node, isExpo
 	s := lang.Symbol{
 		Kind: graph.KindClass, Name: name, Qual: x.qualify(parent, n, name), Parent: parent, Span: sp,
 		Signature: x.header(spanNode, body), Doc: x.doc(statement(spanNode)),
-		Exported: parent < 0 && isExported, Content: lang.Content(x.src, sp),
+		Exported: parent < 0 && isExported, Content: x.content(sp),
 		Abstract:   n.Kind() == "abstract_class_declaration",
 		Bases:      x.heritage(n),
 		Decorators: x.decorators(decorated...),
@@ -202,7 +202,7 @@ func (x *extraction) addInterface(n *ts.Node) {
 	s := lang.Symbol{
 		Kind: graph.KindInterface, Name: name, Qual: x.qualify(parent, n, name), Parent: parent, Span: sp,
 		Signature: x.header(stmt, body), Doc: x.doc(stmt), Exported: parent < 0 && exported(n),
-		Content: lang.Content(x.src, sp),
+		Content: x.content(sp),
 	}
 	s.TypeParams = x.typeParams(n)
 	if ext := childOfKind(n, "extends_type_clause"); ext != nil {
@@ -227,7 +227,7 @@ func (x *extraction) addAlias(n *ts.Node) {
 	s := lang.Symbol{
 		Kind: graph.KindTypeAlias, Name: name, Qual: x.qualify(parent, n, name), Parent: parent, Span: sp,
 		Signature: strings.TrimSuffix(sig, ";"), Doc: x.doc(stmt), Exported: parent < 0 && exported(n),
-		Content: lang.Content(x.src, sp), Type: lang.OneLine(x.text(n.ChildByFieldName("value"))),
+		Content: x.content(sp), Type: x.oneLine(n.ChildByFieldName("value")),
 		TypeParams: x.typeParams(n),
 	}
 	x.symAt[n.Id()] = x.add(s)
@@ -245,7 +245,7 @@ func (x *extraction) addEnum(n *ts.Node) {
 	s := lang.Symbol{
 		Kind: graph.KindEnum, Name: name, Qual: x.qualify(parent, n, name), Parent: parent, Span: sp,
 		Signature: x.header(stmt, n.ChildByFieldName("body")), Doc: x.doc(stmt),
-		Exported: parent < 0 && exported(n), Content: lang.Content(x.src, sp),
+		Exported: parent < 0 && exported(n), Content: x.content(sp),
 	}
 	x.symAt[n.Id()] = x.add(s)
 }
@@ -273,7 +273,7 @@ func (x *extraction) addMethod(n *ts.Node) {
 	s := lang.Symbol{
 		Kind: kind, Name: name, Qual: x.facts.Symbols[owner].Qual + "." + name, Parent: owner, Span: sp,
 		Signature: x.header(n, n.ChildByFieldName("body")), Doc: x.doc(first),
-		Exported: !x.isPrivate(n, name), Static: static, Content: lang.Content(x.src, sp),
+		Exported: !x.isPrivate(n, name), Static: static, Content: x.content(sp),
 		Decorators: decs, Abstract: x.dts, Getter: hasToken(n, "get"),
 	}
 	x.fillCallable(&s, n)
@@ -316,7 +316,7 @@ func (x *extraction) addMethodSignature(n *ts.Node) {
 		Kind: kind, Name: name, Qual: qual, Parent: owner, Span: sp,
 		Signature: strings.TrimSuffix(x.header(n, nil), ";"), Doc: x.doc(first),
 		Exported: !x.isPrivate(n, name), Static: static, Abstract: true,
-		Content: lang.Content(x.src, sp), Decorators: decs, Getter: hasToken(n, "get"),
+		Content: x.content(sp), Decorators: decs, Getter: hasToken(n, "get"),
 	}
 	x.fillCallable(&s, n)
 	x.symAt[n.Id()] = x.add(s)
@@ -358,7 +358,7 @@ func (x *extraction) addField(n *ts.Node) {
 	s := lang.Symbol{
 		Name: name, Qual: x.facts.Symbols[owner].Qual + "." + name, Parent: owner, Span: sp,
 		Doc: x.doc(first), Exported: !x.isPrivate(n, name), Static: hasToken(n, "static"),
-		Content: lang.Content(x.src, sp), Decorators: decs,
+		Content: x.content(sp), Decorators: decs,
 	}
 	if isFunctionValue(value) {
 		s.Kind = graph.KindFunction
@@ -406,7 +406,7 @@ func (x *extraction) addParamProperty(n *ts.Node) {
 	sp := lang.SpanOf(n)
 	x.deferred = append(x.deferred, lang.Symbol{
 		Kind: graph.KindProperty, Name: name, Qual: x.facts.Symbols[owner].Qual + "." + name, Parent: owner,
-		Span: sp, Signature: lang.OneLine(x.text(n)), Exported: !x.isPrivate(n, name),
-		Type: x.typeText(n.ChildByFieldName("type")), Content: lang.Content(x.src, sp),
+		Span: sp, Signature: x.oneLine(n), Exported: !x.isPrivate(n, name),
+		Type: x.typeText(n.ChildByFieldName("type")), Content: x.content(sp),
 	})
 }

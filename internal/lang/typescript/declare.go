@@ -74,7 +74,7 @@ func (x *extraction) addFunctionDecl(n *ts.Node) {
 		Kind: graph.KindFunction, Name: name, Qual: x.qualify(parent, n, name), Parent: parent, Span: sp,
 		Signature: x.header(stmt, n.ChildByFieldName("body")),
 		Doc:       x.doc(stmt), Exported: parent < 0 && exported(n),
-		Content: lang.Content(x.src, sp), Abstract: x.dts,
+		Content: x.content(sp), Abstract: x.dts,
 	}
 	x.fillCallable(&s, n)
 	x.symAt[n.Id()] = x.add(s)
@@ -88,6 +88,9 @@ func (x *extraction) fillCallable(s *lang.Symbol, fn *ts.Node) {
 		s.Params = []lang.Param{{Name: x.text(p)}}
 	} else {
 		s.Params = x.params(fn.ChildByFieldName("parameters"))
+	}
+	if x.symbolsOnly {
+		return
 	}
 	if t := x.typeText(fn.ChildByFieldName("return_type")); t != "" {
 		s.Returns = []string{t}
@@ -125,7 +128,7 @@ func (x *extraction) addFunctionSignature(n *ts.Node) {
 	s := lang.Symbol{
 		Kind: graph.KindFunction, Name: name, Qual: qual, Parent: parent, Span: sp,
 		Signature: x.header(stmt, nil), Doc: x.doc(stmt), Exported: parent < 0 && exported(n),
-		Content: lang.Content(x.src, sp), Abstract: true,
+		Content: x.content(sp), Abstract: true,
 	}
 	x.fillCallable(&s, n)
 	x.symAt[n.Id()] = x.add(s)
@@ -166,7 +169,15 @@ func (x *extraction) implementationFollows(stmt *ts.Node, name string) bool {
 func (x *extraction) addDeclarator(n *ts.Node) {
 	nameNode := n.ChildByFieldName("name")
 	value := unwrap(n.ChildByFieldName("value"))
-	if nameNode == nil || isImportValue(x, value) {
+	if nameNode == nil {
+		return
+	}
+	parent, ok := x.callableParent(uint32(n.StartByte()))
+	named := nameNode.Kind() == "identifier" && value != nil
+	if (!ok || parent >= 0) && !(named && (isFunctionValue(value) || value.Kind() == "class")) {
+		return // a local, most declarators: looking further up the tree is slow
+	}
+	if isImportValue(x, value) {
 		return
 	}
 	decl := n.Parent()
@@ -177,8 +188,7 @@ func (x *extraction) addDeclarator(n *ts.Node) {
 	if decl.NamedChildCount() == 1 {
 		spanNode = statement(decl)
 	}
-	parent, ok := x.callableParent(uint32(n.StartByte()))
-	if nameNode.Kind() == "identifier" && value != nil {
+	if named {
 		name := x.text(nameNode)
 		switch {
 		case isFunctionValue(value):
@@ -190,7 +200,7 @@ func (x *extraction) addDeclarator(n *ts.Node) {
 				Kind: graph.KindFunction, Name: name, Qual: x.qualify(parent, n, name), Parent: parent, Span: sp,
 				Signature: x.header(spanNode, value.ChildByFieldName("body")),
 				Doc:       x.doc(statement(decl)), Exported: parent < 0 && exported(n),
-				Content: lang.Content(x.src, sp), Abstract: x.dts,
+				Content: x.content(sp), Abstract: x.dts,
 			}
 			x.fillCallable(&s, value)
 			idx := x.add(s)
@@ -218,7 +228,7 @@ func (x *extraction) addDeclarator(n *ts.Node) {
 	typ := x.typeText(n.ChildByFieldName("type"))
 	sp := lang.SpanOf(spanNode)
 	doc := x.doc(statement(decl))
-	sig := word + strings.TrimSuffix(lang.OneLine(x.text(n)), ";")
+	sig := word + strings.TrimSuffix(x.oneLine(n), ";")
 	if len(sig) > 200 {
 		sig = sig[:200] + "…"
 	}
@@ -226,7 +236,7 @@ func (x *extraction) addDeclarator(n *ts.Node) {
 		s := lang.Symbol{
 			Kind: symbolKindOfDeclarator(isConst, d.name), Name: d.name, Qual: x.qualify(-1, n, d.name),
 			Parent: -1, Span: sp, Signature: sig, Doc: doc, Exported: exported(n),
-			Type: d.typ, Value: d.value, Content: lang.Content(x.src, sp),
+			Type: d.typ, Value: d.value, Content: x.content(sp),
 		}
 		if s.Type != "" {
 			s.Value = nil

@@ -15,7 +15,7 @@ func literal(typ string) *lang.Expr { return &lang.Expr{Kind: lang.ExprTypeAsser
 
 // expr converts an expression node into the resolver's expression tree.
 func (x *extraction) expr(n *ts.Node, depth int) *lang.Expr {
-	if n == nil || depth > 16 {
+	if n == nil || depth > 16 || x.symbolsOnly {
 		return &lang.Expr{}
 	}
 	switch n.Kind() {

@@ -39,6 +39,18 @@ func (e *extractor) Grammar(path string) *ts.Language { return e.grammarFor(path
 func (e *extractor) ExtractTree(path string, src []byte, tree *ts.Tree) (*lang.FileFacts, error) {
 	g := e.grammarFor(path)
 	root := tree.RootNode()
+	x := e.newExtraction(g, path, src, root)
+	parts := g.all.CollectParts(root)
+	x.readDefs(g.all, g.paramProperties(g.all, parts[0]))
+	x.readModules(g.modules(parts[1], src))
+	x.readUses(g.uses(parts[2]))
+	x.facts.Symbols = append(x.facts.Symbols, x.deferred...)
+	x.markExported()
+	return x.facts, nil
+}
+
+// newExtraction starts the extraction of a tree of src parsed with g.
+func (e *extractor) newExtraction(g *grammar, path string, src []byte, root *ts.Node) *extraction {
 	x := &extraction{
 		g:     g,
 		src:   src,
@@ -49,13 +61,7 @@ func (e *extractor) ExtractTree(path string, src []byte, tree *ts.Tree) (*lang.F
 	}
 	x.scopes = lang.NewScopeFinder(&x.facts.Symbols)
 	x.facts.SyntaxErrors = lang.CountSyntaxErrors(root)
-	parts := g.all.CollectParts(root)
-	x.readDefs(g.paramProperties(parts[0]))
-	x.readModules(g.modules(parts[1], src))
-	x.readUses(g.uses(parts[2]))
-	x.facts.Symbols = append(x.facts.Symbols, x.deferred...)
-	x.markExported()
-	return x.facts, nil
+	return x
 }
 
 type extraction struct {
@@ -84,6 +90,27 @@ type extraction struct {
 	// requires maps the node id of a require('x') call used inside an
 	// expression to the synthetic local name its import binds.
 	requires map[uintptr]string
+	// symbolsOnly leaves out what the history does not read of symbols
+	// (ExtractSymbols): docs, signatures, contents, values and results.
+	// Names, kinds, lines, parents and parameters are read as always.
+	symbolsOnly bool
+}
+
+// content is the text of a symbol's span, none when symbolsOnly.
+func (x *extraction) content(sp lang.Span) string {
+	if x.symbolsOnly {
+		return ""
+	}
+	return lang.Content(x.src, sp)
+}
+
+// oneLine is the text of n on one line, for signatures and values; none
+// when symbolsOnly.
+func (x *extraction) oneLine(n *ts.Node) string {
+	if x.symbolsOnly {
+		return ""
+	}
+	return lang.OneLine(x.text(n))
 }
 
 type sigKey struct {
@@ -104,10 +131,10 @@ type defItem struct {
 	node    ts.Node
 }
 
-// readDefs collects the declaration nodes and turns them into symbols in
-// document order, outer declarations first.
-func (x *extraction) readDefs(matches []lang.Match) {
-	q := x.g.all
+// readDefs collects the declaration nodes (matches of q's declaration
+// patterns) and turns them into symbols in document order, outer
+// declarations first.
+func (x *extraction) readDefs(q *lang.Kinds, matches []lang.Match) {
 	captures := []string{"function", "class", "method", "field", "variable"}
 	if x.g.typed {
 		captures = append(captures, "signature", "interface", "alias", "enum", "method.signature", "param.property")
@@ -262,6 +289,9 @@ func childOfKind(n *ts.Node, kind string) *ts.Node {
 // doc returns the first paragraph of the JSDoc/TSDoc comment (/** ... */)
 // right above the declaration statement n, without its @tags.
 func (x *extraction) doc(n *ts.Node) string {
+	if x.symbolsOnly {
+		return ""
+	}
 	texts := lang.CommentsBefore(n, x.src, func(c *ts.Node) bool { return c.Kind() == "comment" })
 	if len(texts) == 0 {
 		return ""
@@ -286,6 +316,9 @@ func (x *extraction) doc(n *ts.Node) string {
 // header is the text of a declaration from its first non-decorator child
 // up to body (exclusive), on one line, capped.
 func (x *extraction) header(n *ts.Node, body *ts.Node) string {
+	if x.symbolsOnly {
+		return ""
+	}
 	start := n.StartByte()
 	for i := uint(0); i < n.ChildCount(); i++ {
 		c := n.Child(i)

@@ -240,12 +240,12 @@ func order(items []found) []found {
 // paramProperties keeps, of the parameter matches of ts_defs.scm, those
 // with an accessibility modifier or readonly among their children (the
 // other declarations are single nodes as they are).
-func (g *grammar) paramProperties(matches []lang.Match) []lang.Match {
+func (g *grammar) paramProperties(q *lang.Kinds, matches []lang.Match) []lang.Match {
 	if !g.typed {
 		return matches
 	}
 	s := g.shapes
-	cParam := g.all.Capture("param.property")
+	cParam := q.Capture("param.property")
 	out := matches[:0]
 	for _, m := range matches {
 		if m.Captures[0].Index == cParam && !s.modifies(&m.Captures[0].Node) {

@@ -136,7 +136,7 @@ func TestShapesMatchTheQuery(t *testing.T) {
 func (g *grammar) params(matches []lang.Match) []found {
 	cParam := g.all.Capture("param.property")
 	var out []found
-	for _, m := range g.paramProperties(matches) {
+	for _, m := range g.paramProperties(g.all, matches) {
 		if m.Captures[0].Index == cParam {
 			out = append(out, found{node: m.Captures[0].Node})
 		}

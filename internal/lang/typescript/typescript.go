@@ -89,6 +89,9 @@ type grammar struct {
 	// all is the declarations, module statements and uses, found in one
 	// walk of the tree and split back into the three parts.
 	all *lang.Kinds
+	// symbols is the declarations and the assignments, all that the
+	// symbols of a file depend on (symbols.go).
+	symbols *lang.Kinds
 	// typed: the grammar has TypeScript's node kinds.
 	typed bool
 	// shapes complete the single-node matches (shapes.go).
@@ -101,7 +104,8 @@ func compile(l *ts.Language, label string, typed bool) *grammar {
 	if typed {
 		defs = tsDefs
 	}
-	return &grammar{lang: l, typed: typed, all: lang.NewKinds(l, label, defs, modulePatterns, usePatterns), shapes: newShapes(l)}
+	return &grammar{lang: l, typed: typed, all: lang.NewKinds(l, label, defs, modulePatterns, usePatterns),
+		symbols: lang.NewKinds(l, label, defs, assignPatterns), shapes: newShapes(l)}
 }
 
 // The grammars are made ready once per process and shared by every

@@ -76,15 +76,17 @@ func (b *blobParser) parse(l lang.Language, path string, src []byte) (t *symbolT
 		}
 		return newSymbolTable(f, nil), nil
 	}
-	f, tops, err := b.extractTree(tx, path, src)
+	f, tops, err := b.extractTree(l, tx, path, src)
 	if err != nil {
 		return nil, err
 	}
 	return newSymbolTable(f, tops), nil
 }
 
-// extractTree parses src, lists its top-level nodes and extracts it.
-func (b *blobParser) extractTree(tx lang.TreeExtractor, path string, src []byte) (*lang.FileFacts, []lineRange, error) {
+// extractTree parses src, lists its top-level nodes (none when they are
+// not known to stand alone: a syntax error, lang.StandAloneTree) and
+// extracts it.
+func (b *blobParser) extractTree(l lang.Language, tx lang.TreeExtractor, path string, src []byte) (*lang.FileFacts, []lineRange, error) {
 	tp, err := b.treeParser(tx.Grammar(path))
 	if err != nil {
 		return nil, nil, err
@@ -105,7 +107,7 @@ func (b *blobParser) extractTree(tx lang.TreeExtractor, path string, src []byte)
 	}
 	root := tree.RootNode()
 	var tops []lineRange
-	if !root.HasError() {
+	if sa, ok := l.(lang.StandAloneTree); !root.HasError() && (!ok || sa.StandsAlone(root)) {
 		tops = topLevelLines(root)
 	}
 	return f, tops, nil

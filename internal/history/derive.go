@@ -49,9 +49,9 @@ func (b *blobParser) derive(l lang.Language, path string, pre []byte, post *symb
 	if !ok {
 		return nil, false, nil
 	}
-	f, tops, err := b.extractTree(tx, path, blankOutside(pre, regions))
+	f, tops, err := b.extractTree(l, tx, path, blankOutside(pre, regions))
 	if err != nil || tops == nil {
-		return nil, false, err // a syntax error in a region: read it all
+		return nil, false, err // a syntax error in a region, or lang.StandAloneTree: read it all
 	}
 	read := make([]fileSymbol, 0, len(f.Symbols))
 	for i := range f.Symbols {

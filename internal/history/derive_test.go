@@ -15,6 +15,7 @@ import (
 	_ "gitnexus.dev/gitnexus/internal/lang/java"
 	_ "gitnexus.dev/gitnexus/internal/lang/ruby"
 	_ "gitnexus.dev/gitnexus/internal/lang/rust"
+	_ "gitnexus.dev/gitnexus/internal/lang/typescript"
 )
 
 // TestDeriveMatchesFullParse reads the history of this repository (or of

@@ -69,6 +69,16 @@ type StandAlone interface {
 	StandAloneDeclarations() bool
 }
 
+// StandAloneTree is implemented by StandAlone languages whose claim has
+// exceptions that a file's syntax tree shows: a TypeScript overload
+// signature is a symbol or not depending on the declarations after it and
+// on the signatures of the same name before it. The history reads a file
+// whole, before and after a commit, when StandsAlone rejects its tree, or
+// the tree of the declarations the commit touched read alone.
+type StandAloneTree interface {
+	StandsAlone(root *ts.Node) bool
+}
+
 // ContentClaimer is implemented by a language that also reads files
 // named with another language's extension when their content is written
 // in it: C++ headers named `.h`, an extension C registers. ForFile asks it

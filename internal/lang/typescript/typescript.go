@@ -82,6 +82,35 @@ func (l language) Extensions() []string { return l.exts }
 // pipeline resolves .ts and .js files as one family.
 func (language) Rules() lang.Rules { return rules{} }
 
+// StandAloneDeclarations: a top-level declaration's symbols come from its
+// own text, but for overload signatures (StandsAlone).
+func (language) StandAloneDeclarations() bool { return true }
+
+// StandsAlone rejects files with function signatures at module level (in
+// the file, a namespace or an ambient module or global block): of a run
+// of overloads, the first signature is a symbol unless an implementation
+// follows, and another signature of its name earlier in the file makes it
+// none, so a signature's symbol depends on other top-level declarations.
+// Checked with history.TestDeriveMatchesFullParse on colinhacks/zod,
+// fastify/fastify and sindresorhus/got (300 commits each).
+func (language) StandsAlone(root *ts.Node) bool { return !hasModuleSignature(root) }
+
+// hasModuleSignature reports a function signature among the statements
+// of n at module level.
+func hasModuleSignature(n *ts.Node) bool {
+	for i := uint(0); i < n.NamedChildCount(); i++ {
+		switch c := n.NamedChild(i); c.Kind() {
+		case "function_signature":
+			return true
+		case "export_statement", "ambient_declaration", "expression_statement", "internal_module", "module", "statement_block":
+			if hasModuleSignature(c) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // grammar is one tree-sitter grammar with the patterns the extractor
 // reads.
 type grammar struct {

@@ -10,17 +10,19 @@ import (
 
 // blobParser turns blobs into symbol tables for one worker: the language
 // extractors and, for extractors that read trees, a parser per grammar,
-// so that the top-level nodes of each version are known and the version
+// so that the syntax units of each version are known and the version
 // before a commit can be derived from the version after it (derive.go).
 type blobParser struct {
 	extractors map[string]lang.Extractor
 	parsers    map[*ts.Language]*lang.TreeParser
+	bodies     map[string]map[string]bool // by language: bodyKinds
 	// full forces whole-file extraction (tests compare it with derivation).
 	full bool
 }
 
 func newBlobParser(full bool) *blobParser {
-	return &blobParser{extractors: map[string]lang.Extractor{}, parsers: map[*ts.Language]*lang.TreeParser{}, full: full}
+	return &blobParser{extractors: map[string]lang.Extractor{}, parsers: map[*ts.Language]*lang.TreeParser{},
+		bodies: map[string]map[string]bool{}, full: full}
 }
 
 func (b *blobParser) close() {
@@ -42,6 +44,22 @@ func (b *blobParser) extractor(l lang.Language) (lang.Extractor, error) {
 	}
 	b.extractors[l.Name()] = ex
 	return ex, nil
+}
+
+// bodyKinds are the kinds of member bodies of l (lang.MemberBodies), as
+// a set; nil for none.
+func (b *blobParser) bodyKinds(l lang.Language) map[string]bool {
+	kinds, ok := b.bodies[l.Name()]
+	if !ok {
+		if mb, isMB := l.(lang.MemberBodies); isMB {
+			kinds = map[string]bool{}
+			for _, k := range mb.MemberBodies() {
+				kinds[k] = true
+			}
+		}
+		b.bodies[l.Name()] = kinds
+	}
+	return kinds
 }
 
 func (b *blobParser) treeParser(g *ts.Language) (*lang.TreeParser, error) {
@@ -76,17 +94,17 @@ func (b *blobParser) parse(l lang.Language, path string, src []byte) (t *symbolT
 		}
 		return newSymbolTable(f, nil), nil
 	}
-	f, tops, err := b.extractTree(l, tx, path, src)
+	f, units, err := b.extractTree(l, tx, path, src)
 	if err != nil {
 		return nil, err
 	}
-	return newSymbolTable(f, tops), nil
+	return newSymbolTable(f, units), nil
 }
 
-// extractTree parses src, lists its top-level nodes (none when they are
-// not known to stand alone: a syntax error, lang.StandAloneTree) and
+// extractTree parses src, lists its syntax units (unitsOf; none when they
+// are not known to stand alone: a syntax error, lang.StandAloneTree) and
 // extracts it.
-func (b *blobParser) extractTree(l lang.Language, tx lang.TreeExtractor, path string, src []byte) (*lang.FileFacts, []lineRange, error) {
+func (b *blobParser) extractTree(l lang.Language, tx lang.TreeExtractor, path string, src []byte) (*lang.FileFacts, []unit, error) {
 	tp, err := b.treeParser(tx.Grammar(path))
 	if err != nil {
 		return nil, nil, err
@@ -106,28 +124,93 @@ func (b *blobParser) extractTree(l lang.Language, tx lang.TreeExtractor, path st
 		return nil, nil, err
 	}
 	root := tree.RootNode()
-	var tops []lineRange
+	var units []unit
 	if sa, ok := l.(lang.StandAloneTree); !root.HasError() && (!ok || sa.StandsAlone(root)) {
-		tops = topLevelLines(root)
+		units = unitsOf(root, b.bodyKinds(l))
 	}
-	return f, tops, nil
+	return f, units, nil
 }
 
-// topLevelLines lists the lines of a root's children, ascending.
-func topLevelLines(root *ts.Node) []lineRange {
+// nodeLines is the lines of a node, without the line its trailing newline
+// ends on.
+func nodeLines(n *ts.Node) lineRange {
+	start, end := n.StartPosition(), n.EndPosition()
+	r := lineRange{start: int32(start.Row) + 1, end: int32(end.Row) + 1}
+	if end.Column == 0 && end.Row > start.Row {
+		r.end-- // ends with its newline
+	}
+	return r
+}
+
+// unitsOf lists the units of a tree, ascending: each top-level node, and
+// for a top-level node whose body holds members (memberBody, with the
+// kinds of bodies given), its head, each member and its foot.
+func unitsOf(root *ts.Node, bodyKinds map[string]bool) []unit {
 	n := root.ChildCount()
-	tops := make([]lineRange, 0, n)
+	out := make([]unit, 0, n)
 	for i := uint(0); i < n; i++ {
 		c := root.Child(i)
 		if c == nil {
 			continue
 		}
-		start, end := c.StartPosition(), c.EndPosition()
-		r := lineRange{start: int32(start.Row) + 1, end: int32(end.Row) + 1}
-		if end.Column == 0 && end.Row > start.Row {
-			r.end-- // ends with its newline
+		r := nodeLines(c)
+		if body := memberBody(c, bodyKinds); len(bodyKinds) > 0 && body != nil {
+			if parts, ok := containerUnits(r, body); ok {
+				out = append(out, parts...)
+				continue
+			}
 		}
-		tops = append(tops, r)
+		out = append(out, unit{start: r.start, end: r.end, part: partNode})
 	}
-	return tops
+	return out
+}
+
+// memberBody finds the body of members of a top-level node (a node of
+// one of the kinds the language names: lang.MemberBodies), within three
+// levels of it (a class with modifiers, a type declaration's spec); nil
+// when it has none.
+func memberBody(n *ts.Node, bodyKinds map[string]bool) *ts.Node {
+	level := []*ts.Node{n}
+	for depth := 0; depth < 3 && len(level) > 0; depth++ {
+		var next []*ts.Node
+		for _, p := range level {
+			for i := uint(0); i < p.NamedChildCount(); i++ {
+				c := p.NamedChild(i)
+				if c == nil {
+					continue
+				}
+				if bodyKinds[c.Kind()] {
+					return c
+				}
+				next = append(next, c)
+			}
+		}
+		level = next
+	}
+	return nil
+}
+
+// containerUnits splits a top-level node of lines r with a body into its
+// head (up to the line its body opens on), the body's members and its foot
+// (from the line its body closes on); ok is false when a member shares a
+// line with the body's opening or closing.
+func containerUnits(r lineRange, body *ts.Node) ([]unit, bool) {
+	open := int32(body.StartPosition().Row) + 1
+	closing := int32(body.EndPosition().Row) + 1
+	if open < r.start || closing > r.end || closing-open < 2 {
+		return nil, false
+	}
+	out := []unit{{start: r.start, end: open, part: partHead}}
+	for i := uint(0); i < body.ChildCount(); i++ {
+		c := body.Child(i)
+		if c == nil || !c.IsNamed() {
+			continue // the braces, separators
+		}
+		m := nodeLines(c)
+		if m.start <= open || m.end >= closing {
+			return nil, false
+		}
+		out = append(out, unit{start: m.start, end: m.end, part: partMember})
+	}
+	return append(out, unit{start: closing, end: r.end, part: partFoot}), true
 }

@@ -9,13 +9,13 @@ import (
 
 // symbolTable is what the history needs of one version of a file: its
 // symbols (kind, name, key, lines) and, for each line, the innermost
-// symbol that holds it, as runs of lines; with the lines of its top-level
-// syntax nodes when the table can be the base of a derived one (derive.go).
+// symbol that holds it, as runs of lines; with the lines of its syntax
+// units when the table can be the base of a derived one (derive.go).
 type symbolTable struct {
 	syms  []fileSymbol // document order, parents first; hidden ones too (ids count them)
 	runs  []ownerRun   // ascending by start; a run lasts until the next one starts
 	lines int32
-	tops  []lineRange // top-level syntax nodes, ascending; nil when unknown
+	units []unit // the units a change widens to (derive.go), ascending; nil when unknown
 }
 
 // fileSymbol is one symbol of a version of a file.
@@ -31,23 +31,23 @@ type fileSymbol struct {
 // lineRange is a range of lines, inclusive.
 type lineRange struct{ start, end int32 }
 
-// newSymbolTable builds the table of a file's facts; tops are its top-level
-// nodes' lines (nil when unknown).
-func newSymbolTable(f *lang.FileFacts, tops []lineRange) *symbolTable {
+// newSymbolTable builds the table of a file's facts; units are its syntax
+// units (nil when unknown).
+func newSymbolTable(f *lang.FileFacts, units []unit) *symbolTable {
 	syms := make([]fileSymbol, 0, len(f.Symbols))
 	for i := range f.Symbols {
 		s := &f.Symbols[i]
 		syms = append(syms, fileSymbol{kind: s.Kind, name: s.Name, qual: s.Qual, suffix: lang.OverloadSuffix(s),
 			start: int32(s.StartLine), end: int32(s.EndLine), hidden: s.Hidden || s.StartLine <= 0})
 	}
-	return finishTable(syms, int32(f.Lines), tops)
+	return finishTable(syms, int32(f.Lines), units)
 }
 
 // finishTable gives the symbols their keys, as the graph's ids have them,
 // and paints the lines. Symbols come parents first, so painting each one's
 // lines over its parent's leaves every line to the innermost symbol.
-func finishTable(syms []fileSymbol, lines int32, tops []lineRange) *symbolTable {
-	t := &symbolTable{syms: syms, lines: lines, tops: tops}
+func finishTable(syms []fileSymbol, lines int32, units []unit) *symbolTable {
+	t := &symbolTable{syms: syms, lines: lines, units: units}
 	keys := lang.SymbolKeys(len(syms), func(i int) (graph.NodeKind, string) { return syms[i].kind, syms[i].qual },
 		func(i int) string { return syms[i].suffix })
 	for i := range syms {

@@ -79,6 +79,24 @@ type StandAloneTree interface {
 	StandsAlone(root *ts.Node) bool
 }
 
+// MemberBodies is implemented by StandAlone languages whose type (or
+// namespace) bodies hold members that stand alone as top-level
+// declarations do, in the context of the type's head: MemberBodies names
+// the kinds of those bodies' syntax nodes. The history then re-reads only
+// the members a commit touched, with the head and the foot of their type.
+// history.TestDeriveMatchesFullParse checks the claim on real edits.
+type MemberBodies interface {
+	MemberBodies() []string
+}
+
+// Numbered is implemented by StandAlone languages that name some symbols
+// by their order in the enclosing type (Java's anonymous and local
+// classes: Outer$1, Outer$1Local). The members of a class that holds such
+// symbols do not stand alone: the history reads the class whole.
+type Numbered interface {
+	NumberedName(name string) bool
+}
+
 // ContentClaimer is implemented by a language that also reads files
 // named with another language's extension when their content is written
 // in it: C++ headers named `.h`, an extension C registers. ForFile asks it

@@ -40,6 +40,10 @@ func (cLanguage) Rules() lang.Rules    { return family }
 // whole when a commit touches it, so its declarations keep their lines.
 func (cLanguage) StandAloneDeclarations() bool { return true }
 
+// MemberBodies: the members of a struct or union's field list stand alone in it
+// (lang.MemberBodies).
+func (cLanguage) MemberBodies() []string { return []string{"field_declaration_list"} }
+
 // compiled holds the C queries (lang.SplitQueries), compiled once per
 // process and shared by every extractor.
 var compiled = sync.OnceValue(func() *lang.SplitQueries {

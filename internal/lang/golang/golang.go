@@ -36,6 +36,10 @@ func (goLanguage) Rules() lang.Rules    { return rules{} }
 // group) come from its own text.
 func (goLanguage) StandAloneDeclarations() bool { return true }
 
+// MemberBodies: the members of a struct type's field list stand alone in it
+// (lang.MemberBodies).
+func (goLanguage) MemberBodies() []string { return []string{"field_declaration_list"} }
+
 // compiled holds the Go queries (lang.SplitQueries), compiled once per
 // process and shared by every extractor.
 var compiled = sync.OnceValue(func() *lang.SplitQueries {

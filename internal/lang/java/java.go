@@ -45,6 +45,7 @@ package java
 
 import (
 	_ "embed"
+	"strings"
 	"sync"
 
 	ts "github.com/tree-sitter/go-tree-sitter"
@@ -73,6 +74,28 @@ func (javaLanguage) Rules() lang.Rules    { return rules{} }
 // StandAloneDeclarations: a Java type declaration's symbols, nested and
 // anonymous classes numbered inside it included, come from its own text.
 func (javaLanguage) StandAloneDeclarations() bool { return true }
+
+// MemberBodies: the members of a class, interface, enum or annotation type body stand alone in it
+// (lang.MemberBodies).
+func (javaLanguage) MemberBodies() []string {
+	return []string{"class_body", "interface_body", "enum_body", "annotation_type_body"}
+}
+
+// NumberedName: an anonymous class is named by its order in the enclosing
+// type (Outer$1), so the members of a type that holds one are read
+// together (lang.Numbered).
+func (javaLanguage) NumberedName(name string) bool {
+	i := strings.LastIndexByte(name, '$')
+	if i < 0 || i == len(name)-1 {
+		return false
+	}
+	for _, c := range name[i+1:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
 
 // compiled holds the Java queries (lang.SplitQueries), compiled once per
 // process and shared by every extractor.

@@ -40,6 +40,10 @@ func (rustLanguage) Rules() lang.Rules    { return rules{} }
 // come from its own text.
 func (rustLanguage) StandAloneDeclarations() bool { return true }
 
+// MemberBodies: the members of the body of an impl, a trait or a module stand alone in it
+// (lang.MemberBodies).
+func (rustLanguage) MemberBodies() []string { return []string{"declaration_list"} }
+
 // compiled holds the Rust queries (lang.SplitQueries), compiled once per
 // process and shared by every extractor.
 var compiled = sync.OnceValue(func() *lang.SplitQueries {

@@ -1,0 +1,63 @@
+package history
+
+import (
+	"reflect"
+	"slices"
+	"testing"
+
+	"gitnexus.dev/gitnexus/internal/lang"
+)
+
+// TestDeriveJavaMembers derives the version before edits of Java files from
+// the version after them and requires what reading it whole gives: the
+// symbols, the lines they own and the units. A change inside a class body
+// is read with the members it touches and the class's head and foot; a
+// class holding anonymous classes (numbered by their order: lang.Numbered)
+// is read whole, as is one whose head changed.
+func TestDeriveJavaMembers(t *testing.T) {
+	class := func(head, body string) string { return "package p;\n\n" + head + " {\n" + body + "}\n" }
+	a := "  int a() {\n    return 1;\n  }\n\n"
+	a2 := "  int a() {\n    int x = 2;\n    return x;\n  }\n\n"
+	bm := "  /** B. */\n  void b(int n) {\n    n++;\n  }\n\n"
+	anon := "  Runnable r() {\n    return new Runnable() {\n      public void run() {}\n    };\n  }\n\n"
+	cases := []struct {
+		name, pre, post string
+		members         bool // derived from the members read with the class's head and foot
+	}{
+		{"a method's body", class("class C", a+bm), class("class C", a2+bm), true},
+		{"a method added last", class("class C", a), class("class C", a+bm), true},
+		{"a method deleted first", class("class C", a+bm), class("class C", bm), true},
+		{"a field and a doc comment", class("class C", "  int f;\n\n"+bm), class("class C", "  int f = 3;\n\n  /** Bee. */\n  void b(int n) {\n    n++;\n  }\n\n"), true},
+		{"the head", class("class C", a+bm), class("class C extends D", a+bm), false},
+		{"beside an anonymous class", class("class C", anon+a+anon), class("class C", anon+a2+anon), false},
+		{"an anonymous class added", class("class C", a+anon), class("class C", anon+a+anon), false},
+		{"the second of two classes", class("class C", a) + class("class E", a+bm), class("class C", a) + class("class E", a2+bm), true},
+	}
+	b := newBlobParser(false)
+	defer b.close()
+	l := lang.ForPath("C.java")
+	if l == nil {
+		t.Fatal("no language reads .java files")
+	}
+	for _, c := range cases {
+		post, err := b.parse(l, "C.java", []byte(c.post))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := b.parse(l, "C.java", []byte(c.pre))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok, err := b.derive(l, "C.java", []byte(c.pre), post, lineHunks([]byte(c.pre), []byte(c.post)))
+		if err != nil || !ok {
+			t.Fatalf("%s: not derived (%v)", c.name, err)
+		}
+		if !reflect.DeepEqual(got.syms, want.syms) || !reflect.DeepEqual(got.runs, want.runs) || !reflect.DeepEqual(got.units, want.units) {
+			t.Errorf("%s: derived\n%+v\n%+v\nread whole\n%+v\n%+v", c.name, got.syms, got.units, want.syms, want.units)
+		}
+		_, kept, _ := changedRegions(post, post.units, containers(post.units), lineHunks([]byte(c.pre), []byte(c.post)), want.lines)
+		if members := len(kept) > 0 && !slices.ContainsFunc(post.syms, func(s fileSymbol) bool { return l.(lang.Numbered).NumberedName(s.name) }); members != c.members {
+			t.Errorf("%s: read with members alone %v, want %v", c.name, members, c.members)
+		}
+	}
+}

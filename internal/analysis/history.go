@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -157,20 +158,75 @@ func (x *HistoryIndex) Removed(id string) (graph.RemovedSymbol, bool) {
 	return r, ok
 }
 
-// FileChanges returns the changes of the file a path names, newest first:
-// when the path is a file at HEAD, every change linked to it (under its
-// earlier names too); otherwise the changes made under that path (a file
-// that no longer exists).
+// FileChanges returns the changes of the file a path names, newest first.
+// In a first-parent history they are those git log --follow lists
+// (followPath). With every branch read, the order of the commits is not
+// one line of history to follow a name along: when the path is a file at
+// HEAD, every change linked to it (under its earlier names too) and those
+// made at its path before it took that identity; otherwise the changes
+// made under that path (a file that no longer exists).
 func (x *HistoryIndex) FileChanges(path string) []int32 {
-	linked, ok := x.byFile[graph.FileID(path)]
-	if !ok {
-		return x.byPath[path]
+	changes, _ := x.FileChangesNamed(path)
+	return changes
+}
+
+// FileChangesNamed is FileChanges with the names the file had in them,
+// newest first (the path first).
+func (x *HistoryIndex) FileChangesNamed(path string) ([]int32, []string) {
+	if !x.H.Settings.AllBranches {
+		return x.followPath(path)
 	}
-	// The changes linked to the file at HEAD (following its renames back),
-	// and those made at its path before it took that identity: a file
-	// deleted and added again, as git log --follow lists them. Both lists
-	// are in history order (the changes' positions).
-	return mergeChanges(linked, x.byPath[path])
+	linked, ok := x.byFile[graph.FileID(path)]
+	var out []int32
+	if !ok {
+		out = x.byPath[path]
+	} else {
+		out = mergeChanges(linked, x.byPath[path])
+	}
+	seen := map[string]bool{}
+	var names []string
+	for _, i := range out {
+		f := &x.H.Files[i]
+		for _, p := range []string{f.Path, f.OldPath} {
+			if p != "" && !seen[p] {
+				seen[p] = true
+				names = append(names, p)
+			}
+		}
+	}
+	return out, names
+}
+
+// followPath walks a first-parent history from the newest commit back, as
+// git log --follow does: it lists the changes that touch the current name
+// (made at it, or renaming a file away from it), and where a change renamed
+// a file to the current name, goes on under the file's former name. An add
+// does not stop it: a file deleted and added again at a path keeps its
+// earlier changes. It returns the names it followed, newest first.
+func (x *HistoryIndex) followPath(path string) ([]int32, []string) {
+	var out []int32
+	names := []string{path}
+	cur, from := path, int32(-1)
+	for range len(x.H.Files) + 1 {
+		list := x.byPath[cur]
+		i := sort.Search(len(list), func(i int) bool { return list[i] > from })
+		next := ""
+		for ; i < len(list) && next == ""; i++ {
+			p := list[i]
+			out = append(out, p)
+			if f := &x.H.Files[p]; f.Path == cur && f.OldPath != "" && f.OldPath != cur {
+				next, from = f.OldPath, p
+			}
+		}
+		if next == "" {
+			break // positions only grow: the walk ends
+		}
+		cur = next
+		if !slices.Contains(names, next) {
+			names = append(names, next)
+		}
+	}
+	return out, names
 }
 
 // mergeChanges is the sorted union of two sorted lists of change

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -95,6 +96,9 @@ type FileCommit struct {
 	Additions int  `json:"additions"`
 	Deletions int  `json:"deletions"`
 	Binary    bool `json:"binary,omitempty"`
+	// RenamedAway: the change renamed a file away from one of the file's
+	// names (to Path), at a time the name was not the file's.
+	RenamedAway bool `json:"renamedAway,omitempty"`
 }
 
 // FileHistoryResult answers get_file_history.
@@ -113,28 +117,26 @@ type FileHistoryResult struct {
 func FileHistory(x *HistoryIndex, path string, w DateWindow, offset, limit int) FileHistoryResult {
 	res := FileHistoryResult{Status: "found", Path: path, Names: []string{}, Commits: []FileCommit{}}
 	var kept []int32
-	for _, i := range x.FileChanges(path) {
+	changes, names := x.FileChangesNamed(path)
+	for _, i := range changes {
 		if w.keeps(&x.H.Commits[x.commit[x.H.Files[i].Commit]]) {
 			kept = append(kept, i)
 		}
 	}
-	seen := map[string]bool{}
-	for _, i := range kept {
-		f := &x.H.Files[i]
-		for _, p := range []string{f.Path, f.OldPath} {
-			if p != "" && !seen[p] {
-				seen[p] = true
-				res.Names = append(res.Names, p)
-			}
-		}
+	if len(kept) > 0 {
+		res.Names = names
 	}
 	page, lo, hi := pageOf(len(kept), offset, limit)
 	res.Page = page
 	for _, i := range kept[lo:hi] {
 		f := &x.H.Files[i]
-		res.Commits = append(res.Commits, FileCommit{CommitInfo: commitInfo(&x.H.Commits[x.commit[f.Commit]]),
+		fc := FileCommit{CommitInfo: commitInfo(&x.H.Commits[x.commit[f.Commit]]),
 			ChangeType: string(f.Status), Path: f.Path, OldPath: f.OldPath, Additions: f.Additions, Deletions: f.Deletions,
-			Binary: f.Binary})
+			Binary: f.Binary}
+		// A change that renamed another file away from one of the file's
+		// names (before the file had it, or after).
+		fc.RenamedAway = f.OldPath != "" && f.OldPath != f.Path && !slices.Contains(names, f.Path)
+		res.Commits = append(res.Commits, fc)
 	}
 	return res
 }

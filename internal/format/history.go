@@ -63,7 +63,11 @@ func FileHistory(r *analysis.FileHistoryResult) string {
 	b.WriteString(", newest first.\n\n")
 	rows := make([][]string, 0, len(r.Commits))
 	for _, c := range r.Commits {
-		rows = append(rows, []string{c.ShortHash, day(c.Date), c.Author, c.Subject, fileChange(c.ChangeType, c.OldPath), fileLines(c.Additions, c.Deletions, c.Binary)})
+		change := fileChange(c.ChangeType, c.OldPath)
+		if c.RenamedAway {
+			change = "renamed away to " + c.Path
+		}
+		rows = append(rows, []string{c.ShortHash, day(c.Date), c.Author, c.Subject, change, fileLines(c.Additions, c.Deletions, c.Binary)})
 	}
 	if len(rows) > 0 {
 		b.WriteString(Table([]string{"commit", "date", "author", "subject", "change", "lines"}, rows))

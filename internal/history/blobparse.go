@@ -126,7 +126,7 @@ func (b *blobParser) extractTree(l lang.Language, tx lang.TreeExtractor, path st
 	root := tree.RootNode()
 	var units []unit
 	if sa, ok := l.(lang.StandAloneTree); !root.HasError() && (!ok || sa.StandsAlone(root)) {
-		units = unitsOf(root, b.bodyKinds(l))
+		units = unitsOf(root, src, b.bodyKinds(l), l)
 	}
 	return f, units, nil
 }
@@ -144,8 +144,10 @@ func nodeLines(n *ts.Node) lineRange {
 
 // unitsOf lists the units of a tree, ascending: each top-level node, and
 // for a top-level node whose body holds members (memberBody, with the
-// kinds of bodies given), its head, each member and its foot.
-func unitsOf(root *ts.Node, bodyKinds map[string]bool) []unit {
+// kinds of bodies given) that stand alone (lang.MemberBodyChecker), its
+// head, each member and its foot.
+func unitsOf(root *ts.Node, src []byte, bodyKinds map[string]bool, l lang.Language) []unit {
+	check, _ := l.(lang.MemberBodyChecker)
 	n := root.ChildCount()
 	out := make([]unit, 0, n)
 	for i := uint(0); i < n; i++ {
@@ -154,7 +156,7 @@ func unitsOf(root *ts.Node, bodyKinds map[string]bool) []unit {
 			continue
 		}
 		r := nodeLines(c)
-		if body := memberBody(c, bodyKinds); len(bodyKinds) > 0 && body != nil {
+		if body := memberBody(c, bodyKinds); len(bodyKinds) > 0 && body != nil && (check == nil || check.MembersStandAlone(body, src)) {
 			if parts, ok := containerUnits(r, body); ok {
 				out = append(out, parts...)
 				continue

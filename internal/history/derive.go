@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+	"strings"
 
 	"gitnexus.dev/gitnexus/internal/lang"
 )
@@ -139,11 +140,14 @@ func (b *blobParser) deriveWith(l lang.Language, tx lang.TreeExtractor, path str
 		}
 		return false
 	}
-	if numbered != nil && len(kept) > 0 {
+	if len(kept) > 0 {
 		for _, s := range post.syms {
-			if inKept(kept, s) && numbered.NumberedName(s.name) {
+			if inKept(kept, s) && numbered != nil && numbered.NumberedName(s.name) {
 				return nil, false, true, nil
 			}
+		}
+		if !namedUnder(post.syms, func(s fileSymbol) bool { return inKept(kept, s) }) {
+			return nil, false, true, nil
 		}
 	}
 	// The lines read again, before the commit: the regions, and the head
@@ -217,6 +221,9 @@ func (b *blobParser) deriveWith(l lang.Language, tx lang.TreeExtractor, path str
 	}
 	if fromKept != 0 {
 		return nil, false, false, nil // a head or a foot reads otherwise alone
+	}
+	if len(kept) > 0 && !namedUnder(read, func(fileSymbol) bool { return true }) {
+		return nil, false, true, nil
 	}
 	syms := make([]fileSymbol, 0, len(carried)+len(read))
 	i, j := 0, 0
@@ -447,4 +454,28 @@ func blankOutside(src []byte, keep []lineRange) []byte {
 		line++
 	}
 	return out
+}
+
+// namedUnder reports whether every symbol of syms that in reports on (in
+// document order, parents first) is named under the innermost symbol whose
+// lines hold it: a symbol inside a member but not the member's (a property
+// a method's `this.x = ...` makes, a Java anonymous class) belongs to its
+// type, and the members of that type do not stand alone.
+func namedUnder(syms []fileSymbol, in func(fileSymbol) bool) bool {
+	var open []fileSymbol // the symbols holding the current one, outermost first
+	for _, s := range syms {
+		if s.hidden {
+			continue
+		}
+		for len(open) > 0 && open[len(open)-1].end < s.start {
+			open = open[:len(open)-1]
+		}
+		if n := len(open); n > 0 && in(s) {
+			if o := open[n-1]; o.end >= s.end && !strings.HasPrefix(s.qual, o.qual+".") {
+				return false
+			}
+		}
+		open = append(open, s)
+	}
+	return true
 }

@@ -61,3 +61,51 @@ func TestDeriveJavaMembers(t *testing.T) {
 		}
 	}
 }
+
+// TestDeriveTypeScriptMembers: as TestDeriveJavaMembers for TypeScript
+// classes and interfaces. A class whose methods make properties
+// (`this.x = ...`, lying inside a method's lines) or whose members share a
+// name (overloads: lang.MemberBodyChecker) is read whole.
+func TestDeriveTypeScriptMembers(t *testing.T) {
+	class := func(head, body string) string { return head + " {\n" + body + "}\n" }
+	a := "  a(): number {\n    return 1;\n  }\n\n"
+	a2 := "  a(): number {\n    const x = 2;\n    return x;\n  }\n\n"
+	field := "  f = 1;\n\n"
+	ctor := "  constructor() {\n    this.f = 2;\n    this.g = 3;\n  }\n\n"
+	over := "  o(x: string): void;\n  o(x: number): void;\n  o(x: any) {}\n\n"
+	cases := []struct {
+		name, pre, post string
+		members         bool
+	}{
+		{"a method's body", class("export class C", field+a), class("export class C", field+a2), true},
+		{"a method added last", class("class C", a), class("class C", a+"  b(): void {}\n\n"), true},
+		{"a constructor that makes properties", class("class C", field+ctor+a), class("class C", field+ctor+a2), false},
+		{"overloads", class("class C", over+a), class("class C", over+a2), false},
+		{"an interface member", class("export interface I", "  x: number;\n\n  y(): string;\n\n"), class("export interface I", "  x: string;\n\n  y(): string;\n\n"), true},
+	}
+	b := newBlobParser(false)
+	defer b.close()
+	l := lang.ForPath("c.ts")
+	for _, c := range cases {
+		post, err := b.parse(l, "c.ts", []byte(c.post))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := b.parse(l, "c.ts", []byte(c.pre))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok, err := b.derive(l, "c.ts", []byte(c.pre), post, lineHunks([]byte(c.pre), []byte(c.post)))
+		if err != nil || !ok {
+			t.Fatalf("%s: not derived (%v)", c.name, err)
+		}
+		if !reflect.DeepEqual(got.syms, want.syms) || !reflect.DeepEqual(got.runs, want.runs) || !reflect.DeepEqual(got.units, want.units) {
+			t.Errorf("%s: derived\n%+v\n%+v\nread whole\n%+v\n%+v", c.name, got.syms, got.units, want.syms, want.units)
+		}
+		_, kept, _ := changedRegions(post, post.units, containers(post.units), lineHunks([]byte(c.pre), []byte(c.post)), want.lines)
+		members := len(kept) > 0 && namedUnder(post.syms, func(fileSymbol) bool { return true })
+		if members != c.members {
+			t.Errorf("%s: read with members alone %v, want %v", c.name, members, c.members)
+		}
+	}
+}

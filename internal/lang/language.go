@@ -89,6 +89,14 @@ type MemberBodies interface {
 	MemberBodies() []string
 }
 
+// MemberBodyChecker is implemented by MemberBodies languages whose bodies'
+// members stand alone in some bodies only: MembersStandAlone says whether
+// those of body (a node of src) do. The history reads a body it rejects
+// whole.
+type MemberBodyChecker interface {
+	MembersStandAlone(body *ts.Node, src []byte) bool
+}
+
 // Numbered is implemented by StandAlone languages that name some symbols
 // by their order in the enclosing type (Java's anonymous and local
 // classes: Outer$1, Outer$1Local). The members of a class that holds such

@@ -95,6 +95,38 @@ func (language) StandAloneDeclarations() bool { return true }
 // fastify/fastify and sindresorhus/got (300 commits each).
 func (language) StandsAlone(root *ts.Node) bool { return !hasModuleSignature(root) }
 
+// MemberBodies: the members of a class or interface body, or of an object
+// type, stand alone in it, but for those that share a name
+// (MembersStandAlone).
+func (language) MemberBodies() []string {
+	return []string{"class_body", "interface_body", "object_type"}
+}
+
+// MembersStandAlone rejects a body two of whose members share a name: a
+// run of overload signatures is one symbol, and a signature the class
+// implements is none, so such a member's symbol depends on the others.
+// Properties that a method's `this.x = ...` makes are the history's to
+// notice (they lie inside another member's lines).
+func (language) MembersStandAlone(body *ts.Node, src []byte) bool {
+	seen := map[string]bool{}
+	for i := uint(0); i < body.NamedChildCount(); i++ {
+		c := body.NamedChild(i)
+		if c == nil {
+			continue
+		}
+		n := c.ChildByFieldName("name")
+		if n == nil {
+			continue
+		}
+		name := lang.Text(n, src)
+		if seen[name] {
+			return false
+		}
+		seen[name] = true
+	}
+	return true
+}
+
 // hasModuleSignature reports a function signature among the statements
 // of n at module level.
 func hasModuleSignature(n *ts.Node) bool {

@@ -66,7 +66,7 @@ computes the rest again: the index is the one a rebuild makes.
 
 In a git repository the history is read too (first-parent, or --all-branches; at most
 --max-commits): Commit nodes linked to the files (MODIFIES, following renames) and symbols
-(CHANGES) each changed. Commits it cannot map within 2 s are mapped onto symbols in the
+(CHANGES) each changed. Commits it cannot map in 300 ms are mapped onto symbols in the
 background (--wait-history or $CI: before returning). Later runs read only new commits.
 
 --watch keeps running and analyzes again when files change (saves coalesced for --debounce; HEAD

@@ -33,30 +33,12 @@ func TestDeriveJavaMembers(t *testing.T) {
 		{"an anonymous class added", class("class C", a+anon), class("class C", anon+a+anon), false},
 		{"the second of two classes", class("class C", a) + class("class E", a+bm), class("class C", a) + class("class E", a2+bm), true},
 	}
-	b := newBlobParser(false)
-	defer b.close()
 	l := lang.ForPath("C.java")
 	if l == nil {
 		t.Fatal("no language reads .java files")
 	}
 	for _, c := range cases {
-		post, err := b.parse(l, "C.java", []byte(c.post))
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := b.parse(l, "C.java", []byte(c.pre))
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, ok, err := b.derive(l, "C.java", []byte(c.pre), post, lineHunks([]byte(c.pre), []byte(c.post)))
-		if err != nil || !ok {
-			t.Fatalf("%s: not derived (%v)", c.name, err)
-		}
-		if !reflect.DeepEqual(got.syms, want.syms) || !reflect.DeepEqual(got.runs, want.runs) || !reflect.DeepEqual(got.units, want.units) {
-			t.Errorf("%s: derived\n%+v\n%+v\nread whole\n%+v\n%+v", c.name, got.syms, got.units, want.syms, want.units)
-		}
-		_, kept, _ := changedRegions(post, post.units, containers(post.units), lineHunks([]byte(c.pre), []byte(c.post)), want.lines)
-		if members := len(kept) > 0 && !slices.ContainsFunc(post.syms, func(s fileSymbol) bool { return l.(lang.Numbered).NumberedName(s.name) }); members != c.members {
+		if members := checkDerived(t, l, "C.java", c.name, c.pre, c.post); members != c.members {
 			t.Errorf("%s: read with members alone %v, want %v", c.name, members, c.members)
 		}
 	}
@@ -83,29 +65,41 @@ func TestDeriveTypeScriptMembers(t *testing.T) {
 		{"overloads", class("class C", over+a), class("class C", over+a2), false},
 		{"an interface member", class("export interface I", "  x: number;\n\n  y(): string;\n\n"), class("export interface I", "  x: string;\n\n  y(): string;\n\n"), true},
 	}
-	b := newBlobParser(false)
-	defer b.close()
 	l := lang.ForPath("c.ts")
 	for _, c := range cases {
-		post, err := b.parse(l, "c.ts", []byte(c.post))
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := b.parse(l, "c.ts", []byte(c.pre))
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, ok, err := b.derive(l, "c.ts", []byte(c.pre), post, lineHunks([]byte(c.pre), []byte(c.post)))
-		if err != nil || !ok {
-			t.Fatalf("%s: not derived (%v)", c.name, err)
-		}
-		if !reflect.DeepEqual(got.syms, want.syms) || !reflect.DeepEqual(got.runs, want.runs) || !reflect.DeepEqual(got.units, want.units) {
-			t.Errorf("%s: derived\n%+v\n%+v\nread whole\n%+v\n%+v", c.name, got.syms, got.units, want.syms, want.units)
-		}
-		_, kept, _ := changedRegions(post, post.units, containers(post.units), lineHunks([]byte(c.pre), []byte(c.post)), want.lines)
-		members := len(kept) > 0 && namedUnder(post.syms, func(fileSymbol) bool { return true })
-		if members != c.members {
+		if members := checkDerived(t, l, "c.ts", c.name, c.pre, c.post); members != c.members {
 			t.Errorf("%s: read with members alone %v, want %v", c.name, members, c.members)
 		}
 	}
+}
+
+// checkDerived derives pre from post in language l and requires what
+// reading pre whole gives: symbols, the lines they own, units. It reports
+// whether the change was read with members alone: inside a container
+// whose symbols are all named under the members holding them, and none
+// of them numbered (lang.Numbered).
+func checkDerived(t *testing.T, l lang.Language, path, name, pre, post string) bool {
+	t.Helper()
+	b := newBlobParser(false)
+	defer b.close()
+	pt, err := b.parse(l, path, []byte(post))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := b.parse(l, path, []byte(pre))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hunks := lineHunks([]byte(pre), []byte(post))
+	got, ok, err := b.derive(l, path, []byte(pre), pt, hunks)
+	if err != nil || !ok {
+		t.Fatalf("%s: not derived (%v)", name, err)
+	}
+	if !reflect.DeepEqual(got.syms, want.syms) || !reflect.DeepEqual(got.runs, want.runs) || !reflect.DeepEqual(got.units, want.units) {
+		t.Errorf("%s: derived\n%+v\n%+v\nread whole\n%+v\n%+v", name, got.syms, got.units, want.syms, want.units)
+	}
+	_, kept, _ := changedRegions(pt, pt.units, containers(pt.units), hunks, want.lines)
+	numbered, _ := l.(lang.Numbered)
+	return len(kept) > 0 && namedUnder(pt.syms, func(fileSymbol) bool { return true }) &&
+		!slices.ContainsFunc(pt.syms, func(s fileSymbol) bool { return numbered != nil && numbered.NumberedName(s.name) })
 }

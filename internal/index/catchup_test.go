@@ -59,6 +59,35 @@ func indexRows(t *testing.T, root string) map[string][]string {
 	return out
 }
 
+// twins makes two repositories with the same n commits (editHistory) and
+// indexes the second with every commit mapped.
+func twins(t *testing.T, n int) (inc, full string) {
+	t.Helper()
+	inc, full = filepath.Join(t.TempDir(), "r"), filepath.Join(t.TempDir(), "r")
+	for _, root := range []string{inc, full} {
+		editHistory(t, root, n)
+	}
+	if _, err := Analyze(context.Background(), full, analyzeOptions(0)); err != nil {
+		t.Fatal(err)
+	}
+	if p := HistoryPending(full); p != 0 {
+		t.Fatalf("a run without a window left %d commits pending", p)
+	}
+	return inc, full
+}
+
+// sameIndex requires the index of inc (written in steps) to hold what the
+// index of full (written at once) holds.
+func sameIndex(t *testing.T, inc, full string) {
+	t.Helper()
+	a, b := indexRows(t, inc), indexRows(t, full)
+	for k := range b {
+		if !reflect.DeepEqual(a[k], b[k]) {
+			t.Errorf("%s differ:\n only in steps: %v\n  only at once: %v", k, onlyIn(a[k], b[k]), onlyIn(b[k], a[k]))
+		}
+	}
+}
+
 func analyzeOptions(window int) Options {
 	opt := Defaults()
 	opt.Version = testVersion
@@ -74,17 +103,8 @@ func TestCatchUpInterrupted(t *testing.T) {
 	testrepo.Home(t)
 	defer func(n int) { catchUpStep = n }(catchUpStep)
 	catchUpStep = 3
-	inc, full := filepath.Join(t.TempDir(), "r"), filepath.Join(t.TempDir(), "r")
-	for _, root := range []string{inc, full} {
-		editHistory(t, root, 30)
-	}
+	inc, full := twins(t, 30)
 	ctx := context.Background()
-	if _, err := Analyze(ctx, full, analyzeOptions(0)); err != nil {
-		t.Fatal(err)
-	}
-	if p := HistoryPending(full); p != 0 {
-		t.Fatalf("a run without a window left %d commits pending", p)
-	}
 	rep, err := Analyze(ctx, inc, analyzeOptions(2))
 	if err != nil {
 		t.Fatal(err)
@@ -113,12 +133,7 @@ func TestCatchUpInterrupted(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(store.Dir(inc), CatchUpYieldName)); err == nil {
 		t.Errorf("a yield file was left behind")
 	}
-	a, b := indexRows(t, inc), indexRows(t, full)
-	for k := range b {
-		if !reflect.DeepEqual(a[k], b[k]) {
-			t.Errorf("%s differ:\n only in steps: %v\n  only at once: %v", k, onlyIn(a[k], b[k]), onlyIn(b[k], a[k]))
-		}
-	}
+	sameIndex(t, inc, full)
 }
 
 // onlyIn lists the first rows of a that b lacks.
@@ -144,14 +159,8 @@ func TestCatchUpYields(t *testing.T) {
 	testrepo.Home(t)
 	defer func(n int) { catchUpStep = n }(catchUpStep)
 	catchUpStep = 2
-	inc, full := filepath.Join(t.TempDir(), "r"), filepath.Join(t.TempDir(), "r")
-	for _, root := range []string{inc, full} {
-		editHistory(t, root, 30)
-	}
+	inc, full := twins(t, 30)
 	ctx := context.Background()
-	if _, err := Analyze(ctx, full, analyzeOptions(0)); err != nil {
-		t.Fatal(err)
-	}
 	if _, err := Analyze(ctx, inc, analyzeOptions(2)); err != nil {
 		t.Fatal(err)
 	}
@@ -180,12 +189,7 @@ func TestCatchUpYields(t *testing.T) {
 	if p := HistoryPending(inc); p != 0 {
 		t.Fatalf("the catch-up ended with %d commits pending; its log: %q", p, logged)
 	}
-	a, b := indexRows(t, inc), indexRows(t, full)
-	for k := range b {
-		if !reflect.DeepEqual(a[k], b[k]) {
-			t.Errorf("%s differ:\n only in steps: %v\n  only at once: %v", k, onlyIn(a[k], b[k]), onlyIn(b[k], a[k]))
-		}
-	}
+	sameIndex(t, inc, full)
 	t.Logf("catch-up log: %q", logged)
 }
 
@@ -194,14 +198,8 @@ func TestCatchUpYields(t *testing.T) {
 // catch-up then writes the index a run without a budget writes.
 func TestBudgetLeavesRestPending(t *testing.T) {
 	testrepo.Home(t)
-	inc, full := filepath.Join(t.TempDir(), "r"), filepath.Join(t.TempDir(), "r")
-	for _, root := range []string{inc, full} {
-		editHistory(t, root, 12)
-	}
+	inc, full := twins(t, 12)
 	ctx := context.Background()
-	if _, err := Analyze(ctx, full, analyzeOptions(0)); err != nil {
-		t.Fatal(err)
-	}
 	opt := analyzeOptions(0)
 	opt.History.Budget = time.Nanosecond
 	rep, err := Analyze(ctx, inc, opt)
@@ -215,10 +213,5 @@ func TestBudgetLeavesRestPending(t *testing.T) {
 	if err := CatchUp(ctx, inc, analyzeOptions(0), nil); err != nil {
 		t.Fatal(err)
 	}
-	a, b := indexRows(t, inc), indexRows(t, full)
-	for k := range b {
-		if !reflect.DeepEqual(a[k], b[k]) {
-			t.Errorf("%s differ:\n only after the catch-up: %v\n  only at once: %v", k, onlyIn(a[k], b[k]), onlyIn(b[k], a[k]))
-		}
-	}
+	sameIndex(t, inc, full)
 }

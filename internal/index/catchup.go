@@ -143,6 +143,7 @@ func CatchUp(ctx context.Context, root string, opt Options, logf func(format str
 	}
 	defer lock.Unlock()
 	yieldPath := filepath.Join(dir, CatchUpYieldName)
+	stalled := 0 // steps in a row that mapped nothing
 	for {
 		if err := pauseWhileAsked(ctx, yieldPath, logf); err != nil {
 			return err
@@ -157,7 +158,10 @@ func CatchUp(ctx context.Context, root string, opt Options, logf func(format str
 			logf("the history is complete")
 			return nil
 		}
-		total := heldCommits(meta)
+		total := meta.History.Commits
+		if total == 0 {
+			total = heldCommits(meta) // an index written before the settings counted them
+		}
 		mapped := max(0, total-meta.History.Pending)
 		step := opt
 		step.Force = false
@@ -195,6 +199,15 @@ func CatchUp(ctx context.Context, root string, opt Options, logf func(format str
 			continue
 		case err != nil:
 			return err
+		}
+		if rep.HistoryPending >= meta.History.Pending {
+			// Nothing mapped: a step that cannot (the guard, objects
+			// missing) must not run again and again in the background.
+			if stalled++; stalled == 2 {
+				return fmt.Errorf("two steps mapped no commit: %d still pending", rep.HistoryPending)
+			}
+		} else {
+			stalled = 0
 		}
 		if rep.Summary != nil && rep.Summary.History != nil {
 			h := rep.Summary.History

@@ -61,6 +61,7 @@ func toolTable() []*Tool {
 				{Name: "file_path", Type: TypeString, Description: "File (or path suffix) the symbol is in.", Aliases: []string{"file"}},
 				{Name: "kind", Type: TypeString, Description: "Kind: Function, Method, Class, Interface, Struct, ..."},
 				{Name: "include_content", Type: TypeBoolean, Description: "Include the symbol's source.", Default: false},
+				{Name: "type", Type: TypeString, Description: "What name names, as the legacy explore call says: symbol, cluster (a community label) or process (a process label or id).", Default: "symbol", Enum: []string{"symbol", "cluster", "process"}},
 				repoParam,
 			},
 			run: runContext,
@@ -366,6 +367,10 @@ type NotFoundError struct{ What string }
 func (e *NotFoundError) Error() string { return e.What }
 
 func runContext(ctx context.Context, b *Backend, a *Args) (*Result, error) {
+	switch a.String("type") {
+	case "cluster", "process":
+		return runExplore(ctx, b, a)
+	}
 	return b.withRepo(ctx, a.String("repo"), func(s *Snapshot) (*Result, error) {
 		n, amb, err := lookup(s, a, "uid", "name")
 		if err != nil || amb != nil {
@@ -381,6 +386,39 @@ func runContext(ctx context.Context, b *Backend, a *Args) (*Result, error) {
 		}
 		return &Result{Data: res, Text: format.Context(&res),
 			Hint: hint(call("impact", "target_uid", res.Symbol.UID), " before changing it.")}, nil
+	})
+}
+
+// runExplore answers the legacy explore call for a cluster or a process:
+// what the cluster and process resources say, with the data as JSON.
+func runExplore(ctx context.Context, b *Backend, a *Args) (*Result, error) {
+	name := strings.TrimSpace(a.String("name"))
+	if name == "" {
+		return nil, argError("name", "give ", param("name"), ": a community label or a process label or id")
+	}
+	return b.withRepo(ctx, a.String("repo"), func(s *Snapshot) (*Result, error) {
+		if a.String("type") == "cluster" {
+			c, ok := analysis.Cluster(s.Graph, name, maxClusterMembers)
+			if !ok {
+				var labels []string
+				for _, ci := range analysis.Clusters(s.Graph, 10, 1) {
+					labels = append(labels, ci.Label)
+				}
+				return nil, &NotFoundError{What: fmt.Sprintf("no community is labelled %q in %s; the largest: %s",
+					name, s.Repo.ID, strings.Join(labels, ", "))}
+			}
+			return &Result{Data: c, Text: format.Cluster(&c), Hint: hint(call("context"), " on one of its members.")}, nil
+		}
+		p, ok := analysis.Process(s.Graph, name)
+		if !ok {
+			var labels []string
+			for _, pr := range analysis.MainProcesses(s.Graph, 10) {
+				labels = append(labels, pr.Label)
+			}
+			return nil, &NotFoundError{What: fmt.Sprintf("no process is labelled %q in %s; the main ones: %s",
+				name, s.Repo.ID, strings.Join(labels, "; "))}
+		}
+		return &Result{Data: p, Text: format.Process(&p), Hint: hint(call("context"), " on one of its steps.")}, nil
 	})
 }
 

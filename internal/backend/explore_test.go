@@ -1,0 +1,72 @@
+package backend
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"gitnexus.dev/gitnexus/internal/analysis"
+	"gitnexus.dev/gitnexus/internal/testrepo"
+)
+
+// TestExploreClusterAndProcess: the legacy explore call (context's alias)
+// with type cluster or process answers what the cluster and process
+// resources say, with the data as JSON; a name no community or process
+// has lists the labels there are.
+func TestExploreClusterAndProcess(t *testing.T) {
+	newHome(t)
+	root, _ := testrepo.HistoryShop(t)
+	testrepo.IndexHistory(t, root)
+	b := newBackend(t, Options{IdleTimeout: -1})
+	ctx := context.Background()
+	ov, err := b.CallTool(ctx, "overview", map[string]any{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := ov.Data.(analysis.OverviewResult)
+	// The overview hides areas under five symbols: the fixture's are read
+	// from the graph.
+	if _, err := b.withRepo(ctx, "", func(s *Snapshot) (*Result, error) {
+		o.Clusters = analysis.Clusters(s.Graph, 10, 1)
+		return nil, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(o.Clusters) == 0 || len(o.Processes) == 0 {
+		t.Fatalf("the fixture has %d clusters and %d processes: the test checks nothing", len(o.Clusters), len(o.Processes))
+	}
+	cases := []struct {
+		typ, name string
+		check     func(any) string // the label the data carries
+	}{
+		{"cluster", o.Clusters[0].Label, func(d any) string { c, _ := d.(analysis.ClusterDetail); return c.Label }},
+		{"process", o.Processes[0].Label, func(d any) string { p, _ := d.(analysis.ProcessDetail); return p.Label }},
+		{"process", o.Processes[0].UID, func(d any) string { p, _ := d.(analysis.ProcessDetail); return p.UID }},
+	}
+	for _, c := range cases {
+		res, err := b.CallTool(ctx, "explore", map[string]any{"name": c.name, "type": c.typ})
+		if err != nil {
+			t.Fatalf("explore %s %q: %v", c.typ, c.name, err)
+		}
+		if got := c.check(res.Data); got != c.name {
+			t.Errorf("explore %s %q: the data is %T for %q", c.typ, c.name, res.Data, got)
+		}
+		if !strings.Contains(res.Markdown(), strings.SplitN(o.Processes[0].Label, " ", 2)[0]) && c.typ == "process" {
+			t.Errorf("explore process: the text does not name the process:\n%s", res.Markdown())
+		}
+	}
+	_, err = b.CallTool(ctx, "explore", map[string]any{"name": "no such area", "type": "cluster"})
+	var nf *NotFoundError
+	if !errors.As(err, &nf) || !strings.Contains(err.Error(), o.Clusters[0].Label) {
+		t.Errorf("explore of an unknown cluster: %v; want a not-found error that lists %q", err, o.Clusters[0].Label)
+	}
+	// type symbol, or none, is context.
+	res, err := b.CallTool(ctx, "explore", map[string]any{"name": "Store.Get", "type": "symbol"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := res.Data.(analysis.ContextResult); !ok {
+		t.Errorf("explore type symbol answered %T, not context's result", res.Data)
+	}
+}

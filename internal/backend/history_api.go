@@ -79,13 +79,14 @@ type CommitFileEntry struct {
 	Functions  []CommitFileFunction `json:"functions"`
 }
 
-// CommitFiles lists the files commit i changed (only filterFile when set),
-// each with the symbols changed in it.
+// CommitFiles lists the files commit i changed (only filterFile when set:
+// a path the file had in the commit, or has at HEAD), each with the symbols
+// changed in it.
 func (h *HistoryView) CommitFiles(i int, filterFile string) []CommitFileEntry {
 	out := []CommitFileEntry{}
 	byPath := map[string]int{}
 	for _, f := range h.X.FilesOf(i) {
-		if filterFile != "" && f.Path != filterFile && f.OldPath != filterFile {
+		if filterFile != "" && f.Path != filterFile && f.OldPath != filterFile && f.FileID != graph.FileID(filterFile) {
 			continue
 		}
 		byPath[f.Path] = len(out)
@@ -113,13 +114,17 @@ type CommitFunction struct {
 }
 
 // CommitFunctions lists the symbols commit i changed (in filterFile when
-// set). The signature is the symbol's at HEAD ("" when it no longer
-// exists).
+// set: a path the file had in the commit, or has at HEAD). The signature
+// is the symbol's at HEAD ("" when it no longer exists).
 func (h *HistoryView) CommitFunctions(i int, filterFile string) []CommitFunction {
 	out := []CommitFunction{}
 	g := h.s.Graph
+	atHead := map[string]string{} // a path in the commit → the file's id at HEAD
+	for _, f := range h.X.FilesOf(i) {
+		atHead[f.Path] = f.FileID
+	}
 	for _, s := range h.X.SymbolsOf(i) {
-		if filterFile != "" && s.Path != filterFile {
+		if filterFile != "" && s.Path != filterFile && (atHead[s.Path] == "" || atHead[s.Path] != graph.FileID(filterFile)) {
 			continue
 		}
 		cf := CommitFunction{FunctionID: s.NodeID, Name: s.Name, Kind: s.Kind.String(), FilePath: s.Path,

@@ -39,6 +39,8 @@ func TestHistoryEndpoints(t *testing.T) {
 	}{
 		{"commit_files", "GET", "/api/v1/commit/" + count[:7] + "/files", ""},
 		{"commit_files_filtered", "GET", "/api/v1/commit/" + rename + "/files?filter_file=cache/memo.go", ""},
+		{"commit_files_filtered_current_path", "GET", "/api/v1/commit/" + h[4] + "/files?filter_file=cache/memo.go", ""},
+		{"commit_functions_filtered_current_path", "GET", "/api/v1/commit/" + h[4] + "/functions?filter_file=cache/memo.go", ""},
 		{"commit_functions", "GET", "/api/v1/commit/" + drop + "/functions", ""},
 		{"file_commits", "GET", "/api/v1/file/cache/memo.go/commits", ""},
 		{"file_commits_paged", "GET", "/api/v1/file/store/store.go/commits?limit=1&offset=1", ""},

@@ -3,6 +3,9 @@ package backend
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -68,5 +71,43 @@ func TestExploreClusterAndProcess(t *testing.T) {
 	}
 	if _, ok := res.Data.(analysis.ContextResult); !ok {
 		t.Errorf("explore type symbol answered %T, not context's result", res.Data)
+	}
+}
+
+// TestDetectChangesCut: a diff with more changed symbols than the limit
+// lists the limit, says how many there are in all, and hints at a smaller
+// diff.
+func TestDetectChangesCut(t *testing.T) {
+	newHome(t)
+	root, _ := testrepo.HistoryShop(t)
+	testrepo.IndexHistory(t, root)
+	for _, f := range []string{"store/store.go", "cache/memo.go"} {
+		p := filepath.Join(root, f)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(strings.ReplaceAll(string(b), "return ", "return /* edited */ ")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b := newBackend(t, Options{IdleTimeout: -1})
+	res, err := b.CallTool(context.Background(), "detect_changes", map[string]any{"limit": 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := res.Data.(*analysis.ChangesResult)
+	if !d.Truncated || len(d.ChangedSymbols) != 1 || d.Summary.ChangedCount < 2 {
+		t.Fatalf("limit 1: truncated %v, %d listed, %d changed", d.Truncated, len(d.ChangedSymbols), d.Summary.ChangedCount)
+	}
+	text := res.MarkdownFor(ForAgent)
+	for _, want := range []string{fmt.Sprintf("cut at the limit: %d changed symbols in all", d.Summary.ChangedCount),
+		`call detect_changes again with scope "staged"`, `base_ref "HEAD~1"`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the answer does not say %q:\n%s", want, text)
+		}
+	}
+	if _, err := b.CallTool(context.Background(), "detect_changes", map[string]any{"limit": 101}); err == nil {
+		t.Errorf("limit 101 was taken: lists are capped at 100")
 	}
 }

@@ -96,7 +96,7 @@ func toolTable() []*Tool {
 			Params: []Param{
 				{Name: "scope", Type: TypeString, Description: "unstaged (working tree vs index), staged (index vs HEAD), all (working tree vs HEAD, untracked files too) or compare (working tree vs base_ref).", Default: "unstaged", Enum: []string{"unstaged", "staged", "all", "compare"}},
 				{Name: "base_ref", Type: TypeString, Description: "Branch, tag or commit for scope compare."},
-				{Name: "limit", Type: TypeInteger, Description: "Symbols listed.", Default: analysis.DefaultImpactLimit, Min: num(1), Max: num(1000)},
+				{Name: "limit", Type: TypeInteger, Description: "Changed symbols listed (the total is given; narrow with scope or base_ref).", Default: analysis.DefaultImpactLimit, Min: num(1), Max: num(analysis.MaxNavResults)},
 				repoParam,
 			},
 			run: runDetectChanges,
@@ -463,6 +463,10 @@ func runDetectChanges(ctx context.Context, b *Backend, a *Args) (*Result, error)
 			return nil, err
 		}
 		h := hint(call("impact"), " on a changed symbol with a high number of callers.")
+		if res.Truncated {
+			h = hint("a smaller diff: ", again("detect_changes", "scope", "staged"), ", or ",
+				again("detect_changes", "scope", "compare", "base_ref", "HEAD~1"), ".")
+		}
 		if res.Summary.ChangedCount == 0 {
 			h = hint("nothing indexed changed; after new code, run `gitnexus analyze`.")
 		}

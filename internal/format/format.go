@@ -284,7 +284,8 @@ func Changes(r *analysis.ChangesResult) string {
 		fmt.Fprintf(&b, "\nChanged lines outside any indexed symbol: %s\n", strings.Join(first(r.Unmapped, 10), ", "))
 	}
 	if r.Truncated {
-		b.WriteString("\nThe lists are cut at the limit.\n")
+		fmt.Fprintf(&b, "\nThe lists are cut at the limit: %d changed symbols in all, %d affected.\n",
+			r.Summary.ChangedCount, r.Summary.AffectedCount)
 	}
 	return b.String()
 }

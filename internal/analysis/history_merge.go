@@ -5,9 +5,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os/exec"
 	"strings"
 	"sync"
+
+	"gitnexus.dev/gitnexus/internal/gitcmd"
 )
 
 // A first-parent history diffs a merge against its first parent, so the
@@ -68,18 +69,15 @@ func mergedCommits(ctx context.Context, root string, c *SymbolCommit) ([]CommitI
 	if strings.ContainsAny(c.Path, "\n\x00") || strings.HasPrefix(c.Hash, "-") {
 		return nil, fmt.Errorf("not a path")
 	}
-	args := []string{"-C", root, "log", "--no-merges", "-s", "--format=%x01%H%x00%h%x00%an%x00%ae%x00%aI%x00%s"}
+	args := []string{"log", "--no-merges", "-s", "--format=%x01%H%x00%h%x00%an%x00%ae%x00%aI%x00%s"}
 	if c.Change == "deleted" || c.StartLine <= 0 || c.EndLine < c.StartLine {
 		args = append(args, c.Hash, "--not", c.Hash+"^1", "--", c.Path)
 	} else {
 		args = append(args, fmt.Sprintf("-L%d,%d:%s", c.StartLine, c.EndLine, c.Path), c.Hash, "--not", c.Hash+"^1")
 	}
-	cmd := exec.CommandContext(ctx, "git", args...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	out, err := gitcmd.Output(ctx, root, args...)
 	if err != nil {
-		return nil, fmt.Errorf("git log: %v: %s", err, strings.TrimSpace(stderr.String()))
+		return nil, err
 	}
 	var from []CommitInfo
 	sc := bufio.NewScanner(bytes.NewReader(out))

@@ -74,9 +74,6 @@ func Analyze(ctx context.Context, root string, opt Options) (*Report, error) {
 	if err != nil || opt.History.CatchUp {
 		return rep, err
 	}
-	if rep.HistoryPending == 0 {
-		rep.HistoryPending = HistoryPending(root) // a fresh index
-	}
 	if rep.HistoryPending > 0 && opt.StartCatchUp != nil {
 		switch {
 		case catchUpRunning(root):
@@ -229,7 +226,11 @@ func analyze(ctx context.Context, root string, opt Options) (*Report, error) {
 			if err := store.SyncMetaJSON(root, meta); err != nil {
 				return nil, err
 			}
-			return &Report{Status: StatusFresh, Reason: freshReason, Repo: id, Root: root, Commit: gs.Commit, Dirty: gs.Dirty, Started: start}, nil
+			rep := &Report{Status: StatusFresh, Reason: freshReason, Repo: id, Root: root, Commit: gs.Commit, Dirty: gs.Dirty, Started: start}
+			if meta.History != nil {
+				rep.HistoryPending = meta.History.Pending
+			}
+			return rep, nil
 		case opt.Force:
 			why = "--force"
 		default:

@@ -2,7 +2,6 @@ package index
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -90,34 +89,6 @@ func askCatchUpToYield(root string) bool {
 	return true
 }
 
-// HistoryPending is how many commits of the index's history are still to
-// be mapped onto symbols, from its metadata (0 with no index or history).
-func HistoryPending(root string) int {
-	r, err := store.OpenRepo(root)
-	if err != nil {
-		return 0
-	}
-	defer r.Close()
-	if h := r.Meta().History; h != nil {
-		return h.Pending
-	}
-	return 0
-}
-
-// heldCommits is how many commits the index's history holds, mapped or
-// not, from its summary.
-func heldCommits(meta store.Meta) int {
-	var sum struct {
-		History *struct {
-			Commits int `json:"commits"`
-		} `json:"history"`
-	}
-	if json.Unmarshal(meta.Stats, &sum) != nil || sum.History == nil {
-		return 0
-	}
-	return sum.History.Commits
-}
-
 // CatchUp maps the older commits of the repository's history onto symbols
 // in steps until none is pending or the context ends. Another run that asks for the
 // index (the yield file) stops the step under way, which is done again
@@ -159,9 +130,6 @@ func CatchUp(ctx context.Context, root string, opt Options, logf func(format str
 			return nil
 		}
 		total := meta.History.Commits
-		if total == 0 {
-			total = heldCommits(meta) // an index written before the settings counted them
-		}
 		mapped := max(0, total-meta.History.Pending)
 		step := opt
 		step.Force = false
@@ -250,12 +218,10 @@ func pauseWhileAsked(ctx context.Context, yieldPath string, logf func(string, ..
 // StartCatchUp starts `gitnexus analyze --history-catch-up` on root in the
 // background, with this executable at the lowest CPU priority (nice 19,
 // where nice(1) exists), its output in the index directory's
-// history-catch-up.log; nothing when a catch-up runs already.
+// history-catch-up.log. Analyze calls it when no catch-up runs; one started
+// while another runs ends at once (CatchUp).
 // The process outlives this one.
 func StartCatchUp(root string) error {
-	if catchUpRunning(root) {
-		return nil
-	}
 	exe, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("start the history catch-up: %w", err)

@@ -70,7 +70,7 @@ func twins(t *testing.T, n int) (inc, full string) {
 	if _, err := Analyze(context.Background(), full, analyzeOptions(0)); err != nil {
 		t.Fatal(err)
 	}
-	if p := HistoryPending(full); p != 0 {
+	if p := historyPending(t, full); p != 0 {
 		t.Fatalf("a run without a window left %d commits pending", p)
 	}
 	return inc, full
@@ -115,9 +115,9 @@ func TestCatchUpInterrupted(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	interrupted, runs := 0, 0
-	for HistoryPending(inc) > 0 {
+	for historyPending(t, inc) > 0 {
 		if runs++; runs > 200 {
-			t.Fatalf("the catch-up makes no progress: %d commits still pending", HistoryPending(inc))
+			t.Fatalf("the catch-up makes no progress: %d commits still pending", historyPending(t, inc))
 		}
 		cctx, cancel := context.WithTimeout(ctx, time.Duration(1+rng.IntN(100))*time.Millisecond)
 		err := CatchUp(cctx, inc, analyzeOptions(0), nil)
@@ -186,7 +186,7 @@ func TestCatchUpYields(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	if p := HistoryPending(inc); p != 0 {
+	if p := historyPending(t, inc); p != 0 {
 		t.Fatalf("the catch-up ended with %d commits pending; its log: %q", p, logged)
 	}
 	sameIndex(t, inc, full)
@@ -214,4 +214,19 @@ func TestBudgetLeavesRestPending(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameIndex(t, inc, full)
+}
+
+// historyPending is how many commits of the index's history are still to
+// be mapped onto symbols.
+func historyPending(t *testing.T, root string) int {
+	t.Helper()
+	r, err := store.OpenRepo(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if h := r.Meta().History; h != nil {
+		return h.Pending
+	}
+	return 0
 }

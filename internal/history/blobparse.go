@@ -156,7 +156,7 @@ func unitsOf(root *ts.Node, src []byte, bodyKinds map[string]bool, l lang.Langua
 			continue
 		}
 		r := nodeLines(c)
-		if body := memberBody(c, bodyKinds); len(bodyKinds) > 0 && body != nil && (check == nil || check.MembersStandAlone(body, src)) {
+		if body := memberBody(c, bodyKinds); body != nil && (check == nil || check.MembersStandAlone(body, src)) {
 			if parts, ok := containerUnits(r, body); ok {
 				out = append(out, parts...)
 				continue
@@ -172,6 +172,9 @@ func unitsOf(root *ts.Node, src []byte, bodyKinds map[string]bool, l lang.Langua
 // levels of it (a class with modifiers, a type declaration's spec); nil
 // when it has none.
 func memberBody(n *ts.Node, bodyKinds map[string]bool) *ts.Node {
+	if len(bodyKinds) == 0 {
+		return nil // the language declares none: no walk
+	}
 	level := []*ts.Node{n}
 	for depth := 0; depth < 3 && len(level) > 0; depth++ {
 		var next []*ts.Node

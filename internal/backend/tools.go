@@ -398,28 +398,48 @@ func runExplore(ctx context.Context, b *Backend, a *Args) (*Result, error) {
 	}
 	return b.withRepo(ctx, a.String("repo"), func(s *Snapshot) (*Result, error) {
 		if a.String("type") == "cluster" {
-			c, ok := analysis.Cluster(s.Graph, name, maxClusterMembers)
-			if !ok {
-				var labels []string
-				for _, ci := range analysis.Clusters(s.Graph, 10, 1) {
-					labels = append(labels, ci.Label)
-				}
-				return nil, &NotFoundError{What: fmt.Sprintf("no community is labelled %q in %s; the largest: %s",
-					name, s.Repo.ID, strings.Join(labels, ", "))}
+			c, err := clusterOf(s, name)
+			if err != nil {
+				return nil, err
 			}
 			return &Result{Data: c, Text: format.Cluster(&c), Hint: hint(call("context"), " on one of its members.")}, nil
 		}
-		p, ok := analysis.Process(s.Graph, name)
-		if !ok {
-			var labels []string
-			for _, pr := range analysis.MainProcesses(s.Graph, 10) {
-				labels = append(labels, pr.Label)
-			}
-			return nil, &NotFoundError{What: fmt.Sprintf("no process is labelled %q in %s; the main ones: %s",
-				name, s.Repo.ID, strings.Join(labels, "; "))}
+		p, err := processOf(s, name)
+		if err != nil {
+			return nil, err
 		}
 		return &Result{Data: p, Text: format.Process(&p), Hint: hint(call("context"), " on one of its steps.")}, nil
 	})
+}
+
+// clusterOf is the functional area labelled name; not found, an error that
+// lists the largest areas.
+func clusterOf(s *Snapshot, name string) (analysis.ClusterDetail, error) {
+	c, ok := analysis.Cluster(s.Graph, name, maxClusterMembers)
+	if !ok {
+		var labels []string
+		for _, ci := range analysis.Clusters(s.Graph, 10, 1) {
+			labels = append(labels, ci.Label)
+		}
+		return c, &NotFoundError{What: fmt.Sprintf("no community is labelled %q in %s; the largest: %s (all: gitnexus://repo/%s/clusters)",
+			name, s.Repo.ID, strings.Join(labels, ", "), s.Repo.ID)}
+	}
+	return c, nil
+}
+
+// processOf is the process labelled (or with the id) name; not found, an
+// error that lists the main processes.
+func processOf(s *Snapshot, name string) (analysis.ProcessDetail, error) {
+	p, ok := analysis.Process(s.Graph, name)
+	if !ok {
+		var labels []string
+		for _, pr := range analysis.MainProcesses(s.Graph, 10) {
+			labels = append(labels, pr.Label)
+		}
+		return p, &NotFoundError{What: fmt.Sprintf("no process is labelled %q in %s; the main ones: %s (all: gitnexus://repo/%s/processes)",
+			name, s.Repo.ID, strings.Join(labels, "; "), s.Repo.ID)}
+	}
+	return p, nil
 }
 
 func runImpact(ctx context.Context, b *Backend, a *Args) (*Result, error) {
@@ -563,10 +583,6 @@ func runOverview(ctx context.Context, b *Backend, a *Args) (*Result, error) {
 	})
 }
 
-// ErrNotFound means a resource names a community or process the
-// repository does not have.
-var ErrNotFound = errors.New("not found")
-
 // maxClusterMembers bounds the members a cluster resource lists.
 const maxClusterMembers = 200
 
@@ -588,10 +604,9 @@ func (b *Backend) Clusters(ctx context.Context, ref string) (string, error) {
 func (b *Backend) Cluster(ctx context.Context, ref, name string) (string, error) {
 	var out string
 	_, err := b.withRepo(ctx, ref, func(s *Snapshot) (*Result, error) {
-		c, ok := analysis.Cluster(s.Graph, name, maxClusterMembers)
-		if !ok {
-			return nil, fmt.Errorf("%w: no community is labelled %q in %s; read gitnexus://repo/%s/clusters for the labels",
-				ErrNotFound, name, s.Repo.ID, s.Repo.ID)
+		c, err := clusterOf(s, name)
+		if err != nil {
+			return nil, err
 		}
 		out = format.Cluster(&c)
 		return nil, nil
@@ -614,10 +629,9 @@ func (b *Backend) Processes(ctx context.Context, ref string) (string, error) {
 func (b *Backend) Process(ctx context.Context, ref, name string) (string, error) {
 	var out string
 	_, err := b.withRepo(ctx, ref, func(s *Snapshot) (*Result, error) {
-		p, ok := analysis.Process(s.Graph, name)
-		if !ok {
-			return nil, fmt.Errorf("%w: no process is labelled %q in %s; read gitnexus://repo/%s/processes for the labels",
-				ErrNotFound, name, s.Repo.ID, s.Repo.ID)
+		p, err := processOf(s, name)
+		if err != nil {
+			return nil, err
 		}
 		out = format.Process(&p)
 		return nil, nil

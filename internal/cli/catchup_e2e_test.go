@@ -2,7 +2,6 @@ package cli_test
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,41 +12,8 @@ import (
 
 	"gitnexus.dev/gitnexus/internal/index"
 	"gitnexus.dev/gitnexus/internal/store"
+	"gitnexus.dev/gitnexus/internal/testrepo"
 )
-
-// historySteps commits n edits of a Go package to root, the same commits
-// (hashes included) in every repository they are made in: functions
-// changed, added and deleted, a file renamed.
-func historySteps(t *testing.T, root string, n int) {
-	t.Helper()
-	body := func(f string, v int) string { return fmt.Sprintf("\nfunc %s() int {\n\treturn %d\n}\n", f, v) }
-	files := map[string]string{"go.mod": "module m\n"}
-	for step := 0; step < n; step++ {
-		a := "package main\n"
-		for f := 0; f < 4; f++ {
-			v := 1
-			if f == step%4 {
-				v = step
-			}
-			a += body(fmt.Sprintf("F%d", f), v)
-		}
-		files["a.go"] = a
-		name := "b.go"
-		if step >= n/2 {
-			name = "c.go" // b.go renamed
-			delete(files, "b.go")
-		}
-		b := "package main\n"
-		for g := 0; g <= step/3; g++ {
-			if g != step%5 { // one of them deleted now and then
-				b += body(fmt.Sprintf("G%d", g), g+step/4)
-			}
-		}
-		files[name] = b
-		syncFiles(t, root, files)
-		commitAll(t, root, step)
-	}
-}
 
 // catchUpState reads the index's pending commits and whether a catch-up
 // holds its lock.
@@ -80,7 +46,7 @@ func TestHistoryCatchUpEqualsBlockingRun(t *testing.T) {
 	home := t.TempDir()
 	inc, full := filepath.Join(t.TempDir(), "repo"), filepath.Join(t.TempDir(), "repo")
 	for _, root := range []string{inc, full} {
-		historySteps(t, root, 24)
+		testrepo.EditHistory(t, root, 24)
 	}
 	var rep struct {
 		HistoryPending int    `json:"historyPending"`

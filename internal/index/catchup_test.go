@@ -15,35 +15,6 @@ import (
 	"gitnexus.dev/gitnexus/internal/testrepo"
 )
 
-// editHistory commits n edits of a Go package to root with fixed dates, so
-// that two repositories made by it have the same commits.
-func editHistory(t *testing.T, root string, n int) {
-	t.Helper()
-	body := func(f string, v int) string { return fmt.Sprintf("\nfunc %s() int {\n\treturn %d\n}\n", f, v) }
-	for step := 0; step < n; step++ {
-		a := "package main\n"
-		for f := 0; f < 3; f++ {
-			v := 0
-			if f == step%3 {
-				v = step
-			}
-			a += body(fmt.Sprintf("F%d", f), v)
-		}
-		b := "package main\n"
-		for g := 0; g <= step/4; g++ {
-			if g != step%5 {
-				b += body(fmt.Sprintf("G%d", g), g+step/3)
-			}
-		}
-		testrepo.Write(t, root, map[string]string{"go.mod": "module m\n", "a.go": a, "b.go": b})
-		if step == 0 {
-			testrepo.Git(t, root, "init", "-q", "-b", "main")
-		}
-		testrepo.Git(t, root, "add", "-A")
-		testrepo.CommitAt(t, root, time.Date(2025, 1, 1+step, 0, 0, 0, 0, time.UTC).Format("2006-01-02"), "commit", "-q", "-m", fmt.Sprintf("step %d", step))
-	}
-}
-
 // indexRows dumps what the index holds: nodes, edges and history records.
 func indexRows(t *testing.T, root string) map[string][]string {
 	t.Helper()
@@ -65,7 +36,7 @@ func twins(t *testing.T, n int) (inc, full string) {
 	t.Helper()
 	inc, full = filepath.Join(t.TempDir(), "r"), filepath.Join(t.TempDir(), "r")
 	for _, root := range []string{inc, full} {
-		editHistory(t, root, n)
+		testrepo.EditHistory(t, root, n)
 	}
 	if _, err := Analyze(context.Background(), full, analyzeOptions(0)); err != nil {
 		t.Fatal(err)

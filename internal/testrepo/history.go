@@ -1,11 +1,13 @@
 package testrepo
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"gitnexus.dev/gitnexus/internal/history"
 	"gitnexus.dev/gitnexus/internal/ingest"
@@ -73,4 +75,46 @@ func HistoryShop(t testing.TB) (root string, hashes []string) {
 func IndexHistory(t testing.TB, root string) registry.Entry {
 	t.Helper()
 	return IndexWith(t, ingest.Options{Root: root, MaxFileSize: 512 << 10, History: &history.Options{}})
+}
+
+// EditHistory commits n edits of a Go package to a new repository at root,
+// one a day from 2025-01-01, the same commits (hashes included) wherever it
+// is made: in a.go one of four functions changes at each commit; in b.go
+// functions are added every third commit and one of them is deleted now
+// and then; halfway, b.go is renamed to c.go. Every commit changes files.
+func EditHistory(t testing.TB, root string, n int) {
+	t.Helper()
+	body := func(f string, v int) string { return fmt.Sprintf("\nfunc %s() int {\n\treturn %d\n}\n", f, v) }
+	for step := 0; step < n; step++ {
+		a := "package main\n"
+		for f := 0; f < 4; f++ {
+			v := 0
+			if f == step%4 {
+				v = step + 1
+			}
+			a += body(fmt.Sprintf("F%d", f), v)
+		}
+		b := "package main\n"
+		for g := 0; g <= step/3; g++ {
+			if g != step%5 {
+				b += body(fmt.Sprintf("G%d", g), g+step/4)
+			}
+		}
+		name := "b.go"
+		if step >= n/2 {
+			name = "c.go"
+		}
+		switch {
+		case step == 0:
+			if err := os.MkdirAll(root, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			Git(t, root, "init", "-q", "-b", "main")
+		case step == n/2:
+			Git(t, root, "mv", "b.go", "c.go")
+		}
+		Write(t, root, map[string]string{"go.mod": "module m\n", "a.go": a, name: b})
+		Git(t, root, "add", "-A")
+		CommitAt(t, root, time.Date(2025, 1, 1+step, 0, 0, 0, 0, time.UTC).Format("2006-01-02"), "commit", "-q", "-m", fmt.Sprintf("step %d", step))
+	}
 }

@@ -44,6 +44,10 @@ func headOf(g *memgraph.Graph, n memgraph.NodeID) SymbolHead {
 type CallItem struct {
 	SymbolHead
 	Module string `json:"module"`
+	// Layer is the module's layer ("API layer", "storage", ...; see
+	// LayerOf), when its path or community names one.
+	Layer       string `json:"layer,omitempty"`
+	moduleLayer string // the layer of its file's path
 	// Community is the label of the functional area the symbol belongs to,
 	// when communities were detected.
 	Community string `json:"community,omitempty"`
@@ -74,6 +78,7 @@ type CallModule struct {
 	Name    string   `json:"name"`
 	Symbols []string `json:"symbols"` // names as written in their files
 	Test    bool     `json:"test,omitempty"`
+	Layer   string   `json:"layer,omitempty"` // its path's (see LayerOf)
 	// Communities are the functional areas of those symbols, when
 	// communities were detected.
 	Communities []string `json:"communities,omitempty"`
@@ -172,7 +177,7 @@ func CallTree(g *memgraph.Graph, n memgraph.NodeID, opt CallTreeOptions) CallTre
 				community = c.Label
 			}
 			lv.Items = append(lv.Items, CallItem{SymbolHead: headOf(g, h.Node), Community: community,
-				Module: facts.moduleOf(h.Node), Test: facts.isTest(h.Node), Depth: i + 1, Via: g.Nodes[h.From].ID,
+				Module: facts.moduleOf(h.Node), Layer: facts.layerOf(h.Node), moduleLayer: facts.fileLayer(h.Node), Test: facts.isTest(h.Node), Depth: i + 1, Via: g.Nodes[h.From].ID,
 				CallFile: g.Nodes[caller].FilePath, CallLines: nonNilLines(g.Lines(h.Via)),
 				Confidence: h.Via.Confidence, Reason: string(g.Reason(h.Via))})
 		}
@@ -207,7 +212,7 @@ func callModules(levels []CallLevel) []CallModule {
 			k := key{it.Module, it.Test}
 			m := byKey[k]
 			if m == nil {
-				m = &CallModule{Name: it.Module, Test: it.Test, Symbols: []string{}}
+				m = &CallModule{Name: it.Module, Test: it.Test, Layer: it.moduleLayer, Symbols: []string{}}
 				byKey[k] = m
 				order = append(order, k)
 			}

@@ -35,6 +35,7 @@ type ContextResult struct {
 	Status          string                   `json:"status"` // found, ambiguous, not_found
 	Symbol          *SymbolInfo              `json:"symbol,omitempty"`
 	Module          string                   `json:"module,omitempty"`
+	Layer           string                   `json:"layer,omitempty"` // see LayerOf
 	Candidates      []Candidate              `json:"candidates,omitempty"`
 	TotalCandidates int                      `json:"totalCandidates,omitempty"`
 	Incoming        map[string]RelationGroup `json:"incoming,omitempty"`
@@ -68,7 +69,7 @@ func Context(g *memgraph.Graph, n memgraph.NodeID, opt ContextOptions) ContextRe
 	}
 	info := Info(g, n)
 	mod, _ := ModuleOf(g, n)
-	res := ContextResult{Status: "found", Symbol: &info, Module: mod, Processes: ProcessesOf(g, n),
+	res := ContextResult{Status: "found", Symbol: &info, Module: mod, Layer: factsOf(g).layerOf(n), Processes: ProcessesOf(g, n),
 		Community: CommunityOf(g, n), Incoming: group(g, g.In(n), opt.PerGroup), Outgoing: group(g, g.Out(n), opt.PerGroup)}
 	if len(res.Processes) > opt.PerGroup {
 		res.TotalProcesses = len(res.Processes)

@@ -44,6 +44,7 @@ type ImpactItem struct {
 // ModuleImpact is a package or folder that affected nodes belong to.
 type ModuleImpact struct {
 	Name   string `json:"name"`
+	Layer  string `json:"layer,omitempty"` // its path's (see LayerOf)
 	Hits   int    `json:"hits"`
 	Direct bool   `json:"direct"` // holds a depth-1 item
 }
@@ -151,7 +152,7 @@ func Impact(g *memgraph.Graph, start []memgraph.NodeID, opt ImpactOptions) Impac
 			name := facts.moduleOf(h.Node)
 			m := modules[name]
 			if m == nil {
-				m = &ModuleImpact{Name: name}
+				m = &ModuleImpact{Name: name, Layer: facts.fileLayer(h.Node)}
 				modules[name] = m
 			}
 			m.Hits++

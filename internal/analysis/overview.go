@@ -25,6 +25,7 @@ type OverviewResult struct {
 // ModuleInfo is a package (or folder) and its size.
 type ModuleInfo struct {
 	Name    string `json:"name"`
+	Layer   string `json:"layer,omitempty"` // see LayerOf
 	Files   int    `json:"files"`
 	Symbols int    `json:"symbols"`
 }
@@ -49,6 +50,7 @@ func Overview(g *memgraph.Graph, limit int) OverviewResult {
 		Modules: []ModuleInfo{}, EntryPoints: []EntryPoint{}, Clusters: Clusters(g, limit, MinOverviewCluster), Processes: MainProcesses(g, limit)}
 	res.Nodes, res.Edges = g.Len(), g.EdgeCount()
 	modules := map[string]*ModuleInfo{}
+	facts := factsOf(g)
 	for i := range g.Nodes {
 		n := memgraph.NodeID(i)
 		nd := &g.Nodes[i]
@@ -65,6 +67,9 @@ func Overview(g *memgraph.Graph, limit int) OverviewResult {
 			if m == nil {
 				m = &ModuleInfo{Name: name}
 				modules[name] = m
+			}
+			if m.Layer == "" {
+				m.Layer = facts.fileLayer(n)
 			}
 			if nd.Kind == graph.KindFile {
 				m.Files++

@@ -44,6 +44,7 @@ type QueryHit struct {
 type QueryGroup struct {
 	File   string `json:"file"`
 	Module string `json:"module"`
+	Layer  string `json:"layer,omitempty"` // see LayerOf
 	// Score is the file's best result's; Ranks are its results' ranks.
 	Score float64 `json:"score"`
 	Ranks []int   `json:"ranks"`
@@ -145,7 +146,7 @@ func Query(ctx context.Context, r *store.Reader, g *memgraph.Graph, text string,
 			mod, _ := ModuleOf(g, h.Node)
 			i = len(res.Groups)
 			byFile[nd.FilePath] = i
-			res.Groups = append(res.Groups, QueryGroup{File: nd.FilePath, Module: mod, Score: score})
+			res.Groups = append(res.Groups, QueryGroup{File: nd.FilePath, Module: mod, Layer: factsOf(g).fileLayer(h.Node), Score: score})
 		}
 		res.Groups[i].Ranks = append(res.Groups[i].Ranks, hit.Rank)
 	}

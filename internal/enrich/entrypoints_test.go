@@ -80,6 +80,7 @@ func TestNames(t *testing.T) {
 func TestLabels(t *testing.T) {
 	for dir, want := range map[string]string{
 		"src/main/java/com/acme/orders": "orders", "internal/pkg/utils": "", ".": "", "net/http": "http", "lib/src": "",
+		"app/[[...slug]]": "slug", "pkg/a/x": "", "pkg/xy/_": "xy", "docs/llms.txt": "llms.txt", "api/v1": "api", "httpx/_transports": "transports",
 	} {
 		if got := folderLabel(dir); got != want {
 			t.Errorf("folderLabel(%q) = %q, want %q", dir, got, want)

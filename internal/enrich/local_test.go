@@ -19,8 +19,8 @@ import (
 // drift passes the limit.
 func TestLocalUpdate(t *testing.T) {
 	funcs := map[string][]string{ // file -> functions
-		"a/x.go": {"A1", "A2", "A3"}, "b/y.go": {"B1", "B2"}, "c/z.go": {"C1", "C2"},
-		"d/w.go": {"D1"}, "a/n.go": {"N1", "N2"}, "e/e.go": {"E1"}, "h/h.go": {"H1"}, "t/t.go": {"T"},
+		"auth/x.go": {"A1", "A2", "A3"}, "billing/y.go": {"B1", "B2"}, "cache/z.go": {"C1", "C2"},
+		"db/w.go": {"D1"}, "auth/n.go": {"N1", "N2"}, "events/e.go": {"E1"}, "hooks/h.go": {"H1"}, "tools/t.go": {"T"},
 	}
 	id := func(name string) string {
 		for f, ns := range funcs {
@@ -34,9 +34,9 @@ func TestLocalUpdate(t *testing.T) {
 	calls := [][2]string{
 		{"A1", "A2"}, {"A2", "A3"}, {"B1", "B2"},
 		{"C1", "C2"}, {"N1", "N2"}, // new, linked only to each other
-		{"D1", "A1"}, {"D1", "B1"}, // D1: more weight towards b
+		{"D1", "A1"}, {"D1", "B1"}, // D1: more weight towards billing
 		{"D1", "B2"},
-		{"T", "A2"}, {"T", "B2"}, // a tie: a comes first
+		{"T", "A2"}, {"T", "B2"}, // a tie: auth comes first
 	}
 	build := func() *graph.Graph {
 		g := graph.New()
@@ -55,19 +55,19 @@ func TestLocalUpdate(t *testing.T) {
 		return &graph.Partition{
 			Detection: graph.CommunityDetection{Symbols: 20, Drift: drift},
 			Communities: []graph.CommunityFacts{
-				{ID: "Community:a", Label: "a", Keywords: []string{"alpha"}},
-				{ID: "Community:b", Label: "b"},
+				{ID: "Community:auth", Label: "auth", Keywords: []string{"alpha"}},
+				{ID: "Community:billing", Label: "billing"},
 				{ID: "Community:gone", Label: "gone"}, // both members removed
 				{ID: "Community:half", Label: "half"}, // one of two removed
 			},
 			Languages: []string{"go", "go", "go", "go"},
 			Of: map[string]int32{id("A1"): 0, id("A2"): 0, id("A3"): 0, id("B1"): 1, id("B2"): 1,
-				"Function:g/g.go:G1": 2, "Function:g/g.go:G2": 2, id("H1"): 3, "Function:h/h.go:H2": 3},
+				"Function:gone/g.go:G1": 2, "Function:gone/g.go:G2": 2, id("H1"): 3, "Function:hooks/h.go:H2": 3},
 		}
 	}
 	changed := func(p string) bool {
-		return strings.HasPrefix(p, "c/") || p == "a/n.go" || strings.HasPrefix(p, "d/") ||
-			strings.HasPrefix(p, "e/") || strings.HasPrefix(p, "t/")
+		return strings.HasPrefix(p, "cache/") || p == "auth/n.go" || strings.HasPrefix(p, "db/") ||
+			strings.HasPrefix(p, "events/") || strings.HasPrefix(p, "tools/")
 	}
 	type community struct {
 		label    string
@@ -84,10 +84,10 @@ func TestLocalUpdate(t *testing.T) {
 		// Changed: C1 C2 D1 E1 N1 N2 T (7) and gone G1 G2 H2 (3): 10 on
 		// top of the drift before; the limit is 10 (LocalFloor).
 		{name: "local", drift: 0, update: "local", want: []community{
-			{"a", []string{"A1", "A2", "A3", "T"}, []string{"alpha"}},
-			{"b", []string{"B1", "B2", "D1"}, nil},
-			{"a 2", []string{"N1", "N2"}, nil}, // told apart from the kept "a"
-			{"c", []string{"C1", "C2"}, nil},
+			{"auth", []string{"A1", "A2", "A3", "T"}, []string{"alpha"}},
+			{"billing", []string{"B1", "B2", "D1"}, nil},
+			{"auth 2", []string{"N1", "N2"}, nil}, // told apart from the kept "auth"
+			{"cache", []string{"C1", "C2"}, nil},
 		}, detection: graph.CommunityDetection{Symbols: 20, Drift: 10}},
 		{name: "over the limit", drift: 1, update: "detected",
 			detection: graph.CommunityDetection{Symbols: 13}},

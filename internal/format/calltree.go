@@ -156,8 +156,15 @@ func placeModules(mods []analysis.CallModule) string {
 	var code, tests []string
 	for _, m := range mods {
 		name := m.Name
+		var tags []string
+		if m.Layer != "" && !m.Test {
+			tags = append(tags, m.Layer)
+		}
 		if len(m.Communities) > 0 {
-			name += " [area " + strings.Join(first(m.Communities, 3), ", ") + "]"
+			tags = append(tags, "area "+strings.Join(first(m.Communities, 3), ", "))
+		}
+		if len(tags) > 0 {
+			name += " [" + strings.Join(tags, "; ") + "]"
 		}
 		part := fmt.Sprintf("%s (%s)", name, strings.Join(first(m.Symbols, 5), ", "))
 		if m.Test {

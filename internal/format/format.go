@@ -5,6 +5,7 @@ package format
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -72,12 +73,38 @@ func Symbol(s *analysis.SymbolInfo) string {
 	return line
 }
 
+// layersOf is " (<layer>, <layer>, ...)": the layers of mods in their
+// order, "" when none has one.
+func layersOf(mods []analysis.ModuleImpact) string {
+	var ls []string
+	for _, m := range mods {
+		if m.Layer != "" && !slices.Contains(ls, m.Layer) {
+			ls = append(ls, m.Layer)
+		}
+	}
+	if len(ls) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(ls, ", ") + ")"
+}
+
+// inLayer is ", <layer>" after a module's name, "" without a layer.
+func inLayer(layer string) string {
+	if layer == "" {
+		return ""
+	}
+	return ", " + layer
+}
+
 // Context renders a symbol's relations by type and direction.
 func Context(r *analysis.ContextResult) string {
 	var b strings.Builder
 	b.WriteString(Symbol(r.Symbol) + "\n")
 	if r.Module != "" {
 		fmt.Fprintf(&b, "\nModule: %s\n", r.Module)
+		if r.Layer != "" {
+			fmt.Fprintf(&b, "Layer: %s\n", r.Layer)
+		}
 	}
 	if r.Symbol.Doc != "" {
 		fmt.Fprintf(&b, "\n%s\n", r.Symbol.Doc)
@@ -156,9 +183,9 @@ func relationLabel(key string, incoming bool) string {
 // Impact renders affected symbols by depth with the risk.
 func Impact(r *analysis.ImpactResult) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Impact of changing %s `%s` (%s): risk **%s**. %d direct, %d in total within %d levels, in %d module(s).\n",
+	fmt.Fprintf(&b, "Impact of changing %s `%s` (%s): risk **%s**. %d direct, %d in total within %d levels, in %d module(s)%s.\n",
 		r.Target.Kind, r.Target.QualifiedName, Loc(r.Target.FilePath, r.Target.StartLine), r.Risk,
-		r.Summary.Direct, r.Summary.Total, r.MaxDepth, r.Summary.Modules)
+		r.Summary.Direct, r.Summary.Total, r.MaxDepth, r.Summary.Modules, layersOf(r.AffectedModules))
 	if !r.Exhaustive {
 		b.WriteString("\nThe walk stopped at its size limit: the counts are lower bounds.\n")
 	}
@@ -197,12 +224,12 @@ func Impact(r *analysis.ImpactResult) string {
 		rows := [][]string{}
 		for i, m := range r.AffectedModules {
 			if i == 15 {
-				rows = append(rows, []string{fmt.Sprintf("… %d more", len(r.AffectedModules)-i), "", ""})
+				rows = append(rows, []string{fmt.Sprintf("… %d more", len(r.AffectedModules)-i), "", "", ""})
 				break
 			}
-			rows = append(rows, []string{m.Name, fmt.Sprint(m.Hits), yes(m.Direct)})
+			rows = append(rows, []string{m.Name, m.Layer, fmt.Sprint(m.Hits), yes(m.Direct)})
 		}
-		b.WriteString(Table([]string{"module", "affected", "direct"}, rows))
+		b.WriteString(Table([]string{"module", "layer", "affected", "direct"}, rows))
 	}
 	b.WriteString(affectedProcesses(r.AffectedProcesses))
 	if len(r.AffectedCommunities) > 0 {
@@ -370,7 +397,7 @@ func Query(r *analysis.QueryResult) string {
 			for i, rk := range g.Ranks {
 				ranks[i] = fmt.Sprint(rk)
 			}
-			fmt.Fprintf(&b, "- `%s` (%s): %s\n", g.File, g.Module, strings.Join(ranks, ", "))
+			fmt.Fprintf(&b, "- `%s` (%s%s): %s\n", g.File, g.Module, inLayer(g.Layer), strings.Join(ranks, ", "))
 		}
 	}
 	if len(r.Files) > 0 {
@@ -416,9 +443,9 @@ func Overview(name string, r *analysis.OverviewResult) string {
 		b.WriteString("\n### Biggest modules\n\n")
 		rows := [][]string{}
 		for _, m := range r.Modules {
-			rows = append(rows, []string{m.Name, fmt.Sprint(m.Files), fmt.Sprint(m.Symbols)})
+			rows = append(rows, []string{m.Name, m.Layer, fmt.Sprint(m.Files), fmt.Sprint(m.Symbols)})
 		}
-		b.WriteString(Table([]string{"module", "files", "symbols"}, rows))
+		b.WriteString(Table([]string{"module", "layer", "files", "symbols"}, rows))
 	}
 	if len(r.EntryPoints) > 0 {
 		b.WriteString("\n### Likely entry points\n\n")

@@ -243,6 +243,11 @@ type RecentChangesResult struct {
 	// MoreCommits counts commits in the window past the limit.
 	MoreCommits int           `json:"moreCommits"`
 	Files       []HistoryFile `json:"files"`
+	// TotalFiles and TotalSymbols count what the commits changed; Files
+	// lists at most MaxHistoryFiles of the files, those with the most
+	// changed symbols (then commits) first, in path order.
+	TotalFiles   int `json:"totalFiles"`
+	TotalSymbols int `json:"totalSymbols"`
 	// NotIndexed counts commits git lists for the range or branch that
 	// the index does not hold; SymbolsSkipped lists commits whose symbols
 	// were not mapped (too many files, missing objects).
@@ -252,6 +257,13 @@ type RecentChangesResult struct {
 
 // MaxSymbolsPerFile bounds the symbols a file lists in recent changes.
 const MaxSymbolsPerFile = 50
+
+// MaxHistoryFiles bounds the files recent changes and a commit's impact
+// list, and MaxCommitSymbols the symbols a commit's impact lists.
+const (
+	MaxHistoryFiles  = 100
+	MaxCommitSymbols = 100
+)
 
 // RecentChanges groups by file the symbols changed by the commits chosen:
 // the listed hashes when only is not nil (in history order), else every
@@ -333,6 +345,20 @@ func RecentChanges(g *memgraph.Graph, x *HistoryIndex, only map[string]bool, w D
 			cs.Commits = appendOnce(cs.Commits, short)
 		}
 	}
+	res.TotalFiles = len(fileOrder)
+	for _, acc := range files {
+		res.TotalSymbols += len(acc.order)
+	}
+	if len(fileOrder) > MaxHistoryFiles {
+		sort.SliceStable(fileOrder, func(a, b int) bool {
+			fa, fb := files[fileOrder[a]], files[fileOrder[b]]
+			if len(fa.order) != len(fb.order) {
+				return len(fa.order) > len(fb.order)
+			}
+			return len(fa.commits) > len(fb.commits)
+		})
+		fileOrder = fileOrder[:MaxHistoryFiles]
+	}
 	sort.Strings(fileOrder)
 	for _, p := range fileOrder {
 		acc := files[p]
@@ -394,6 +420,11 @@ type CommitImpactResult struct {
 	SymbolsSkipped string         `json:"symbolsSkipped,omitempty"`
 	Files          []CommitFile   `json:"files"`
 	Symbols        []CommitSymbol `json:"symbols"`
+	// TotalFiles and TotalSymbols count what the commit changed; Files
+	// and Symbols list at most MaxHistoryFiles and MaxCommitSymbols of
+	// them, in git's order. Callers start from every changed symbol.
+	TotalFiles   int `json:"totalFiles"`
+	TotalSymbols int `json:"totalSymbols"`
 	// Callers are the upstream dependents (depth 2) of the changed
 	// symbols that still exist.
 	Callers    ImpactResult `json:"callers"`
@@ -421,7 +452,9 @@ func CommitImpact(g *memgraph.Graph, x *HistoryIndex, i int, limit int) CommitIm
 			}
 		}
 	}
-	for _, f := range x.FilesOf(i) {
+	files := x.FilesOf(i)
+	res.TotalFiles = len(files)
+	for _, f := range files[:min(len(files), MaxHistoryFiles)] {
 		cf := CommitFile{Path: f.Path, OldPath: f.OldPath, ChangeType: string(f.Status), Additions: f.Additions,
 			Deletions: f.Deletions, Binary: f.Binary}
 		switch {
@@ -450,7 +483,10 @@ func CommitImpact(g *memgraph.Graph, x *HistoryIndex, i int, limit int) CommitIm
 			cs.AtHead = true
 			start = append(start, n)
 		}
-		res.Symbols = append(res.Symbols, cs)
+		res.TotalSymbols++
+		if len(res.Symbols) < MaxCommitSymbols {
+			res.Symbols = append(res.Symbols, cs)
+		}
 	}
 	res.Callers = Impact(g, start, ImpactOptions{Upstream: true, MaxDepth: 2, Limit: limit})
 	return res

@@ -144,12 +144,11 @@ func short(hash string) string {
 // RecentChanges renders the symbols a window of commits changed.
 func RecentChanges(r *analysis.RecentChangesResult) string {
 	var b strings.Builder
-	symbols := 0
-	for _, f := range r.Files {
-		symbols += len(f.Symbols)
-	}
 	fmt.Fprintf(&b, "%s: %d %s changed %d %s in %d %s.\n", r.Window, len(r.Commits), noun(len(r.Commits), "commit", "commits"),
-		symbols, noun(symbols, "symbol", "symbols"), len(r.Files), noun(len(r.Files), "file", "files"))
+		r.TotalSymbols, noun(r.TotalSymbols, "symbol", "symbols"), r.TotalFiles, noun(r.TotalFiles, "file", "files"))
+	if len(r.Files) < r.TotalFiles {
+		fmt.Fprintf(&b, "Only the %d files with the most changed symbols are listed; a narrower window or fewer commits lists the others.\n", len(r.Files))
+	}
 	if r.MoreCommits > 0 {
 		fmt.Fprintf(&b, "%d older commits in the window are not included (limit).\n", r.MoreCommits)
 	}
@@ -205,7 +204,10 @@ func CommitImpact(r *analysis.CommitImpactResult) string {
 	if len(r.RevertedBy) > 0 {
 		fmt.Fprintf(&b, "\nIt was reverted by %s.\n", strings.Join(shortAll(r.RevertedBy), ", "))
 	}
-	fmt.Fprintf(&b, "\n### Files (%d)\n\n", len(r.Files))
+	fmt.Fprintf(&b, "\n### Files (%d)\n\n", r.TotalFiles)
+	if len(r.Files) < r.TotalFiles {
+		fmt.Fprintf(&b, "The first %d, in git's order (get_file_history follows one file):\n\n", len(r.Files))
+	}
 	rows := make([][]string, 0, len(r.Files))
 	for _, f := range r.Files {
 		now := f.AtHead
@@ -222,7 +224,10 @@ func CommitImpact(r *analysis.CommitImpactResult) string {
 	} else if r.SymbolsSkipped != "" {
 		fmt.Fprintf(&b, "\nSymbols were not mapped for this commit (%s).\n", r.SymbolsSkipped)
 	} else {
-		fmt.Fprintf(&b, "\n### Symbols (%d)\n\n", len(r.Symbols))
+		fmt.Fprintf(&b, "\n### Symbols (%d)\n\n", r.TotalSymbols)
+		if len(r.Symbols) < r.TotalSymbols {
+			fmt.Fprintf(&b, "The first %d; who depends on them counts all of them:\n\n", len(r.Symbols))
+		}
 		rows = rows[:0]
 		for _, s := range r.Symbols {
 			name := s.Name

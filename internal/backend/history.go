@@ -121,31 +121,64 @@ func repoPath(root, p string) string {
 	return strings.TrimPrefix(p, "/")
 }
 
+// AmbiguousPathError is a path suffix that ends the paths of several
+// files.
+type AmbiguousPathError struct {
+	Suffix string
+	Files  []analysis.Candidate
+}
+
+func (e *AmbiguousPathError) Error() string {
+	var ps []string
+	for _, f := range e.Files[:min(len(e.Files), 5)] {
+		ps = append(ps, f.FilePath)
+	}
+	more := ""
+	if len(e.Files) > 5 {
+		more = fmt.Sprintf(" and %d more", len(e.Files)-5)
+	}
+	return fmt.Sprintf("%q ends the paths of %d files (%s%s): give the full path of one", e.Suffix, len(e.Files), strings.Join(ps, ", "), more)
+}
+
+// historyPath is the one rule by which the history answers (MCP, CLI and
+// REST alike) read a file's path: a path some indexed commit changed, as
+// written; else the one file at HEAD whose path ends with it at a folder
+// boundary (an *AmbiguousPathError when several do, a NotFoundError when
+// none does).
+func historyPath(s *Snapshot, x *analysis.HistoryIndex, p string) (string, error) {
+	if x.KnownPath(p) {
+		return p, nil
+	}
+	var files []analysis.Candidate
+	for n := range s.Graph.Nodes {
+		if nd := &s.Graph.Nodes[n]; nd.Kind == graph.KindFile && strings.HasSuffix(nd.FilePath, "/"+p) {
+			files = append(files, analysis.Candidate{SymbolInfo: analysis.Info(s.Graph, memgraph.NodeID(n))})
+		}
+	}
+	switch len(files) {
+	case 0:
+		return "", &NotFoundError{What: fmt.Sprintf("no indexed commit changed %q in %s (the path is relative to the repository root, or the end of one file's path)", p, s.Repo.ID)}
+	case 1:
+		return files[0].FilePath, nil
+	}
+	return "", &AmbiguousPathError{Suffix: p, Files: files}
+}
+
 func runFileHistory(ctx context.Context, b *Backend, a *Args) (*Result, error) {
 	w, err := dateWindow(a)
 	if err != nil {
 		return nil, err
 	}
 	return b.withHistory(ctx, a, func(s *Snapshot, x *analysis.HistoryIndex) (*Result, error) {
-		p := repoPath(s.Repo.RepoPath, a.String("path"))
-		if !x.KnownPath(p) {
-			// A unique suffix of a file at HEAD.
-			var files []analysis.Candidate
-			for n := range s.Graph.Nodes {
-				if nd := &s.Graph.Nodes[n]; nd.Kind == graph.KindFile && strings.HasSuffix(nd.FilePath, "/"+p) {
-					files = append(files, analysis.Candidate{SymbolInfo: analysis.Info(s.Graph, memgraph.NodeID(n))})
-				}
-			}
-			switch len(files) {
-			case 0:
-				return nil, &NotFoundError{What: fmt.Sprintf("no indexed commit changed %q in %s (the path is relative to the repository root)", p, s.Repo.ID)}
-			case 1:
-				p = files[0].FilePath
-			default:
-				return &Result{Data: map[string]any{"status": "ambiguous", "candidates": files, "totalCandidates": len(files)},
-					Text: format.Candidates(p, files, len(files)), Hint: hint(repeat(), " with the full path of one of the candidates as ", param("path"), "."),
-					Ambiguous: true}, nil
-			}
+		p, err := historyPath(s, x, repoPath(s.Repo.RepoPath, a.String("path")))
+		var amb *AmbiguousPathError
+		if errors.As(err, &amb) {
+			return &Result{Data: map[string]any{"status": "ambiguous", "candidates": amb.Files, "totalCandidates": len(amb.Files)},
+				Text: format.Candidates(amb.Suffix, amb.Files, len(amb.Files)), Hint: hint(repeat(), " with the full path of one of the candidates as ", param("path"), "."),
+				Ambiguous: true}, nil
+		}
+		if err != nil {
+			return nil, err
 		}
 		res := analysis.FileHistory(x, p, w, a.Int("offset"), a.Int("limit"))
 		h := hint(call("get_commit_impact"), " on a hash to see what that commit changed.")

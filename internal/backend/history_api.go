@@ -259,10 +259,12 @@ func (h *HistoryView) pathAt(headPath string, ci int) (string, error) {
 	return headPath, nil
 }
 
-// FileCommits is the history of a file for the REST API.
+// FileCommits is the history of a file for the REST API; path is read
+// as get_file_history reads it (historyPath): a full path or a unique end.
 func (h *HistoryView) FileCommits(path string, w analysis.DateWindow, offset, limit int) (analysis.FileHistoryResult, error) {
-	if !h.X.KnownPath(path) {
-		return analysis.FileHistoryResult{}, &NotFoundError{What: fmt.Sprintf("no indexed commit changed %q in %s", path, h.s.Repo.ID)}
+	path, err := historyPath(h.s, h.X, path)
+	if err != nil {
+		return analysis.FileHistoryResult{}, err
 	}
 	return analysis.FileHistory(h.X, path, w, offset, limit), nil
 }

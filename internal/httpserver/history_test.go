@@ -1,6 +1,7 @@
 package httpserver
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"gitnexus.dev/gitnexus/internal/analysis"
 	"gitnexus.dev/gitnexus/internal/backend"
 	"gitnexus.dev/gitnexus/internal/history"
 	"gitnexus.dev/gitnexus/internal/ingest"
@@ -216,5 +218,62 @@ func TestBranchAllOfAnAllBranchesIndex(t *testing.T) {
 	var commits []map[string]any
 	if resp.StatusCode != 200 || json.NewDecoder(resp.Body).Decode(&commits) != nil || len(commits) == 0 {
 		t.Errorf("?branch=all of an all-branches index: %d, %d commits", resp.StatusCode, len(commits))
+	}
+}
+
+// TestFilePathRule checks that REST reads a file's path as
+// get_file_history does: the full path, or the one file whose path ends
+// with it; a suffix of several files' paths is a 409 naming them, and
+// the MCP tool answers the same three requests alike.
+func TestFilePathRule(t *testing.T) {
+	testrepo.Home(t)
+	root := testrepo.New(t, t.TempDir(), map[string]string{
+		"go.mod":          "module example.com/m\n",
+		"api/util.go":     "package api\n\nfunc A() int { return 1 }\n",
+		"store/util.go":   "package store\n\nfunc S() int { return 2 }\n",
+		"store/record.go": "package store\n\nfunc R() int { return 3 }\n",
+	})
+	testrepo.IndexHistory(t, root)
+	base := serve(t, root, Options{}, backend.Options{IdleTimeout: -1})
+	full := do(t, "GET", base+"/api/v1/file/store/record.go/commits", "", nil)
+	if full.status != 200 || !strings.Contains(full.body, `"path":"store/record.go"`) {
+		t.Fatalf("full path: %d %s", full.status, full.body)
+	}
+	for _, c := range []struct {
+		path   string
+		status int
+		want   string
+	}{
+		{"record.go", 200, full.body},
+		{"util.go", 409, `\"util.go\" ends the paths of 2 files (api/util.go, store/util.go)`},
+		{"tore/record.go", 404, "no indexed commit changed"}, // a suffix ends at a folder boundary
+	} {
+		r := do(t, "GET", base+"/api/v1/file/"+c.path+"/commits", "", nil)
+		if r.status != c.status || !strings.Contains(r.body, c.want) {
+			t.Errorf("REST %s: %d %s, want %d with %q", c.path, r.status, r.body, c.status, c.want)
+		}
+	}
+	b, err := backend.New(backend.Options{IgnoreCwd: true, IdleTimeout: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	for p, want := range map[string]string{"record.go": "store/record.go", "util.go": "ambiguous", "tore/record.go": "not found"} {
+		res, err := b.CallTool(context.Background(), "get_file_history", map[string]any{"repo": root, "path": p})
+		got := ""
+		switch {
+		case err != nil:
+			got = "not found"
+			if !strings.Contains(err.Error(), "no indexed commit changed") {
+				got = err.Error()
+			}
+		case res.Ambiguous:
+			got = "ambiguous"
+		default:
+			got = res.Data.(analysis.FileHistoryResult).Path
+		}
+		if got != want {
+			t.Errorf("get_file_history %s: %s, want %s", p, got, want)
+		}
 	}
 }

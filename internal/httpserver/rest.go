@@ -53,6 +53,7 @@ func statusOf(err error) (int, string) {
 	var (
 		argErr    *backend.ArgError
 		notFound  *backend.NotFoundError
+		ambPath   *backend.AmbiguousPathError
 		inputErr  *analysis.InputError
 		staleErr  *analysis.StaleError
 		cypherErr *cypher.Error
@@ -73,7 +74,7 @@ func statusOf(err error) (int, string) {
 	case errors.Is(err, backend.ErrUnknownTool), errors.As(err, &notFound),
 		errors.Is(err, registry.ErrNotFound), errors.Is(err, registry.ErrNoRepos), errors.Is(err, registry.ErrNotIndexed), errors.Is(err, errNotFound):
 		return http.StatusNotFound, msg
-	case errors.Is(err, registry.ErrAmbiguous), errors.As(err, &staleErr):
+	case errors.Is(err, registry.ErrAmbiguous), errors.As(err, &staleErr), errors.As(err, &ambPath):
 		return http.StatusConflict, msg
 	case errors.Is(err, context.DeadlineExceeded):
 		return http.StatusGatewayTimeout, msg

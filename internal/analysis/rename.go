@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -31,7 +32,14 @@ type RenameOptions struct {
 	IncludeTextMatches bool
 	// MaxTextMatches bounds the text_search edits listed.
 	MaxTextMatches int
+	// TextSearchBudget bounds the time a plan (DryRun) spends on the text
+	// search; 0: none. An applied rename always searches every file.
+	TextSearchBudget time.Duration
 }
+
+// DefaultTextSearchBudget is the time a rename plan searches text for:
+// the whole Go standard library does not fit in it.
+const DefaultTextSearchBudget = 100 * time.Millisecond
 
 // Edit tags.
 const (
@@ -70,9 +78,13 @@ type RenameResult struct {
 	ReviewEdits     int         `json:"review_edits,omitempty"`
 	TextEdits       int         `json:"text_search_edits"`
 	TextTruncated   bool        `json:"text_search_truncated,omitempty"`
-	Applied         int         `json:"applied"`
-	FilesChanged    []string    `json:"files_changed"`
-	Warnings        []string    `json:"warnings,omitempty"`
+	// TextSearched of TextFiles files were searched, when the plan's time
+	// for the text search ran out first.
+	TextSearched int      `json:"text_search_files_searched,omitempty"`
+	TextFiles    int      `json:"text_search_files,omitempty"`
+	Applied      int      `json:"applied"`
+	FilesChanged []string `json:"files_changed"`
+	Warnings     []string `json:"warnings,omitempty"`
 }
 
 var tagOrder = map[string]int{TagGraph: 0, TagReview: 1, TagTextSearch: 2}
@@ -177,10 +189,19 @@ func Rename(ctx context.Context, g *memgraph.Graph, root string, target memgraph
 		res.Warnings = append(res.Warnings, w)
 	}
 
-	// Text matches elsewhere, minus positions of homonyms.
-	for _, f := range files {
+	// Text matches elsewhere, minus positions of homonyms, until there are
+	// as many as the answer lists (or, in a plan, the time is up).
+	textStart := time.Now()
+	for i, f := range files {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
+		}
+		if res.TextTruncated {
+			break
+		}
+		if opt.DryRun && opt.TextSearchBudget > 0 && time.Since(textStart) > opt.TextSearchBudget {
+			res.TextSearched, res.TextFiles = i, len(files)
+			break
 		}
 		for _, ed := range src.all(f, old, ident) {
 			if seen[fmt.Sprintf("%s:%d:%d", ed.File, ed.Line, ed.Column)] || homonymLines[fmt.Sprintf("%s:%d", ed.File, ed.Line)] {
@@ -407,28 +428,70 @@ func identChars(language string) func(r rune) bool {
 
 // sources reads repository files as lines, once each.
 type sources struct {
-	root  string
-	cache map[string][][]byte
+	root     string
+	realRoot string // root with its symlinks resolved, once
+	cache    map[string][][]byte
+	dirs     map[string]string // folder -> its real path ("" when it leaves the repository)
 }
 
 // MaxRenameFileSize bounds the files a rename reads.
 const MaxRenameFileSize = 2 << 20
 
 func (s *sources) lines(file string) [][]byte {
+	return s.linesWith(file, "")
+}
+
+// linesWith is lines, without splitting (nor keeping) a file that does not
+// hold name: the text search reads every file, and most hold nothing.
+func (s *sources) linesWith(file, name string) [][]byte {
 	if l, ok := s.cache[file]; ok {
 		return l
 	}
 	var out [][]byte
-	abs, err := inside(s.root, file)
+	if s.realRoot == "" {
+		var err error
+		if s.realRoot, err = filepath.EvalSymlinks(s.root); err != nil {
+			s.realRoot = filepath.Clean(s.root) // refuses every file behind a symlink: safe
+		}
+	}
+	abs, err := s.inside(file)
 	if err == nil {
 		if fi, err := os.Stat(abs); err == nil && fi.Mode().IsRegular() && fi.Size() <= MaxRenameFileSize {
-			if b, err := os.ReadFile(abs); err == nil && bytes.IndexByte(b[:min(len(b), 8000)], 0) < 0 {
+			if b, err := os.ReadFile(abs); err == nil && bytes.IndexByte(b[:min(len(b), 8000)], 0) < 0 &&
+				(name == "" || bytes.Contains(b, []byte(name))) {
 				out = bytes.SplitAfter(b, []byte{'\n'})
 			}
 		}
 	}
 	s.cache[file] = out
 	return out
+}
+
+// inside is the package's inside, resolving each folder's symlinks once:
+// a file that is no symlink itself lies where its folder really is.
+func (s *sources) inside(file string) (string, error) {
+	if filepath.IsAbs(file) || strings.HasPrefix(filepath.Clean(file), "..") {
+		return "", inputErrorf("%s is outside the repository", file)
+	}
+	abs := filepath.Join(s.root, filepath.FromSlash(file))
+	if fi, err := os.Lstat(abs); err != nil || fi.Mode()&os.ModeSymlink != 0 {
+		return insideReal(s.root, s.realRoot, file)
+	}
+	dir := filepath.Dir(abs)
+	real, ok := s.dirs[dir]
+	if !ok {
+		if r, err := filepath.EvalSymlinks(dir); err == nil && (r == s.realRoot || strings.HasPrefix(r, s.realRoot+string(filepath.Separator))) {
+			real = r
+		}
+		if s.dirs == nil {
+			s.dirs = map[string]string{}
+		}
+		s.dirs[dir] = real
+	}
+	if real == "" {
+		return "", inputErrorf("%s leads outside the repository", file)
+	}
+	return abs, nil
 }
 
 // onLine returns the whole-identifier occurrences of name on a line.
@@ -458,7 +521,7 @@ func (s *sources) first(file string, from, to int, name string, ident func(rune)
 // all returns every occurrence of name in a file.
 func (s *sources) all(file, name string, ident func(rune) bool) []Edit {
 	var out []Edit
-	for i := range s.lines(file) {
+	for i := range s.linesWith(file, name) {
 		out = append(out, s.onLine(file, i+1, name, ident)...)
 	}
 	return out
@@ -488,15 +551,20 @@ func occurrences(line []byte, name string, ident func(rune) bool) []int {
 // inside resolves a repository-relative path and refuses one that leaves
 // the repository (by .. or through a symlink).
 func inside(root, rel string) (string, error) {
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return "", err
+	}
+	return insideReal(root, realRoot, rel)
+}
+
+// insideReal is inside with the root's resolved path given.
+func insideReal(root, realRoot, rel string) (string, error) {
 	if filepath.IsAbs(rel) || strings.HasPrefix(filepath.Clean(rel), "..") {
 		return "", inputErrorf("%s is outside the repository", rel)
 	}
 	abs := filepath.Join(root, filepath.FromSlash(rel))
 	real, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		return "", err
-	}
-	realRoot, err := filepath.EvalSymlinks(root)
 	if err != nil {
 		return "", err
 	}

@@ -105,7 +105,7 @@ func toolTable() []*Tool {
 			Name: "rename", Title: "Rename a symbol everywhere the graph knows", ReadOnly: false,
 			Description: "Rename a symbol: edits at its definition and at every reference site the graph resolved (tag graph), " +
 				"plus whole-identifier text matches elsewhere (tag text_search; other symbols of the same name are left " +
-				"alone). A line that holds both this symbol's reference and a same-named other symbol's is tagged review and " +
+				"alone; a dry run searches text for at most 100 ms and says how many files it read). A line that holds both this symbol's reference and a same-named other symbol's is tagged review and " +
 				"never applied. A dry run by default; with dry_run false the graph edits are applied (and the text matches too " +
 				"with include_text_matches), changing only those positions. Refuses names that are not identifiers or that " +
 				"collide in the symbol's scope. Run detect_changes and analyze afterwards.",
@@ -511,7 +511,8 @@ func runRename(ctx context.Context, b *Backend, a *Args) (*Result, error) {
 			return nil, fmt.Errorf("list the files of %s: %w", s.Repo.ID, err)
 		}
 		res, err := analysis.Rename(ctx, s.Graph, s.Repo.RepoPath, n, listed.Files, analysis.RenameOptions{
-			NewName: a.String("new_name"), DryRun: a.Bool("dry_run"), IncludeTextMatches: a.Bool("include_text_matches")})
+			NewName: a.String("new_name"), DryRun: a.Bool("dry_run"), IncludeTextMatches: a.Bool("include_text_matches"),
+			TextSearchBudget: analysis.DefaultTextSearchBudget})
 		if err != nil {
 			if errors.Is(err, analysis.ErrInvalidName) {
 				return nil, &ArgError{Param: "new_name", Msg: err.Error()}

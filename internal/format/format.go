@@ -363,6 +363,9 @@ func Rename(r *analysis.RenameResult) string {
 	if r.TextTruncated {
 		b.WriteString("\nText matches were cut at the limit.\n")
 	}
+	if r.TextFiles > 0 {
+		fmt.Fprintf(&b, "\nThe text search of this plan stopped after %d of %d files, at its time limit; applying the rename searches them all.\n", r.TextSearched, r.TextFiles)
+	}
 	return b.String()
 }
 

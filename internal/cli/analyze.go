@@ -67,7 +67,7 @@ computes the rest again: the index is the one a rebuild makes.
 In a git repository the history is read too (first-parent, or --all-branches; at most
 --max-commits): Commit nodes linked to the files (MODIFIES, following renames) and symbols
 (CHANGES) each changed. Commits it cannot map in 300 ms are mapped onto symbols in the
-background (--wait-history or $CI: before returning). Later runs read only new commits.
+background (--wait-history, $GITNEXUS_WAIT_HISTORY or $CI: before returning). Later runs read only new commits.
 
 --watch keeps running and analyzes again when files change (saves coalesced for --debounce; HEAD
 and refs count, .gitnexus/, vendored and ignored directories do not), one line per re-index, until
@@ -96,7 +96,7 @@ Ctrl-C or SIGTERM. Details: docs/keeping-fresh.md.`,
 			}
 			o.force = o.force || seedFull
 			switch {
-			case o.waitHistory || inCI() && !cmd.Flags().Changed("history-window"):
+			case o.waitHistory || waitHistoryEnv() && !cmd.Flags().Changed("history-window"):
 				o.history.Window, o.history.Budget = 0, 0
 			case cmd.Flags().Changed("history-window"):
 				o.history.Budget = 0 // a count, for the same index on any machine

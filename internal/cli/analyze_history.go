@@ -26,18 +26,24 @@ func registerHistoryFlags(f *pflag.FlagSet, h *index.History, wait, catchUp *boo
 	f.IntVar(&h.MaxCommits, "max-commits", history.DefaultMaxCommits, "read at most this many commits, the newest (0: all)")
 	f.IntVar(&h.MaxCommitFiles, "max-commit-files", history.DefaultMaxCommitFiles,
 		"commits changing more files keep their file links but are not mapped onto symbols")
-	f.BoolVar(wait, "wait-history", false, fmt.Sprintf("map every commit onto symbols before returning (by default the newest are for %v, the older ones in the background; also when $CI is set)", index.ForegroundBudget))
+	f.BoolVar(wait, "wait-history", false, fmt.Sprintf("map every commit onto symbols before returning (by default the newest are for %v, the older ones in the background; also when $GITNEXUS_WAIT_HISTORY or $CI is set)", index.ForegroundBudget))
 	f.IntVar(&h.Window, "history-window", 0, "map the newest N commits onto symbols before returning, not as many as the time allows; the rest in the background")
 	_ = f.MarkHidden("history-window")
 	f.BoolVar(catchUp, "history-catch-up", false, "read the older commits of the index's history in steps (what analyze starts in the background)")
 	_ = f.MarkHidden("history-catch-up")
 }
 
-// inCI reports whether the CI environment variable says a CI job runs:
-// nothing is left to the background there.
-func inCI() bool {
-	v := strings.ToLower(os.Getenv("CI"))
-	return v != "" && v != "0" && v != "false"
+// waitHistoryEnv reports whether the environment asks analyze to map the
+// whole history before returning: GITNEXUS_WAIT_HISTORY set, or CI set (a
+// CI job leaves nothing to the background). Set, here, is neither empty,
+// 0 nor false.
+func waitHistoryEnv() bool {
+	for _, k := range []string{"GITNEXUS_WAIT_HISTORY", "CI"} {
+		if v := strings.ToLower(os.Getenv(k)); v != "" && v != "0" && v != "false" {
+			return true
+		}
+	}
+	return false
 }
 
 // printHistorySummary adds the history lines to analyze's summary.

@@ -386,7 +386,52 @@ func (p *Program) ResolveType(c Ctx, text string) Value {
 		return none
 	}
 	te := p.Rules.ParseType(text)
-	if len(te.Path) == 0 {
+	if len(te.Union) > 0 {
+		return p.resolveUnion(c, te.Union)
+	}
+	return p.resolveTypeExpr(c, te)
+}
+
+// resolveUnion resolves a union of types to the nearest type every
+// alternative is or extends (the first of the first one's method
+// resolution order that all the others' orders hold): a call through
+// `ValidationContext | SDLValidationContext` reaches a method their shared
+// base declares. Alternatives that are not repository types, or share no
+// type, leave the union unknown.
+func (p *Program) resolveUnion(c Ctx, alts []TypeExpr) Value {
+	var common []SymID
+	for i, te := range alts {
+		v := p.resolveTypeExpr(c, te)
+		if v.Kind != ValInstance || v.Elem != 0 {
+			return none
+		}
+		if i == 0 {
+			common = append([]SymID(nil), p.MRO(v.Sym)...)
+			continue
+		}
+		in := map[SymID]bool{}
+		for _, s := range p.MRO(v.Sym) {
+			in[s] = true
+		}
+		kept := common[:0]
+		for _, s := range common {
+			if in[s] {
+				kept = append(kept, s)
+			}
+		}
+		if common = kept; len(common) == 0 {
+			return none
+		}
+	}
+	if len(common) == 0 {
+		return none
+	}
+	return Value{Kind: ValInstance, Sym: common[0]}
+}
+
+// resolveTypeExpr resolves a parsed type that is not a union.
+func (p *Program) resolveTypeExpr(c Ctx, te TypeExpr) Value {
+	if len(te.Path) == 0 || c.depth > maxDepth {
 		return none
 	}
 	c.depth++

@@ -297,10 +297,15 @@ type Overloading interface {
 }
 
 // TypeExpr is a written type reduced to what the resolver follows: a dotted
-// name path and whether the value is a container of that type.
+// name path and whether the value is a container of that type, or the
+// alternatives of a union.
 type TypeExpr struct {
 	Path []string // e.g. ["pkg", "Foo"]; empty when the type has no name we follow
 	Elem uint8    // container depth: 1 for a slice, list, array, map value or channel of Path
+	// Union holds the alternatives of a union of several named types
+	// (`A | B`), Path then being empty: a value of the union is used as
+	// the nearest type all of them are or extend (Program.ResolveType).
+	Union []TypeExpr
 }
 
 // NewProgram indexes the facts of one language family. Files must be sorted

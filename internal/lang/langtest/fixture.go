@@ -21,11 +21,15 @@
 //	!CALLS main.go:main -> util/util.go:Other
 //	node Method util/util.go:English.Greet
 //	exact CALLS
+//	exact nodes
 //
 // Endpoints are node ids, with or without their kind prefix ("main.go:main"
 // matches "Function:main.go:main"); a bare path names the File node. An edge
-// line may end with the expected reason. `!` negates a line. `exact T`
-// requires that the edges of type T are exactly the positive T lines.
+// line may end with the expected reason, and after it the expected
+// confidence ("import-resolved 0.95"). `!` negates a line. `exact T`
+// requires that the edges of type T are exactly the positive T lines;
+// `exact nodes`, that the code symbols (graph.NodeKind.IsSymbol) are
+// exactly the positive node lines.
 package langtest
 
 import (
@@ -221,6 +225,8 @@ func Check(t *testing.T, fx *Fixture) {
 	}
 	positives := map[graph.EdgeType]map[key]bool{}
 	var exact []graph.EdgeType
+	exactNodes := false
+	wantNodes := map[string]bool{}
 	failed := false
 	fail := func(format string, args ...any) {
 		failed = true
@@ -231,6 +237,8 @@ func Check(t *testing.T, fx *Fixture) {
 		body := strings.TrimPrefix(line, "!")
 		fields := strings.Fields(body)
 		switch {
+		case len(fields) == 2 && fields[0] == "exact" && fields[1] == "nodes":
+			exactNodes = true
 		case len(fields) == 2 && fields[0] == "exact":
 			typ := graph.ParseEdgeType(fields[1])
 			if typ == graph.EdgeInvalid {
@@ -241,6 +249,9 @@ func Check(t *testing.T, fx *Fixture) {
 		case len(fields) == 3 && fields[0] == "node":
 			kind := graph.ParseKind(fields[1])
 			id := kind.String() + ":" + fields[2]
+			if !neg {
+				wantNodes[id] = true
+			}
 			if kind == graph.KindInvalid {
 				fail("want %q: unknown kind", line)
 			} else if ids[id] == neg {
@@ -250,7 +261,7 @@ func Check(t *testing.T, fx *Fixture) {
 					fail("missing node %s", id)
 				}
 			}
-		case (len(fields) == 4 || len(fields) == 5) && fields[2] == "->":
+		case len(fields) >= 4 && len(fields) <= 6 && fields[2] == "->":
 			typ := graph.ParseEdgeType(fields[0])
 			if typ == graph.EdgeInvalid {
 				fail("want %q: unknown edge type", line)
@@ -272,8 +283,10 @@ func Check(t *testing.T, fx *Fixture) {
 				fail("unexpected %s %s -> %s [%s %.2f]", typ, src, dst, e.Reason, e.Confidence)
 			case !neg && !ok:
 				fail("missing %s %s -> %s", typ, src, dst)
-			case !neg && len(fields) == 5 && string(e.Reason) != fields[4]:
+			case !neg && len(fields) >= 5 && string(e.Reason) != fields[4]:
 				fail("%s %s -> %s: reason %s, want %s", typ, src, dst, e.Reason, fields[4])
+			case !neg && len(fields) == 6 && fmt.Sprintf("%.2f", e.Confidence) != fields[5]:
+				fail("%s %s -> %s: confidence %.2f, want %s", typ, src, dst, e.Confidence, fields[5])
 			}
 			if !neg {
 				if positives[typ] == nil {
@@ -283,6 +296,13 @@ func Check(t *testing.T, fx *Fixture) {
 			}
 		default:
 			fail("want %q: cannot parse", line)
+		}
+	}
+	if exactNodes {
+		for _, n := range nodes {
+			if n.Kind.IsSymbol() && !wantNodes[n.ID] {
+				fail("unexpected node %s (exact nodes)", n.ID)
+			}
 		}
 	}
 	for _, typ := range exact {

@@ -10,9 +10,10 @@ import (
 // follows: `Foo`, `ns.Foo`, `Foo<T>` → Foo; `Foo[]`, `Array<Foo>`,
 // `Set<Foo>`, `Iterable<Foo>` → a container of Foo; `Record<K, Foo>` → a
 // container of Foo; `Promise<Foo>`, `Readonly<Foo>`, `Partial<Foo>` →
-// Foo; `Foo | null | undefined` → Foo. Function types, object literal
-// types, tuples, unions of several types, `typeof x`, `keyof T` and
-// `import('x').T` are not followed.
+// Foo; `Foo | null | undefined` → Foo; `A | B` → the union of A and B
+// when each alternative is a named type (not a container). Function types,
+// object literal types, tuples, unions with other alternatives, `typeof
+// x`, `keyof T` and `import('x').T` are not followed.
 func (rules) ParseType(text string) lang.TypeExpr {
 	t := strings.TrimSpace(text)
 	var elem uint8
@@ -34,8 +35,11 @@ func (rules) ParseType(text string) lang.TypeExpr {
 					kept = append(kept, p)
 				}
 			}
-			if len(kept) != 1 {
+			switch {
+			case len(kept) == 0:
 				return lang.TypeExpr{}
+			case len(kept) > 1:
+				return unionOf(kept, elem)
 			}
 			t = kept[0]
 			continue
@@ -76,6 +80,24 @@ func (rules) ParseType(text string) lang.TypeExpr {
 		return lang.TypeExpr{Path: parts, Elem: elem}
 	}
 	return lang.TypeExpr{}
+}
+
+// unionOf is the union of the alternatives of a type, each a named type,
+// or nothing followed when one is not or when the union is inside a
+// container (`(A | B)[]`).
+func unionOf(alts []string, elem uint8) lang.TypeExpr {
+	if elem > 0 {
+		return lang.TypeExpr{}
+	}
+	u := lang.TypeExpr{Union: make([]lang.TypeExpr, 0, len(alts))}
+	for _, a := range alts {
+		te := rules{}.ParseType(a)
+		if len(te.Path) == 0 || te.Elem > 0 {
+			return lang.TypeExpr{}
+		}
+		u.Union = append(u.Union, te)
+	}
+	return u
 }
 
 // matchingClose returns the index of the bracket closing the one at open

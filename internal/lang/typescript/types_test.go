@@ -29,7 +29,6 @@ func TestParseType(t *testing.T) {
 		{"(Foo)", []string{"Foo"}, 0},
 		{"Partial<Foo>", []string{"Foo"}, 0},
 		{"Map<string, Foo>", []string{"Map"}, 0},
-		{"Foo | Bar", nil, 0},
 		{"Foo & Bar", nil, 0},
 		{"Foo[][]", []string{"Foo"}, 2},
 		{"(x: Foo) => Bar", nil, 0},
@@ -44,6 +43,32 @@ func TestParseType(t *testing.T) {
 		got := rules{}.ParseType(tc.in)
 		want := lang.TypeExpr{Path: tc.path, Elem: tc.elem}
 		if tc.path == nil {
+			want = lang.TypeExpr{}
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("ParseType(%q) = %+v, want %+v", tc.in, got, want)
+		}
+	}
+}
+
+func TestParseUnionType(t *testing.T) {
+	foo, bar := lang.TypeExpr{Path: []string{"Foo"}}, lang.TypeExpr{Path: []string{"ns", "Bar"}}
+	for _, tc := range []struct {
+		in   string
+		want []lang.TypeExpr
+	}{
+		{"Foo | ns.Bar", []lang.TypeExpr{foo, bar}},
+		{"Foo<T> | ns.Bar | null | undefined", []lang.TypeExpr{foo, bar}},
+		{"Promise<Foo | ns.Bar>", []lang.TypeExpr{foo, bar}},
+		{"| Foo\n| ns.Bar", []lang.TypeExpr{foo, bar}},
+		{"(Foo | ns.Bar)[]", nil},
+		{"Foo | ns.Bar[]", nil},
+		{"Foo | 'a'", nil},
+		{"Foo | (() => void)", nil},
+	} {
+		got := rules{}.ParseType(tc.in)
+		want := lang.TypeExpr{Union: tc.want}
+		if tc.want == nil {
 			want = lang.TypeExpr{}
 		}
 		if !reflect.DeepEqual(got, want) {

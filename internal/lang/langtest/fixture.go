@@ -18,14 +18,15 @@
 //	...
 //	-- want --
 //	CALLS main.go:main -> util/util.go:Helper import-resolved
+//	CALLS main.go:main -> util/util.go:Run receiver-typed 0.9
 //	!CALLS main.go:main -> util/util.go:Other
 //	node Method util/util.go:English.Greet
 //	exact CALLS
 //
 // Endpoints are node ids, with or without their kind prefix ("main.go:main"
 // matches "Function:main.go:main"); a bare path names the File node. An edge
-// line may end with the expected reason. `!` negates a line. `exact T`
-// requires that the edges of type T are exactly the positive T lines.
+// line may end with the expected reason, and then the expected confidence.
+// `!` negates a line. `exact T` requires that the edges of type T are exactly the positive T lines.
 package langtest
 
 import (
@@ -36,6 +37,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -250,7 +252,7 @@ func Check(t *testing.T, fx *Fixture) {
 					fail("missing node %s", id)
 				}
 			}
-		case (len(fields) == 4 || len(fields) == 5) && fields[2] == "->":
+		case len(fields) >= 4 && len(fields) <= 6 && fields[2] == "->":
 			typ := graph.ParseEdgeType(fields[0])
 			if typ == graph.EdgeInvalid {
 				fail("want %q: unknown edge type", line)
@@ -272,8 +274,10 @@ func Check(t *testing.T, fx *Fixture) {
 				fail("unexpected %s %s -> %s [%s %.2f]", typ, src, dst, e.Reason, e.Confidence)
 			case !neg && !ok:
 				fail("missing %s %s -> %s", typ, src, dst)
-			case !neg && len(fields) == 5 && string(e.Reason) != fields[4]:
+			case !neg && len(fields) >= 5 && string(e.Reason) != fields[4]:
 				fail("%s %s -> %s: reason %s, want %s", typ, src, dst, e.Reason, fields[4])
+			case !neg && len(fields) == 6 && strconv.FormatFloat(e.Confidence, 'f', -1, 64) != fields[5]:
+				fail("%s %s -> %s: confidence %v, want %s", typ, src, dst, e.Confidence, fields[5])
 			}
 			if !neg {
 				if positives[typ] == nil {

@@ -487,7 +487,7 @@ func (a *affectedSet) closeFile(f *FileFacts) bool {
 	for i := range f.Symbols {
 		s := &f.Symbols[i]
 		for _, p := range s.Params {
-			if !local[i] && a.has(p.Type) {
+			if !local[i] && (a.has(p.Type) || a.hasExpr(p.Default)) {
 				local[i] = true
 			}
 		}
@@ -705,6 +705,7 @@ func symbolPrint(f *FileFacts, i int) uint64 {
 		h.str(p.Type)
 		h.flag(p.Variadic)
 		h.flag(p.Optional)
+		h.expr(p.Default)
 	}
 	h.str(s.Receiver)
 	h.num(len(s.Bases))

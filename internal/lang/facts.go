@@ -105,6 +105,9 @@ type Param struct {
 	Type     string // as written; "" when not declared
 	Variadic bool   // ...args, *args, **kwargs
 	Optional bool   // has a default value, or is marked optional (TS `x?`)
+	// Default is the default value when it may be a callable that flows
+	// into the parameter (Features.ValueFlow): a name or a dotted name.
+	Default *Expr
 }
 
 // BaseKind says how a type names a supertype.
@@ -144,6 +147,10 @@ const (
 	// a Go composite literal's `Field: x`); Name "*" or "**" is an
 	// unpacked sequence or mapping (X then its value).
 	ExprKeyword
+	// ExprEither is a value that is one of X and Args (Python `a or b`,
+	// `a if c else b`). Typing leaves it unknown; value flow follows
+	// every alternative.
+	ExprEither
 )
 
 // Expr is a small expression tree: enough to follow receivers such as

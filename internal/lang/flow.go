@@ -24,7 +24,8 @@ import (
 //     keyword) of each callable its call resolves to, a class's
 //     constructor included;
 //   - the value of a field binding (`self.name = v`) flows into the
-//     property, a variable's initializer into the variable;
+//     property, a variable's initializer into the variable, a
+//     parameter's default into the parameter;
 //   - an argument or value that names a slot (a parameter of the
 //     enclosing function, a variable, `self.other`) passes on whatever
 //     flows into that slot.
@@ -40,13 +41,19 @@ import (
 // edges still do not depend on which files are resolved with it.
 //
 // What a language's extractor feeds it: Call.ArgExprs (keyword arguments
-// as ExprKeyword), field bindings with their values, and initializers of
-// variables and properties. Parameter defaults and returned callables do
-// not flow yet.
+// as ExprKeyword), field bindings with their values, initializers of
+// variables and properties, and Param.Default. Returned callables flow
+// only as far as typing follows results.
 
+// maxFlowItems: the flow is per field, not per object, so a field that a
+// test suite fills with many callables hands them all to every call
+// through it, subclasses' included. On httpx the ASGI and WSGI
+// transports' app fields hold 8 test apps each (all right); MockTransport's
+// handler holds 23, which would also go to two test subclasses given one
+// handler each (46 edges, 2 right), so it is given up.
 const (
 	maxFlowRounds = 8
-	maxFlowItems  = 8
+	maxFlowItems  = 16
 )
 
 // flowSlot is a place a callable can be stored in: the variable,
@@ -120,7 +127,7 @@ func (p *Program) buildFlow() {
 			}
 			to := flowSlot{prop, -1}
 			assigned[to] = true
-			fg.connect(p.flowSourceOf(Ctx{File: f, Scope: b.Scope, Pos: b.Byte}, b.Value), to)
+			fg.connect(p.flowSources(Ctx{File: f, Scope: b.Scope, Pos: b.Byte}, b.Value), to)
 		}
 		for i := range f.Facts.Calls {
 			p.flowArgs(fg, f, &f.Facts.Calls[i])
@@ -128,6 +135,15 @@ func (p *Program) buildFlow() {
 	}
 	for id := range p.Syms {
 		s := &p.Syms[id]
+		if s.Kind.IsCallable() {
+			// Defaults, evaluated where the callable is declared.
+			for i, prm := range s.Params {
+				if prm.Default != nil {
+					c := Ctx{File: s.File, Scope: s.Parent, Pos: s.StartByte}
+					fg.connect(p.flowSources(c, prm.Default), flowSlot{SymID(id), int32(i)})
+				}
+			}
+		}
 		if s.Value == nil || !isVariable(s) {
 			continue
 		}
@@ -135,7 +151,7 @@ func (p *Program) buildFlow() {
 		if assigned[to] {
 			continue // a field: its bindings, evaluated in their methods
 		}
-		fg.connect(p.flowSourceOf(Ctx{File: s.File, Scope: s.Parent, Pos: s.StartByte}, s.Value), to)
+		fg.connect(p.flowSources(Ctx{File: s.File, Scope: s.Parent, Pos: s.StartByte}, s.Value), to)
 	}
 	fg.propagate()
 	p.flow = fg
@@ -160,9 +176,9 @@ func (p *Program) flowArgs(fg *flowGraph, f *File, call *Call) {
 		return
 	}
 	type arg struct {
-		pos int    // position, -1 for a keyword argument
-		kw  string // keyword
-		src flowSource
+		pos  int    // position, -1 for a keyword argument
+		kw   string // keyword
+		srcs []flowSource
 	}
 	c := Ctx{File: f, Scope: call.Scope, Pos: call.Byte}
 	var args []arg
@@ -181,8 +197,8 @@ func (p *Program) flowArgs(fg *flowGraph, f *File, call *Call) {
 			at = pos
 			pos++
 		}
-		if src := p.flowSourceOf(c, e); src.ok {
-			args = append(args, arg{at, kw, src})
+		if srcs := p.flowSources(c, e); len(srcs) > 0 {
+			args = append(args, arg{at, kw, srcs})
 		}
 	}
 	if len(args) == 0 {
@@ -195,7 +211,7 @@ func (p *Program) flowArgs(fg *flowGraph, f *File, call *Call) {
 		}
 		for _, a := range args {
 			if i := paramIndex(s, a.pos, a.kw); i >= 0 {
-				fg.connect(a.src, flowSlot{t, int32(i)})
+				fg.connect(a.srcs, flowSlot{t, int32(i)})
 			}
 		}
 	}
@@ -217,6 +233,24 @@ func paramIndex(s *Symbol, pos int, kw string) int {
 		}
 	}
 	return -1
+}
+
+// flowSources is where the value of e, evaluated in c, comes from: one
+// source, or one for each alternative of an ExprEither.
+func (p *Program) flowSources(c Ctx, e *Expr) []flowSource {
+	if e == nil || e.Kind != ExprEither {
+		if src := p.flowSourceOf(c, e); src.ok {
+			return []flowSource{src}
+		}
+		return nil
+	}
+	var out []flowSource
+	for _, alt := range append([]*Expr{e.X}, e.Args...) {
+		if src := p.flowSourceOf(c, alt); src.ok {
+			out = append(out, src)
+		}
+	}
+	return out
 }
 
 // flowSourceOf is where the value of e, evaluated in c, comes from.
@@ -289,16 +323,18 @@ func (p *Program) paramSlot(c Ctx, name string) (flowSlot, bool) {
 	return flowSlot{}, false
 }
 
-// connect records that src flows into slot to.
-func (fg *flowGraph) connect(src flowSource, to flowSlot) {
-	switch {
-	case !src.ok:
-	case src.isSlot:
-		if src.slot != to {
-			fg.succ[src.slot] = append(fg.succ[src.slot], to)
+// connect records that srcs flow into slot to.
+func (fg *flowGraph) connect(srcs []flowSource, to flowSlot) {
+	for _, src := range srcs {
+		switch {
+		case !src.ok:
+		case src.isSlot:
+			if src.slot != to {
+				fg.succ[src.slot] = append(fg.succ[src.slot], to)
+			}
+		default:
+			fg.merge(to, []flowItem{src.item}, false)
 		}
-	default:
-		fg.merge(to, []flowItem{src.item}, false)
 	}
 }
 
@@ -411,7 +447,10 @@ func (p *Program) flowCall(c Ctx, e *Expr, v Value, call *Call) callResolution {
 	if e.Kind == ExprIdent {
 		slot, ok = p.paramSlot(c, e.Name)
 	}
-	if !ok && v.Kind == ValSym && isVariable(&p.Syms[v.Sym]) {
+	if !ok && v.Kind == ValSym && isVariable(&p.Syms[v.Sym]) &&
+		(p.Syms[v.Sym].Parent >= 0 || p.Rules.Features().FollowFunctionVariables) {
+		// A package-level variable is a slot only where such variables
+		// are not there to be swapped (FollowFunctionVariables).
 		slot, ok = flowSlot{v.Sym, -1}, true
 	}
 	if !ok {

@@ -204,17 +204,40 @@ func (p *Program) flowArgs(fg *flowGraph, f *File, call *Call) {
 	if len(args) == 0 {
 		return
 	}
+	unbound := p.unboundCallee(c, call.Callee)
 	for _, t := range p.resolveCall(f, call).targets {
 		s := p.Syms[t].Symbol
 		if !s.Kind.IsCallable() {
 			continue
 		}
+		// A method called through its class or by its bare name (in the
+		// class body) takes its receiver as the first argument: the
+		// positions do not match its parameters.
+		skipPositional := unbound && p.Owner(t) != NoSym && !s.Static && s.Kind != graph.KindConstructor
 		for _, a := range args {
+			if a.pos >= 0 && skipPositional {
+				continue
+			}
 			if i := paramIndex(s, a.pos, a.kw); i >= 0 {
 				fg.connect(a.srcs, flowSlot{t, int32(i)})
 			}
 		}
 	}
+}
+
+// unboundCallee reports whether a callee names a callable without a
+// receiver to bind: a bare name, or a member of a type (`Base.run`).
+func (p *Program) unboundCallee(c Ctx, e *Expr) bool {
+	switch {
+	case e == nil:
+		return false
+	case e.Kind == ExprIdent:
+		return true
+	case e.Kind == ExprMember && e.X.Kind != ExprSelf && e.X.Kind != ExprSuper:
+		base, _ := p.Eval(c, e.X)
+		return base.Kind == ValSym && p.Syms[base.Sym].Kind.IsType()
+	}
+	return false
 }
 
 // paramIndex is the parameter of s that the argument at position pos, or

@@ -50,6 +50,9 @@ func Affected(files []*FileFacts, changed []FileChange) (affected map[string]boo
 		return nil, "many files changed"
 	}
 	a := &affectedSet{names: map[string]bool{}, hier: map[string]bool{}, fold: changed[0].New != nil && changed[0].New.Language == "php"}
+	if changed[0].New != nil {
+		a.flow = valueFlows(changed[0].New.Language)
+	}
 	for _, c := range changed {
 		if c.Old == nil || c.New == nil {
 			return nil, "files were added or removed"
@@ -106,8 +109,10 @@ const (
 type affectedSet struct {
 	names map[string]bool // names (and their identifier runs) that may mean something else now
 	hier  map[string]bool // type names whose members' names are all in names
-	// flowCallees are the names of callees whose arguments mention a name
-	// in names (closeFile).
+	// flow: the language's callables flow through arguments
+	// (Features.ValueFlow); flowCallees are then the names of callees
+	// whose arguments mention a name in names (closeFile).
+	flow        bool
 	flowCallees map[string]bool
 	done        map[string]bool // hier entries whose members were added
 	fold        bool            // names are compared case-insensitively (PHP)
@@ -425,6 +430,13 @@ func (a *affectedSet) memberIndex(files []*FileFacts, changed []FileChange) map[
 	return m
 }
 
+// valueFlows reports whether a language's rules follow the value flow of
+// callables.
+func valueFlows(language string) bool {
+	l := ByName(language)
+	return l != nil && l.Rules().Features().ValueFlow
+}
+
 // argsMention reports whether an argument expression mentions a name in
 // the set.
 func (a *affectedSet) argsMention(args []*Expr) bool {
@@ -496,10 +508,12 @@ func (a *affectedSet) closeFile(f *FileFacts) bool {
 	// (Features.ValueFlow), and from there into what the callee stores
 	// them in: the callee's name, a class's members and a function's
 	// parameters join the set.
-	f.LoadCalls()
+	if a.flow {
+		f.LoadCalls()
+	}
 	for i := range f.Calls {
 		c := &f.Calls[i]
-		if len(c.ArgExprs) == 0 || !a.argsMention(c.ArgExprs) {
+		if !a.flow || len(c.ArgExprs) == 0 || !a.argsMention(c.ArgExprs) {
 			continue
 		}
 		if name := calleeName(c.Callee); name != "" && !a.flowCallees[name] {

@@ -64,6 +64,7 @@ var reasonDocs = map[graph.Reason]string{
 	graph.ReasonReceiverTyped:  "a method found through the inferred type of the receiver",
 	graph.ReasonInherited:      "like receiver-typed, found on a base type or through embedding",
 	graph.ReasonMethodSet:      "Go implicit interface satisfaction",
+	graph.ReasonValueFlow:      "a call through a variable, field or parameter, to a callable that an assignment or argument stores there",
 	graph.ReasonDispatch:       "a call through an interface or overridden method, to an implementation that may run",
 	graph.ReasonNameOnly:       "a guess: the receiver could not be typed and one callable has that name",
 	graph.ReasonCommunity:      "membership found by community detection",

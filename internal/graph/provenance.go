@@ -35,6 +35,10 @@ const (
 	// ReasonMethodSet: Go implicit interface satisfaction computed from method
 	// sets.
 	ReasonMethodSet Reason = "method-set"
+	// ReasonValueFlow: a call through a variable, field or parameter,
+	// linked to a function, class or instance's call member that some
+	// assignment or argument of the repository stores in it.
+	ReasonValueFlow Reason = "value-flow"
 	// ReasonDispatch: a call through an interface, abstract or overridden
 	// method, linked to an implementation that may run.
 	ReasonDispatch Reason = "dispatch"
@@ -61,7 +65,7 @@ const (
 func AllReasons() []Reason {
 	return []Reason{ReasonSyntax, ReasonPackageMember, ReasonDeclared, ReasonSameFile,
 		ReasonSamePackage, ReasonImportResolved, ReasonSelfReceiver, ReasonReceiverTyped,
-		ReasonInherited, ReasonMethodSet, ReasonDispatch, ReasonNameOnly, ReasonCommunity, ReasonTrace, ReasonGit, ReasonDiffHunk}
+		ReasonInherited, ReasonMethodSet, ReasonValueFlow, ReasonDispatch, ReasonNameOnly, ReasonCommunity, ReasonTrace, ReasonGit, ReasonDiffHunk}
 }
 
 // Confidence is the default confidence for each reason. Resolvers use these
@@ -76,6 +80,8 @@ func (r Reason) Confidence() float64 {
 		return 0.9
 	case ReasonInherited, ReasonMethodSet, ReasonTrace:
 		return 0.85
+	case ReasonValueFlow:
+		return 0.7
 	case ReasonDispatch:
 		return 0.6
 	case ReasonNameOnly:

@@ -50,6 +50,9 @@ func Affected(files []*FileFacts, changed []FileChange) (affected map[string]boo
 		return nil, "many files changed"
 	}
 	a := &affectedSet{names: map[string]bool{}, hier: map[string]bool{}, fold: changed[0].New != nil && changed[0].New.Language == "php"}
+	if changed[0].New != nil {
+		a.flow = valueFlows(changed[0].New.Language)
+	}
 	for _, c := range changed {
 		if c.Old == nil || c.New == nil {
 			return nil, "files were added or removed"
@@ -106,8 +109,13 @@ const (
 type affectedSet struct {
 	names map[string]bool // names (and their identifier runs) that may mean something else now
 	hier  map[string]bool // type names whose members' names are all in names
-	done  map[string]bool // hier entries whose members were added
-	fold  bool            // names are compared case-insensitively (PHP)
+	// flow: the language's callables flow through arguments
+	// (Features.ValueFlow); flowCallees are then the names of callees
+	// whose arguments mention a name in names (closeFile).
+	flow        bool
+	flowCallees map[string]bool
+	done        map[string]bool // hier entries whose members were added
+	fold        bool            // names are compared case-insensitively (PHP)
 	// seeded marks, by file and symbol index, the symbols whose body
 	// bindings changed (seed).
 	seeded map[string][]bool
@@ -351,9 +359,11 @@ func (a *affectedSet) changedSymbol(f *FileFacts, i int) {
 	}
 	if t := ownerName(f, i); t != "" {
 		a.hier[t] = true
-		if s.Kind == graph.KindConstructor || s.Name == "apply" {
-			// Reached through the type's name: `Foo()`, `new Foo()`, and
-			// Scala's `Foo(x)`, which runs Foo.apply; and through the
+		if s.Kind == graph.KindConstructor || s.Name == "apply" || s.Name == "__call__" {
+			// Reached through the type's name: `Foo()`, `new Foo()`,
+			// Scala's `Foo(x)`, which runs Foo.apply, and calls of
+			// instances (`foo(x)`, Python's __call__), whose values are
+			// typed through the name; and through the
 			// names of subtypes that inherit it (the closure adds types
 			// whose supertypes are in the set).
 			a.add(t)
@@ -420,6 +430,42 @@ func (a *affectedSet) memberIndex(files []*FileFacts, changed []FileChange) map[
 	return m
 }
 
+// valueFlows reports whether a language's rules follow the value flow of
+// callables.
+func valueFlows(language string) bool {
+	l := ByName(language)
+	return l != nil && l.Rules().Features().ValueFlow
+}
+
+// argsMention reports whether an argument expression mentions a name in
+// the set.
+func (a *affectedSet) argsMention(args []*Expr) bool {
+	for _, e := range args {
+		if a.hasExpr(e) {
+			return true
+		}
+	}
+	return false
+}
+
+// calleeName is the last name of a callee: f of `f(x)`, `m.f(x)`,
+// `new p.f(x)`.
+func calleeName(e *Expr) string {
+	if e == nil {
+		return ""
+	}
+	switch e.Kind {
+	case ExprIdent, ExprMember:
+		return e.Name
+	case ExprNew:
+		if i := strings.LastIndexByte(e.Name, '.'); i >= 0 {
+			return e.Name[i+1:]
+		}
+		return e.Name
+	}
+	return ""
+}
+
 // bindingOwner is the type a field binding (`self.x = ...`) or a binding in
 // a type's body belongs to; "" for other bindings.
 func bindingOwner(f *FileFacts, b *Binding) string {
@@ -453,9 +499,31 @@ func (a *affectedSet) closeFile(f *FileFacts) bool {
 	for i := range f.Symbols {
 		s := &f.Symbols[i]
 		for _, p := range s.Params {
-			if !local[i] && a.has(p.Type) {
+			if !local[i] && (a.has(p.Type) || a.hasExpr(p.Default)) {
 				local[i] = true
 			}
+		}
+	}
+	// What an argument mentions flows into the parameters of the callee
+	// (Features.ValueFlow), and from there into what the callee stores
+	// them in: the callee's name, a class's members and a function's
+	// parameters join the set.
+	if a.flow {
+		f.LoadCalls()
+	}
+	for i := range f.Calls {
+		c := &f.Calls[i]
+		if !a.flow || len(c.ArgExprs) == 0 || !a.argsMention(c.ArgExprs) {
+			continue
+		}
+		if name := calleeName(c.Callee); name != "" && !a.flowCallees[name] {
+			if a.flowCallees == nil {
+				a.flowCallees = map[string]bool{}
+			}
+			a.flowCallees[name] = true
+			a.add(name)
+			a.hier[name] = true
+			grew = true
 		}
 	}
 	seeded := a.seeded[f.Path]
@@ -481,6 +549,11 @@ func (a *affectedSet) closeFile(f *FileFacts) bool {
 			s.Parent >= 0 && inherited(s.Parent) || a.has(s.Type) || a.hasExpr(s.Value) || a.has(s.Receiver) ||
 			a.hasAny(s.Returns) || a.hasAny(s.Decorators) || a.hasParamType(s.TypeParams)
 		base := a.hasBase(s.Bases)
+		if a.flowCallees[s.Name] && s.Kind.IsCallable() {
+			for _, prm := range s.Params {
+				grew = a.add(prm.Name) || grew
+			}
+		}
 		if hit || base {
 			grew = a.add(s.Name) || grew
 		}
@@ -646,6 +719,7 @@ func symbolPrint(f *FileFacts, i int) uint64 {
 		h.str(p.Type)
 		h.flag(p.Variadic)
 		h.flag(p.Optional)
+		h.expr(p.Default)
 	}
 	h.str(s.Receiver)
 	h.num(len(s.Bases))

@@ -105,6 +105,9 @@ type Param struct {
 	Type     string // as written; "" when not declared
 	Variadic bool   // ...args, *args, **kwargs
 	Optional bool   // has a default value, or is marked optional (TS `x?`)
+	// Default is the default value when it may be a callable that flows
+	// into the parameter (Features.ValueFlow): a name or a dotted name.
+	Default *Expr
 }
 
 // BaseKind says how a type names a supertype.
@@ -140,6 +143,14 @@ const (
 	ExprComposite           // a value of type Name built in place (Go T{...}, &T{...})
 	ExprLiteral             // a literal; Name is its type ("string", "int", "float", "bool", "null", "list", "dict")
 	ExprAwait               // await X
+	// ExprKeyword is an argument passed by name, Name=X (Python `f(app=x)`,
+	// a Go composite literal's `Field: x`); Name "*" or "**" is an
+	// unpacked sequence or mapping (X then its value).
+	ExprKeyword
+	// ExprEither is a value that is one of X and Args (Python `a or b`,
+	// `a if c else b`). Typing leaves it unknown; value flow follows
+	// every alternative.
+	ExprEither
 )
 
 // Expr is a small expression tree: enough to follow receivers such as
@@ -159,8 +170,9 @@ type Call struct {
 	Line   int
 	Byte   uint32
 	// ArgExprs are the argument expressions, recorded by extractors of
-	// languages that choose among overloads by argument types (Java); nil
-	// otherwise.
+	// languages that choose among overloads by argument types (Java) or
+	// whose callables flow through arguments (Features.ValueFlow: a
+	// keyword argument is an ExprKeyword); nil otherwise.
 	ArgExprs []*Expr
 	// Bare: the callee is written without an argument list (Scala `x.size`,
 	// `count`), which calls it only when it names a method; a value, a

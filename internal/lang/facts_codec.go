@@ -341,6 +341,7 @@ func (e *factsEncoder) params(ps []Param) {
 		e.str(p.Type)
 		e.bool(p.Variadic)
 		e.bool(p.Optional)
+		e.expr(p.Default)
 	}
 }
 
@@ -496,7 +497,7 @@ func (d *factsDecoder) params() []Param {
 	}
 	out := make([]Param, n)
 	for i := range out {
-		out[i] = Param{Name: d.str(), Type: d.str(), Variadic: d.bool(), Optional: d.bool()}
+		out[i] = Param{Name: d.str(), Type: d.str(), Variadic: d.bool(), Optional: d.bool(), Default: d.expr()}
 	}
 	return out
 }

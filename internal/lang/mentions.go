@@ -60,7 +60,7 @@ func eachMention(f *FileFacts, fn func(string) bool) bool {
 			return true
 		}
 		for _, p := range s.Params {
-			if fn(p.Type) {
+			if fn(p.Type) || exprMentions(p.Default, fn) {
 				return true
 			}
 		}

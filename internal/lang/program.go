@@ -42,7 +42,11 @@ type Program struct {
 	belowMemo    Memo[[2]SymID, []SymID]
 	// mroMemo caches the method resolution orders (Features.LinearMRO).
 	mroMemo Memo[SymID, []SymID]
-	// round numbers the files resolved, from 1 (0 while linking); cuts
+	// flow is what flows into each slot (Features.ValueFlow), computed
+	// once over all files by AddDeclarations.
+	flow *flowGraph
+	// round numbers the files resolved, from 1 (0 while linking; the
+	// value-flow build takes a round of its own); cuts
 	// counts the computations recursion guards cut short (see memo.go).
 	round uint32
 	cuts  uint64
@@ -252,6 +256,17 @@ type Features struct {
 	// Calling an instance (`f(x)` with f a value of a class) runs the
 	// class's member of this name.
 	ApplyMember string
+	// CallMember: calling an instance of a class (`m(x)` with m a value
+	// of class M) runs M's member of this name, found like any member
+	// (Python `__call__`). Unlike ApplyMember, calling the class itself
+	// still constructs it.
+	CallMember string
+	// ValueFlow: functions, classes and instances flow through
+	// assignments and arguments into variables, fields and parameters
+	// (flow.go), and a call through one of those that typing leaves
+	// unresolved is linked to what flows in (ReasonValueFlow). Call
+	// sites record their ArgExprs for it.
+	ValueFlow bool
 	// LinearSuper: `super.f` is the f of the nearest base in the
 	// linearization that declares it, traits included (Scala), rather than
 	// the f of the superclass only.

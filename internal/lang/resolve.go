@@ -47,6 +47,7 @@ func (p *Program) AddDeclarations(g *graph.Graph) {
 	p.resolveBases(g)
 	p.Rules.Link(p, g)
 	p.addStructure(g)
+	p.buildFlow()
 }
 
 // ResolveFiles adds the CALLS and REFERENCES of the files keep accepts (all
@@ -302,7 +303,16 @@ func (p *Program) resolveCall(f *File, call *Call) callResolution {
 			targets, r := p.nameOnly(f, e.Name, call.Args)
 			return callResolution{targets: targets, reason: r}
 		}
-		return callResolution{targets: p.callTargets(c, v, call), reason: r, dispatch: true, recv: NoSym}
+		if res, ok := p.callInstance(c, v, call); ok {
+			return res
+		}
+		res := callResolution{targets: p.callTargets(c, v, call), reason: r, dispatch: true, recv: NoSym}
+		if len(res.targets) == 0 {
+			if fr := p.flowCall(c, e, v, call); len(fr.targets) > 0 {
+				return fr
+			}
+		}
+		return res
 	case ExprMember:
 		if e.X.Kind == ExprSuper && p.Rules.Features().LinearSuper {
 			v, r := p.superMember(c, e.Name)
@@ -324,7 +334,17 @@ func (p *Program) resolveCall(f *File, call *Call) callResolution {
 			targets, r := p.nameOnly(f, e.Name, call.Args)
 			return callResolution{targets: targets, reason: r}
 		}
+		if e.X.Kind != ExprSuper {
+			if res, ok := p.callInstance(c, v, call); ok {
+				return res
+			}
+		}
 		res := callResolution{targets: p.callTargets(c, v, call), reason: r, recv: NoSym}
+		if len(res.targets) == 0 {
+			if fr := p.flowCall(c, e, v, call); len(fr.targets) > 0 {
+				return fr
+			}
+		}
 		if len(res.targets) == 0 && (v.Kind == ValNone || v.Kind == ValExternal) &&
 			base.Kind == ValInstance && base.Elem == 0 && e.X.Kind != ExprSuper {
 			// Not declared on the receiver's type in the repository (a

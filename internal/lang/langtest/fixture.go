@@ -18,6 +18,7 @@
 //	...
 //	-- want --
 //	CALLS main.go:main -> util/util.go:Helper import-resolved
+//	CALLS main.go:main -> util/util.go:Run receiver-typed 0.9
 //	!CALLS main.go:main -> util/util.go:Other
 //	node Method util/util.go:English.Greet
 //	exact CALLS
@@ -36,10 +37,12 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -285,8 +288,8 @@ func Check(t *testing.T, fx *Fixture) {
 				fail("missing %s %s -> %s", typ, src, dst)
 			case !neg && len(fields) >= 5 && string(e.Reason) != fields[4]:
 				fail("%s %s -> %s: reason %s, want %s", typ, src, dst, e.Reason, fields[4])
-			case !neg && len(fields) == 6 && fmt.Sprintf("%.2f", e.Confidence) != fields[5]:
-				fail("%s %s -> %s: confidence %.2f, want %s", typ, src, dst, e.Confidence, fields[5])
+			case !neg && len(fields) == 6 && !sameConfidence(e.Confidence, fields[5]):
+				fail("%s %s -> %s: confidence %v, want %s", typ, src, dst, e.Confidence, fields[5])
 			}
 			if !neg {
 				if positives[typ] == nil {
@@ -338,4 +341,11 @@ func Dump(g *graph.Graph, types []graph.EdgeType) string {
 	}
 	sort.Strings(lines)
 	return strings.Join(lines, "\n")
+}
+
+// sameConfidence reports whether a confidence equals the one a want line
+// writes ("0.7" and "0.70" alike).
+func sameConfidence(c float64, want string) bool {
+	w, err := strconv.ParseFloat(want, 64)
+	return err == nil && math.Abs(c-w) < 0.005
 }

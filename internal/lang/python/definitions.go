@@ -257,6 +257,7 @@ func (x *extraction) params(list *ts.Node) []lang.Param {
 				Name:     x.text(p.ChildByFieldName("name")),
 				Type:     lang.OneLine(x.text(p.ChildByFieldName("type"))),
 				Optional: true,
+				Default:  x.nameExpr(p.ChildByFieldName("value")),
 			})
 		}
 	}
@@ -268,4 +269,22 @@ func (x *extraction) splatName(p *ts.Node) string {
 		return x.text(p.NamedChild(0))
 	}
 	return ""
+}
+
+// nameExpr is a name or a dotted name (a default value that may be a
+// function or class: `handler=default_handler`, `cls=json.JSONEncoder`),
+// nil for anything else.
+func (x *extraction) nameExpr(n *ts.Node) *lang.Expr {
+	if n == nil {
+		return nil
+	}
+	switch n.Kind() {
+	case "identifier":
+		return &lang.Expr{Kind: lang.ExprIdent, Name: x.text(n)}
+	case "attribute":
+		if obj := x.nameExpr(n.ChildByFieldName("object")); obj != nil {
+			return &lang.Expr{Kind: lang.ExprMember, Name: x.text(n.ChildByFieldName("attribute")), X: obj}
+		}
+	}
+	return nil
 }

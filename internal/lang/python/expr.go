@@ -100,6 +100,17 @@ func (x *extraction) exprDepth(n *ts.Node, scope, depth int) *lang.Expr {
 		return literal("set")
 	case "tuple":
 		return literal("tuple")
+	case "boolean_operator":
+		// `app or default_app`: either operand (value flow only).
+		if op := n.ChildByFieldName("operator"); op != nil && x.text(op) == "or" {
+			return either(x.exprDepth(n.ChildByFieldName("left"), scope, depth+1),
+				x.exprDepth(n.ChildByFieldName("right"), scope, depth+1))
+		}
+	case "conditional_expression":
+		// `a if cond else b`: either branch (value flow only).
+		if c := namedChildren(n); len(c) == 3 {
+			return either(x.exprDepth(c[0], scope, depth+1), x.exprDepth(c[2], scope, depth+1))
+		}
 	case "binary_operator":
 		// "%s" % x, "a" + b: string formatting keeps the string type.
 		if l := x.exprDepth(n.ChildByFieldName("left"), scope, depth+1); l.Kind == lang.ExprLiteral && (l.Name == "str" || l.Name == "bytes") {
@@ -107,6 +118,32 @@ func (x *extraction) exprDepth(n *ts.Node, scope, depth int) *lang.Expr {
 		}
 	}
 	return &lang.Expr{}
+}
+
+// either is an ExprEither of the alternatives that may hold a callable
+// (names, attributes, calls, nested alternatives), or unknown when none
+// does.
+func either(alts ...*lang.Expr) *lang.Expr {
+	e := &lang.Expr{Kind: lang.ExprEither}
+	for _, a := range alts {
+		switch a.Kind {
+		case lang.ExprUnknown, lang.ExprLiteral:
+			continue
+		case lang.ExprEither:
+			e.Args = append(e.Args, a.X)
+			e.Args = append(e.Args, a.Args...)
+		default:
+			e.Args = append(e.Args, a)
+		}
+	}
+	if len(e.Args) == 0 {
+		return &lang.Expr{}
+	}
+	e.X, e.Args = e.Args[0], e.Args[1:]
+	if len(e.Args) == 0 {
+		e.Args = nil
+	}
+	return e
 }
 
 func literal(typ string) *lang.Expr { return &lang.Expr{Kind: lang.ExprLiteral, Name: typ} }

@@ -193,7 +193,7 @@ func (x *extraction) addReturn(ret, value *ts.Node) {
 
 // typeable reports whether an expression can give a value a type.
 func typeable(e *lang.Expr) bool {
-	return e.Kind != lang.ExprUnknown && !(e.Kind == lang.ExprLiteral && e.Name == "null")
+	return e.Kind != lang.ExprUnknown && e.Kind != lang.ExprEither && !(e.Kind == lang.ExprLiteral && e.Name == "null")
 }
 
 // reorder sorts the symbols into document order (instance attributes were

@@ -15,7 +15,8 @@ import (
 type rules struct{}
 
 func (rules) Features() lang.Features {
-	return lang.Features{TypeCallConstructs: true, InheritedConstructors: true, LinearMRO: true, FollowFunctionVariables: true, LooseArity: true}
+	return lang.Features{TypeCallConstructs: true, InheritedConstructors: true, LinearMRO: true, FollowFunctionVariables: true, LooseArity: true,
+		CallMember: "__call__", ValueFlow: true}
 }
 
 func (rules) ConfigNames() []string { return nil }

@@ -85,10 +85,63 @@ func (x *extraction) addCall(call, callee, args *ts.Node) {
 		line = lang.Line(callee.ChildByFieldName("attribute"))
 	}
 	n := 1
+	var argExprs []*lang.Expr
 	if args.Kind() == "argument_list" {
-		n = len(namedChildren(args))
+		items := namedChildren(args)
+		n = len(items)
+		argExprs = x.argExprs(items, scope)
 	}
-	x.facts.Calls = append(x.facts.Calls, lang.Call{Scope: scope, Callee: e, Args: n, Line: line, Byte: pos})
+	x.facts.Calls = append(x.facts.Calls, lang.Call{Scope: scope, Callee: e, Args: n, Line: line, Byte: pos, ArgExprs: argExprs})
+}
+
+// argExprs converts the arguments of a call for the value flow of
+// callables: positional ones as expressions, `name=value` as keywords,
+// `*xs` and `**kw` as keywords named "*" and "**". Arguments that cannot
+// carry a callable (literals, lambdas) are unknown expressions that keep
+// the positions; a call with none that can is recorded without arguments.
+func (x *extraction) argExprs(items []*ts.Node, scope int) []*lang.Expr {
+	out := make([]*lang.Expr, 0, len(items))
+	useful := false
+	for _, a := range items {
+		var e *lang.Expr
+		switch a.Kind() {
+		case "keyword_argument":
+			e = &lang.Expr{Kind: lang.ExprKeyword, Name: x.text(a.ChildByFieldName("name")),
+				X: x.flowArg(a.ChildByFieldName("value"), scope)}
+			useful = useful || e.X.Kind != lang.ExprUnknown
+		case "list_splat":
+			e = &lang.Expr{Kind: lang.ExprKeyword, Name: "*", X: &lang.Expr{}}
+		case "dictionary_splat":
+			e = &lang.Expr{Kind: lang.ExprKeyword, Name: "**", X: &lang.Expr{}}
+		case "comment":
+			continue
+		default:
+			e = x.flowArg(a, scope)
+			useful = useful || e.Kind != lang.ExprUnknown
+		}
+		out = append(out, e)
+	}
+	if !useful {
+		return nil
+	}
+	return out
+}
+
+// flowArg is an argument as an expression that may hold a callable: a
+// name, an attribute, a call, or unknown.
+func (x *extraction) flowArg(n *ts.Node, scope int) *lang.Expr {
+	if n == nil {
+		return &lang.Expr{}
+	}
+	switch n.Kind() {
+	case "identifier", "attribute", "call", "await", "parenthesized_expression", "boolean_operator", "conditional_expression":
+		e := x.expr(n, scope)
+		if e.Kind == lang.ExprLiteral {
+			return &lang.Expr{}
+		}
+		return e
+	}
+	return &lang.Expr{}
 }
 
 // localScope is the function whose locals a binding at pos belongs to: the

@@ -112,6 +112,8 @@ type CallTreeOptions struct {
 	Depth   int  // levels, 1..MaxCallDepth
 	// MaxVisit bounds the walk (MaxCallVisit when 0).
 	MaxVisit int
+	// MinConfidence leaves out edges below it.
+	MinConfidence float32
 }
 
 // CallTree walks CALLS edges from n, upstream (callers) or downstream
@@ -143,7 +145,7 @@ func CallTree(g *memgraph.Graph, n memgraph.NodeID, opt CallTreeOptions) CallTre
 		dir = memgraph.Incoming
 	}
 	walk := g.Walk([]memgraph.NodeID{n}, memgraph.WalkOptions{Direction: dir, Types: []graph.EdgeType{graph.EdgeCalls},
-		MaxDepth: depth, Limit: maxVisit})
+		MaxDepth: depth, Limit: maxVisit, MinConfidence: opt.MinConfidence})
 	res.Exhaustive = !walk.Truncated
 	levels := walk.Levels()
 	left := MaxNavResults

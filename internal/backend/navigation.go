@@ -21,6 +21,7 @@ func callTreeParams() []Param {
 		{Name: "file_path", Type: TypeString, Description: "File (or path suffix) the symbol is in, to disambiguate name.", Aliases: []string{"file"}},
 		{Name: "kind", Type: TypeString, Description: "Kind to disambiguate name: Function, Method, Constructor, ..."},
 		{Name: "depth", Type: TypeInteger, Description: "Levels to follow: 1 = direct, at most 5.", Default: analysis.DefaultCallDepth, Min: num(1), Max: num(analysis.MaxCallDepth), Aliases: []string{"maxDepth", "max_depth"}},
+		{Name: "minConfidence", Type: TypeNumber, Description: "Ignore edges below this confidence.", Default: 0.0, Min: num(0), Max: num(1), Aliases: []string{"min_confidence"}},
 		repoParam,
 	}
 }
@@ -81,7 +82,8 @@ func runCallTree(callers bool) func(ctx context.Context, b *Backend, a *Args) (*
 			if err != nil || amb != nil {
 				return amb, err
 			}
-			res := analysis.CallTree(s.Graph, n, analysis.CallTreeOptions{Callers: callers, Depth: a.Int("depth")})
+			res := analysis.CallTree(s.Graph, n, analysis.CallTreeOptions{Callers: callers, Depth: a.Int("depth"),
+				MinConfidence: float32(a.Float("minConfidence"))})
 			tool := "get_callers_of"
 			if !callers {
 				tool = "get_callees_of"

@@ -194,36 +194,40 @@ func TestAnalyzeAndQuery(t *testing.T) {
 		t.Errorf("progress on stderr: %q", r.stderr)
 	}
 
-	// callers, two levels up, as JSON.
+	// callers (get-callers-of), two levels up, as JSON.
 	r = mustRun(t, home, repo, "callers", "validate", "--depth", "3", "--json")
 	var tr struct {
-		Target  struct{ ID string }
-		Results []struct {
-			ID       string
-			Depth    int
-			CallLine int
-			Reason   string
+		Symbol struct{ UID string }
+		Levels []struct {
+			Items []struct {
+				UID       string
+				Depth     int
+				CallLines []int
+				Reason    string
+			}
 		}
 	}
 	if err := json.Unmarshal([]byte(r.stdout), &tr); err != nil {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, h := range tr.Results {
-		got = append(got, fmt.Sprintf("%d %s %d %s", h.Depth, h.ID, h.CallLine, h.Reason))
+	for _, lv := range tr.Levels {
+		for _, h := range lv.Items {
+			got = append(got, fmt.Sprintf("%d %s %v %s", h.Depth, h.UID, h.CallLines, h.Reason))
+		}
 	}
 	want := []string{
-		"1 Method:payment/payment.go:Client.Charge 7 same-file",
-		"2 Method:order/order.go:Service.Place 13 receiver-typed",
-		"3 Function:cmd/shop/main.go:main 7 receiver-typed",
+		"1 Method:payment/payment.go:Client.Charge [7] same-file",
+		"2 Method:order/order.go:Service.Place [13] receiver-typed",
+		"3 Function:cmd/shop/main.go:main [7] receiver-typed",
 	}
-	if tr.Target.ID != "Function:payment/payment.go:validate" || strings.Join(got, "\n") != strings.Join(want, "\n") {
+	if tr.Symbol.UID != "Function:payment/payment.go:validate" || strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("callers:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 
 	// callees as text, from a subdirectory (repository found from the cwd).
 	r = mustRun(t, home, filepath.Join(repo, "order"), "callees", "Service.Place")
-	for _, w := range []string{"payment.Client.Charge", "order.record", "call at order/order.go:13", "2 callees"} {
+	for _, w := range []string{"`Client.Charge` (`order/order.go:13`)", "`record` (`order/order.go:16`)", "| Client.Charge | Method | order/order.go:13 |", "Depth 1: direct callees (2)"} {
 		if !strings.Contains(r.stdout, w) {
 			t.Errorf("callees output lacks %q:\n%s", w, r.stdout)
 		}
@@ -282,7 +286,7 @@ func TestAnalyzeAndQuery(t *testing.T) {
 	if !strings.Contains(r.stdout, `"status": "indexed"`) || !strings.Contains(r.stderr, "changed since it was built") {
 		t.Errorf("re-analyze: %s %s", r.stdout, r.stderr)
 	}
-	if r := mustRun(t, home, repo, "callers", "validate"); !strings.Contains(r.stdout, "none found") {
+	if r := mustRun(t, home, repo, "callers", "validate"); !strings.Contains(r.stdout, "nothing in the repository calls it") {
 		t.Errorf("callers after edit: %s", r.stdout)
 	}
 	// list, then clean.
@@ -354,7 +358,7 @@ func TestBadInput(t *testing.T) {
 		{"no supported language", []string{"analyze", lua}, 1, "no source files in a supported language"},
 		{"unknown flag", []string{"analyze", "--frobnicate"}, 2, "unknown flag"},
 		{"bad workers", []string{"analyze", "--workers", "0", lua}, 2, "--workers"},
-		{"too many args", []string{"callers", "a", "b"}, 2, "accepts between 1 and 1 arg"},
+		{"too many args", []string{"callers", "a", "b"}, 2, "accepts between 0 and 1 arg"},
 		{"no index yet", []string{"status", lua}, 1, "run `gitnexus analyze"},
 		{"nothing indexed", []string{"callers", "x"}, 1, "No indexed repositories. Run: gitnexus analyze"},
 	}
@@ -446,11 +450,11 @@ func TestNonGitDirectoryAndOddFiles(t *testing.T) {
 	if s.Git || s.SourceFiles != 3 || s.ParseErrors != 2 || s.Skipped["binary"] != 1 || s.Skipped["gitnexusignore"] != 1 {
 		t.Errorf("summary = %+v", s)
 	}
-	if r := mustRun(t, home, root, "callers", "helper"); !strings.Contains(r.stdout, "main.main") {
+	if r := mustRun(t, home, root, "callers", "helper"); !strings.Contains(r.stdout, "called directly from: `main`") {
 		t.Errorf("callers in a plain directory: %s", r.stdout)
 	}
 	// The broken file still yields what parsed.
-	if r := mustRun(t, home, root, "callers", "ok"); !strings.Contains(r.stdout, "none found") {
+	if r := mustRun(t, home, root, "callers", "ok"); !strings.Contains(r.stdout, "nothing in the repository calls it") {
 		t.Errorf("symbol from a broken file: %s", r.stdout)
 	}
 }
@@ -631,16 +635,16 @@ func TestPolyglotRepository(t *testing.T) {
 		t.Errorf("files by language = %v", langs)
 	}
 	for _, c := range []struct{ symbol, caller string }{
-		{"helper", "main.main"},
-		{"slugify", "index"},
-		{"add", "total"},
-		{"name", "greet"},
+		{"helper", "`main`"},
+		{"slugify", "`index`"},
+		{"add", "`total`"},
+		{"name", "`Greeter.greet`"},
 	} {
 		if r := mustRun(t, home, repo, "callers", c.symbol); !strings.Contains(r.stdout, c.caller) {
 			t.Errorf("callers %s: want %s in\n%s", c.symbol, c.caller, r.stdout)
 		}
 	}
-	if r := mustRun(t, home, repo, "callers", "add"); !strings.Contains(r.stdout, "sum") {
+	if r := mustRun(t, home, repo, "callers", "add"); !strings.Contains(r.stdout, "`sum`") {
 		t.Errorf("a JavaScript file requiring a TypeScript module: %s", r.stdout)
 	}
 }

@@ -470,7 +470,7 @@ func TestToolCommands(t *testing.T) {
 		{[]string{"get-callers-of", "validate", "--depth", "6"}, 2, "--depth: must be at most 5"},
 		{[]string{"get-callees-of", "Client.Charge", "--json"}, 0, `"callLines": [`},
 		{[]string{"get-module-dependencies", "order"}, 0, "Folder `order` (1 file): depends on 1 module, used by 1 module"},
-		{[]string{"callers", "validate", "--depth", "3"}, 0, "Callers of Function payment.validate"},
+		{[]string{"callers", "validate", "--depth", "3"}, 0, "called directly from: `Client.Charge` (`payment/payment.go:7`)"},
 	}
 	for _, c := range cases {
 		r := run(t, home, root, c.args...)

@@ -174,7 +174,7 @@ serves it to coding agents over MCP.`,
 			code = append(code, c)
 		}
 	}
-	add("code", append(code, newTraceCmd(stdio, "callers"), newTraceCmd(stdio, "callees"), newCypherCmd(stdio))...)
+	add("code", append(code, newCypherCmd(stdio))...)
 	add("history", history...)
 	add("index", newListCmd(stdio), newCleanCmd(stdio), newHookCmd(stdio))
 	root.SetHelpCommandGroupID("other")

@@ -17,11 +17,13 @@ import (
 // command prints the same markdown (or, with --json, the same structured
 // result) an agent receives.
 
-// toolCommand says how one tool becomes a command: its name, the
-// parameters taken as positional arguments, and usage examples.
+// toolCommand says how one tool becomes a command: its name, other names
+// (the tool's own, where the command is named shorter), the parameters
+// taken as positional arguments, and usage examples.
 type toolCommand struct {
 	tool       string
 	use        string
+	aliases    []string
 	positional []string
 	example    string
 }
@@ -38,10 +40,10 @@ var toolCommands = []toolCommand{
 		example: "  gitnexus rename ParseConfig LoadConfig            # plan only\n  gitnexus rename ParseConfig LoadConfig --dry-run=false"},
 	{tool: "find_symbol", use: "find-symbol <name>", positional: []string{"name"},
 		example: "  gitnexus find-symbol Get\n  gitnexus find-symbol Store.Get --json\n  gitnexus find-symbol New --kind Function --file-path internal/store"},
-	{tool: "get_callers_of", use: "get-callers-of [<symbol>]", positional: []string{"name"},
-		example: "  gitnexus get-callers-of Store.Get\n  gitnexus get-callers-of ParseConfig --depth 3 --json\n  gitnexus get-callers-of --uid 'Method:store/store.go:Store.Get'"},
-	{tool: "get_callees_of", use: "get-callees-of [<symbol>]", positional: []string{"name"},
-		example: "  gitnexus get-callees-of Service.Place\n  gitnexus get-callees-of main --depth 2"},
+	{tool: "get_callers_of", use: "callers [<symbol>]", aliases: []string{"get-callers-of"}, positional: []string{"name"},
+		example: "  gitnexus callers Store.Get\n  gitnexus callers ParseConfig --depth 3 --json\n  gitnexus callers --uid 'Method:store/store.go:Store.Get' --min-confidence 0.8"},
+	{tool: "get_callees_of", use: "callees [<symbol>]", aliases: []string{"get-callees-of"}, positional: []string{"name"},
+		example: "  gitnexus callees Service.Place\n  gitnexus callees main --depth 2"},
 	{tool: "get_module_dependencies", use: "get-module-dependencies <module>", positional: []string{"module"},
 		example: "  gitnexus get-module-dependencies example.com/shop/order\n  gitnexus get-module-dependencies internal/store --json"},
 	{tool: "trace", use: "trace [<from> <to>]", positional: []string{"from", "to"},
@@ -76,6 +78,7 @@ func newToolCmd(stdio *IO, tc toolCommand) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:     tc.use,
+		Aliases: tc.aliases,
 		Short:   t.Title,
 		Long:    t.Description + "\n\nThe same tool an agent calls over MCP as " + t.Name + "; flags are its parameters.",
 		Example: tc.example,

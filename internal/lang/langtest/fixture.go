@@ -24,7 +24,8 @@
 //
 // Endpoints are node ids, with or without their kind prefix ("main.go:main"
 // matches "Function:main.go:main"); a bare path names the File node. An edge
-// line may end with the expected reason. `!` negates a line. `exact T`
+// line may end with the expected reason, and after it the expected
+// confidence with two decimals. `!` negates a line. `exact T`
 // requires that the edges of type T are exactly the positive T lines.
 package langtest
 
@@ -250,7 +251,7 @@ func Check(t *testing.T, fx *Fixture) {
 					fail("missing node %s", id)
 				}
 			}
-		case (len(fields) == 4 || len(fields) == 5) && fields[2] == "->":
+		case len(fields) >= 4 && len(fields) <= 6 && fields[2] == "->":
 			typ := graph.ParseEdgeType(fields[0])
 			if typ == graph.EdgeInvalid {
 				fail("want %q: unknown edge type", line)
@@ -272,8 +273,10 @@ func Check(t *testing.T, fx *Fixture) {
 				fail("unexpected %s %s -> %s [%s %.2f]", typ, src, dst, e.Reason, e.Confidence)
 			case !neg && !ok:
 				fail("missing %s %s -> %s", typ, src, dst)
-			case !neg && len(fields) == 5 && string(e.Reason) != fields[4]:
+			case !neg && len(fields) >= 5 && string(e.Reason) != fields[4]:
 				fail("%s %s -> %s: reason %s, want %s", typ, src, dst, e.Reason, fields[4])
+			case !neg && len(fields) == 6 && fmt.Sprintf("%.2f", e.Confidence) != fields[5]:
+				fail("%s %s -> %s: confidence %.2f, want %s", typ, src, dst, e.Confidence, fields[5])
 			}
 			if !neg {
 				if positives[typ] == nil {

@@ -42,6 +42,14 @@ type Program struct {
 	belowMemo    Memo[[2]SymID, []SymID]
 	// mroMemo caches the method resolution orders (Features.LinearMRO).
 	mroMemo Memo[SymID, []SymID]
+	// ext are the names outside the repository values carry (Value.Ext
+	// is an index from 1), extIndex finds them by name; extSubtypes are
+	// the repository's types that implement each external interface, and
+	// extDispatchMemo caches externalDispatch (external.go).
+	ext             []extEntry
+	extIndex        map[string]int32
+	extSubtypes     map[int32][]SymID
+	extDispatchMemo Memo[extMember, []SymID]
 	// round numbers the files resolved, from 1 (0 while linking); cuts
 	// counts the computations recursion guards cut short (see memo.go).
 	round uint32
@@ -100,6 +108,9 @@ type Sym struct {
 	members map[string][]SymID
 	// bases are the resolved supertypes of a type, in declaration order.
 	bases []baseRef
+	// extBases are the interfaces outside the repository (Value.Ext) that
+	// a type names as bases, in declaration order.
+	extBases []int32
 	// ctors are the constructors among the members.
 	ctors []SymID
 	// owner is the type a member belongs to (the parent, or the receiver

@@ -4,6 +4,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"gitnexus.dev/gitnexus/internal/graph"
 )
 
 // Interfaces declared outside the repository. A call `w.WriteHeader(200)`
@@ -251,22 +253,28 @@ func (p *Program) externalDispatch(ext int32, name string, args int) []SymID {
 
 // externalBaseDispatch is externalDispatch for a call of name on an
 // instance of the repository's type t that neither declares nor inherits
-// it in the repository: through the external interfaces t or its bases
-// name (a struct embedding http.ResponseWriter, an interface embedding
-// it), the first that declares name.
+// it in the repository, when t embeds an interface outside the repository
+// that declares it (`struct{ http.ResponseWriter }`), itself or through
+// embedded types: the embedded value may be of any type that implements
+// it. An interface, or a class that implements one, is left to its own
+// subtypes (declaredBelow): its value is one of those.
 func (p *Program) externalBaseDispatch(t SymID, name string, args int) []SymID {
 	seen := map[SymID]bool{t: true}
 	level := []SymID{t}
 	for depth := 0; len(level) > 0 && depth < 12; depth++ {
 		var next []SymID
 		for _, s := range level {
-			for _, ext := range p.Syms[s].extBases {
-				if p.hasExternalMethod(ext, name) {
+			sym := &p.Syms[s]
+			if sym.Kind == graph.KindInterface {
+				continue
+			}
+			for i, ext := range sym.extBases {
+				if sym.extEmbedded[i] && p.hasExternalMethod(ext, name) {
 					return p.externalDispatch(ext, name, args)
 				}
 			}
-			for _, b := range p.bases(s) {
-				if !seen[b.sym] {
+			for _, b := range sym.bases {
+				if b.kind == BaseEmbedded && !seen[b.sym] {
 					seen[b.sym] = true
 					next = append(next, b.sym)
 				}

@@ -109,8 +109,10 @@ type Sym struct {
 	// bases are the resolved supertypes of a type, in declaration order.
 	bases []baseRef
 	// extBases are the interfaces outside the repository (Value.Ext) that
-	// a type names as bases, in declaration order.
-	extBases []int32
+	// a type names as bases, in declaration order; extEmbedded marks
+	// those it embeds (Go), by index.
+	extBases    []int32
+	extEmbedded []bool
 	// ctors are the constructors among the members.
 	ctors []SymID
 	// owner is the type a member belongs to (the parent, or the receiver

@@ -136,6 +136,7 @@ func (p *Program) resolveBases(g *graph.Graph) {
 				// the type's, and a type that names it as a supertype
 				// (not by embedding) implements it.
 				s.extBases = append(s.extBases, v.Ext)
+				s.extEmbedded = append(s.extEmbedded, b.Kind == BaseEmbedded)
 				if b.Kind != BaseEmbedded {
 					p.AddExternalSubtype(SymID(i), v.Ext)
 				}
@@ -348,12 +349,10 @@ func (p *Program) resolveCall(f *File, call *Call) callResolution {
 			if below := p.declaredBelow(base.Sym, e.Name, call.Args); len(below) > 0 {
 				return callResolution{targets: below, reason: graph.ReasonDispatch}
 			}
-			// Else, a method of an interface outside the repository
-			// that the type embeds or implements: its implementations.
-			if v.Kind == ValExternal {
-				if ext := p.externalBaseDispatch(base.Sym, e.Name, call.Args); len(ext) > 0 {
-					return callResolution{targets: ext, reason: graph.ReasonDispatchExternal}
-				}
+			// Else, a method promoted from an interface outside the
+			// repository that a struct embeds: any implementation of it.
+			if ext := p.externalBaseDispatch(base.Sym, e.Name, call.Args); len(ext) > 0 {
+				return callResolution{targets: ext, reason: graph.ReasonDispatchExternal}
 			}
 		}
 		switch {

@@ -42,6 +42,13 @@ const (
 	// ReasonDispatch: a call through an interface, abstract or overridden
 	// method, linked to an implementation that may run.
 	ReasonDispatch Reason = "dispatch"
+	// ReasonDispatchExternal: a call through an interface declared
+	// outside the repository (Go's error or http.ResponseWriter, Java's
+	// Runnable), linked to a type of the repository that implements it.
+	// Below dispatch: the value is most often of a type outside the
+	// repository (the standard library's own writer or error), so the
+	// repository's implementation runs only where it passes its own.
+	ReasonDispatchExternal Reason = "dispatch-external"
 	// ReasonNameOnly: the receiver could not be typed and exactly one callable
 	// of that name exists; a guess, never more than 0.5.
 	ReasonNameOnly Reason = "name-only"
@@ -65,7 +72,7 @@ const (
 func AllReasons() []Reason {
 	return []Reason{ReasonSyntax, ReasonPackageMember, ReasonDeclared, ReasonSameFile,
 		ReasonSamePackage, ReasonImportResolved, ReasonSelfReceiver, ReasonReceiverTyped,
-		ReasonInherited, ReasonMethodSet, ReasonValueFlow, ReasonDispatch, ReasonNameOnly, ReasonCommunity, ReasonTrace, ReasonGit, ReasonDiffHunk}
+		ReasonInherited, ReasonMethodSet, ReasonValueFlow, ReasonDispatch, ReasonDispatchExternal, ReasonNameOnly, ReasonCommunity, ReasonTrace, ReasonGit, ReasonDiffHunk}
 }
 
 // Confidence is the default confidence for each reason. Resolvers use these
@@ -84,6 +91,8 @@ func (r Reason) Confidence() float64 {
 		return 0.7
 	case ReasonDispatch:
 		return 0.6
+	case ReasonDispatchExternal:
+		return 0.5
 	case ReasonNameOnly:
 		return 0.3
 	}

@@ -31,6 +31,11 @@ type Value struct {
 	// Elem is the container depth: 0 for an instance of Sym, 1 for a
 	// slice, list, map or channel of them, 2 for a slice of slices...
 	Elem uint8
+	// Ext, for a ValExternal, names what outside the repository the
+	// value is when the rules know it: an interface (an instance of it,
+	// Elem deep) or a package to find interfaces in (external.go); 0 for
+	// anything else.
+	Ext int32
 	// Alts are further candidates of the same name (overloads).
 	Alts []SymID
 	// Exact: an instance of exactly Sym, not of a subtype (the value of a
@@ -172,7 +177,7 @@ func (p *Program) Eval(c Ctx, e *Expr) (Value, graph.Reason) {
 		case v.Kind == ValSym && p.Syms[v.Sym].Kind.IsCallable():
 			return v, r // a generic function instantiated: F[int]
 		case v.Kind == ValExternal:
-			return external, r
+			return elementOf(v), r
 		}
 		return none, ""
 	case ExprAwait:
@@ -346,6 +351,8 @@ func elementOf(v Value) Value {
 	switch {
 	case v.Kind == ValInstance && v.Elem > 0:
 		return Value{Kind: ValInstance, Sym: v.Sym, Elem: v.Elem - 1}
+	case v.Kind == ValExternal && v.Ext != 0 && v.Elem > 0:
+		return Value{Kind: ValExternal, Sym: NoSym, Ext: v.Ext, Elem: v.Elem - 1}
 	case v.Kind == ValExternal:
 		return external
 	}
@@ -449,7 +456,7 @@ func (p *Program) resolveTypeExpr(c Ctx, te TypeExpr) Value {
 				v = none
 			}
 		case ValExternal:
-			return external
+			v = p.externalMember(v, part)
 		default:
 			return none
 		}
@@ -476,6 +483,9 @@ func (p *Program) resolveTypeExpr(c Ctx, te TypeExpr) Value {
 		}
 		return Value{Kind: ValInstance, Sym: v.Sym, Elem: te.Elem}
 	case ValExternal:
+		if v.Ext != 0 && p.ext[v.Ext-1].isType {
+			return Value{Kind: ValExternal, Sym: NoSym, Ext: v.Ext, Elem: te.Elem}
+		}
 		return external
 	}
 	return none

@@ -45,6 +45,14 @@ type Program struct {
 	// flow is what flows into each slot (Features.ValueFlow), computed
 	// once over all files by AddDeclarations.
 	flow *flowGraph
+	// ext are the names outside the repository values carry (Value.Ext
+	// is an index from 1), extIndex finds them by name; extSubtypes are
+	// the repository's types that implement each external interface, and
+	// extDispatchMemo caches externalDispatch (external.go).
+	ext             []extEntry
+	extIndex        map[string]int32
+	extSubtypes     map[int32][]SymID
+	extDispatchMemo Memo[extMember, []SymID]
 	// round numbers the files resolved, from 1 (0 while linking; the
 	// value-flow build takes a round of its own); cuts
 	// counts the computations recursion guards cut short (see memo.go).
@@ -104,6 +112,11 @@ type Sym struct {
 	members map[string][]SymID
 	// bases are the resolved supertypes of a type, in declaration order.
 	bases []baseRef
+	// extBases are the interfaces outside the repository (Value.Ext) that
+	// a type names as bases, in declaration order; extEmbedded marks
+	// those it embeds (Go), by index.
+	extBases    []int32
+	extEmbedded []bool
 	// ctors are the constructors among the members.
 	ctors []SymID
 	// owner is the type a member belongs to (the parent, or the receiver

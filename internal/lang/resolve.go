@@ -132,6 +132,17 @@ func (p *Program) resolveBases(g *graph.Graph) {
 		c := Ctx{File: s.File, Scope: s.Parent, Pos: s.StartByte}
 		for _, b := range s.Bases {
 			v := p.ResolveType(c, b.Type)
+			if v.Kind == ValExternal && v.Ext != 0 && v.Elem == 0 {
+				// An interface outside the repository: its methods are
+				// the type's, and a type that names it as a supertype
+				// (not by embedding) implements it.
+				s.extBases = append(s.extBases, v.Ext)
+				s.extEmbedded = append(s.extEmbedded, b.Kind == BaseEmbedded)
+				if b.Kind != BaseEmbedded {
+					p.AddExternalSubtype(SymID(i), v.Ext)
+				}
+				continue
+			}
 			if v.Kind != ValInstance || v.Elem > 0 || v.Sym == SymID(i) {
 				continue
 			}
@@ -345,6 +356,11 @@ func (p *Program) resolveCall(f *File, call *Call) callResolution {
 				return fr
 			}
 		}
+		if len(res.targets) == 0 && base.Kind == ValExternal && base.Ext != 0 && base.Elem == 0 {
+			// A method of an interface outside the repository: the
+			// repository's types that implement it may run.
+			return callResolution{targets: p.externalDispatch(base.Ext, e.Name, call.Args), reason: graph.ReasonDispatchExternal}
+		}
 		if len(res.targets) == 0 && (v.Kind == ValNone || v.Kind == ValExternal) &&
 			base.Kind == ValInstance && base.Elem == 0 && e.X.Kind != ExprSuper {
 			// Not declared on the receiver's type in the repository (a
@@ -352,6 +368,11 @@ func (p *Program) resolveCall(f *File, call *Call) callResolution {
 			// the subtypes that declare it may run.
 			if below := p.declaredBelow(base.Sym, e.Name, call.Args); len(below) > 0 {
 				return callResolution{targets: below, reason: graph.ReasonDispatch}
+			}
+			// Else, a method promoted from an interface outside the
+			// repository that a struct embeds: any implementation of it.
+			if ext := p.externalBaseDispatch(base.Sym, e.Name, call.Args); len(ext) > 0 {
+				return callResolution{targets: ext, reason: graph.ReasonDispatchExternal}
 			}
 		}
 		switch {

@@ -10,10 +10,12 @@ import (
 // Go interfaces are satisfied implicitly. Link computes the method set of
 // every named type (own methods plus those promoted through embedded
 // fields, pointer receivers included) and of every interface (own methods
-// plus embedded interfaces), and links each type to each non-empty interface
-// whose methods it has with the same parameter and result counts. The
-// candidate types of an interface are those having its rarest method name,
-// which keeps the check near-linear on the standard library.
+// plus embedded interfaces, those of the standard library included), and
+// links each type to each non-empty interface whose methods it has with
+// the same parameter and result counts. The candidate types of an
+// interface are those having its rarest method name, which keeps the
+// check near-linear on the standard library. The interfaces of the
+// standard library get their implementations the same way (external.go).
 
 type methodShape struct {
 	params, results int
@@ -74,6 +76,7 @@ func (rules) Link(p *lang.Program, g *graph.Graph) {
 				Confidence: graph.ReasonMethodSet.Confidence(), Reason: graph.ReasonMethodSet})
 		}
 	}
+	linkExternal(p, ms, byMethod)
 }
 
 type methodSets struct {
@@ -110,6 +113,7 @@ func (m *methodSets) of(t lang.SymID) methodSet {
 			}
 		}
 	}
+	m.externalMethods(t, set)
 	m.sets[t] = set
 	return set
 }

@@ -218,7 +218,7 @@ func (rules) BindImports(p *lang.Program, f *lang.File) {
 			if m != nil {
 				f.Imported[name] = lang.ModuleValue(m)
 			} else {
-				f.Imported[name] = lang.External()
+				f.Imported[name] = p.ExternalPackage(imp.Path)
 			}
 			f.ImportLines[name] = imp.Line
 		}
@@ -254,7 +254,7 @@ func (rules) Export(p *lang.Program, m *lang.Module, name string) lang.Value {
 }
 
 // Lookup resolves a name in package scope, then the file's imports, then
-// dot-imported packages.
+// dot-imported packages; the type error is the predeclared interface.
 func (rules) Lookup(p *lang.Program, c *lang.Ctx, name string) (lang.Value, graph.Reason) {
 	f := c.File
 	if v, ok := typeParam(p, c, name); ok {
@@ -273,6 +273,9 @@ func (rules) Lookup(p *lang.Program, c *lang.Ctx, name string) (lang.Value, grap
 		if v := (rules{}).Export(p, m, name); v.Known() {
 			return v, graph.ReasonImportResolved
 		}
+	}
+	if v, ok := errorType(p, c, name); ok {
+		return v, ""
 	}
 	return lang.None(), ""
 }

@@ -89,7 +89,7 @@ func (rules) BindImports(p *lang.Program, f *lang.File) {
 		default:
 			t, top := resolveQualified(p, imp.Path, f)
 			if t == lang.NoSym {
-				fi.types[imp.Name] = lang.External()
+				fi.types[imp.Name] = p.ExternalType(imp.Path) // External unless a JDK interface
 			} else {
 				fi.types[imp.Name] = lang.SymValue(t)
 				typeEdge(top, imp.Line)

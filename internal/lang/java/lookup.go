@@ -137,7 +137,7 @@ func (r rules) lookupType(p *lang.Program, c *lang.Ctx, name string) (lang.Value
 	if m, ok := p.Modules[name]; ok && (m.IsPackage || m.PackagePrefix) {
 		return lang.ModuleValue(m), graph.ReasonImportResolved
 	}
-	return lang.External(), ""
+	return outsideType(p, f, name), ""
 }
 
 // hasImplicitSupertype reports whether a type has a supertype that is

@@ -1,0 +1,44 @@
+package java
+
+import (
+	_ "embed"
+	"sync"
+
+	"gitnexus.dev/gitnexus/internal/lang"
+)
+
+// Interfaces of the JDK (lang/external.go): a class that implements
+// Runnable, Comparable or Iterator names it, and a call `task.run()` on a
+// Runnable reaches the run methods of those classes and of their
+// subclasses. jdk_interfaces.txt lists the common ones; a type name that
+// resolves outside the repository is one of them when it is a java.lang
+// name, a single-type import or a name of an on-demand imported package
+// that the table holds.
+
+//go:embed jdk_interfaces.txt
+var jdkInterfacesText string
+
+var jdkInterfaces = sync.OnceValue(func() map[string][]lang.ExternalMethod {
+	return lang.ParseExternalInterfaces(jdkInterfacesText)
+})
+
+// ExternalInterface returns the methods of a JDK interface of the table
+// (lang.ExternalInterfaces).
+func (rules) ExternalInterface(name string) ([]lang.ExternalMethod, bool) {
+	ms, ok := jdkInterfaces()[name]
+	return ms, ok
+}
+
+// outsideType is the value of a simple type name that did not resolve in
+// the repository: the JDK interface it names, by the file's on-demand
+// imports or java.lang, when the table holds it; else External.
+func outsideType(p *lang.Program, f *lang.File, name string) lang.Value {
+	for _, imp := range f.Facts.Imports {
+		if imp.Kind == lang.ImportWildcard && !imp.Static {
+			if _, ok := jdkInterfaces()[imp.Path+"."+name]; ok {
+				return p.ExternalType(imp.Path + "." + name)
+			}
+		}
+	}
+	return p.ExternalType("java.lang." + name)
+}

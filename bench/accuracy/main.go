@@ -3,7 +3,7 @@
 // (bench/oracle/<language>), and prints the precision and recall of static
 // calls and of dispatch.
 //
-//	go run -tags sqlite_fts5 ./bench/accuracy -db <repo>/.gitnexus/graph.db -oracle out.jsonl [-files out.jsonl.files] [-name repo] [-samples 20]
+//	go run -tags sqlite_fts5 ./bench/accuracy -db <repo>/.gitnexus/graph.db -oracle out.jsonl [-files out.jsonl.files] [-name repo] [-samples 20] [-dump misses.tsv]
 //
 // Oracle endpoints (file, line of the definition's name, name) are mapped to
 // nodes: the innermost code node of that file (historical symbols, commits,
@@ -25,7 +25,9 @@
 //     error.Error, http.ResponseWriter.WriteHeader; Java's Object.toString
 //     on a receiver typed Object): the oracle has no static edge there. Their
 //     recall is shown apart, and they count in the full truth like any other
-//     edge.
+//     edge. A site is told by its caller, line and method name, so such a
+//     call on a line that also calls a repository method of the same name
+//     counts as repository dispatch.
 //   - full truth: the union of static, dispatch and external dispatch edges,
 //     including oracle edges with an endpoint we have no node for (each a
 //     miss). Recall is the share of it among all our CALLS edges; precision

@@ -129,7 +129,9 @@ PY
 	echo "   (type packages from the npm registry, the npm CLI's repository layout)."
 	echo "2. \`bench/accuracy.sh\` (oracles are cached in \`\$OUT/oracle\`; \`-f\` recomputes them). The Go oracle"
 	echo "   needs about 5 GB for the standard library; the Java oracle reads library jars from /usr/share/java"
-	echo "   (\`bench/oracle/java/README.md\`); the Python oracle uses jedi; the Kotlin oracle Debian's \`kotlin\`."
-	echo "3. \`bin/accuracy -db <index> -oracle <out.jsonl> -samples 20\` lists false positives and misses."
+	echo "   (\`bench/oracle/java/README.md\`: Debian's junit4 and junit5 among them); the Python oracle uses jedi"
+	echo "   (pytest fixtures are typed only with Debian's python3-pytest); the Kotlin oracle Debian's \`kotlin\`."
+	echo "3. \`bin/accuracy -db <index> -oracle <out.jsonl> -samples 20\` lists false positives and misses;"
+	echo "   \`-dump <file>\` writes all of them (\`bench/accuracy.sh\` writes \`\$OUT/misses/<name>.tsv\`)."
 } >"$REPORT"
 echo "wrote $REPORT" >&2

@@ -3,7 +3,7 @@
 // (bench/oracle/<language>), and prints the precision and recall of static
 // calls and of dispatch.
 //
-//	go run -tags sqlite_fts5 ./bench/accuracy -db <repo>/.gitnexus/graph.db -oracle out.jsonl [-files out.jsonl.files] [-name repo] [-samples 20]
+//	go run -tags sqlite_fts5 ./bench/accuracy -db <repo>/.gitnexus/graph.db -oracle out.jsonl [-files out.jsonl.files] [-name repo] [-samples 20] [-dump misses.tsv]
 //
 // Oracle endpoints (file, line of the definition's name, name) are mapped to
 // nodes: the innermost code node of that file (historical symbols, commits,
@@ -18,12 +18,25 @@
 //     dispatch (a receiver typed more precisely than the declaration is
 //     still a real call).
 //   - dispatch: the oracle's "dispatch" edges (implementations that may run)
-//     against all our CALLS edges for recall, and our dispatch edges for
-//     precision. Dispatch edges at call sites whose interface or base
-//     method is outside the repository (Go's error.Error) are reported
-//     apart and left out of recall (only the interfaces whose method sets
-//     the rules carry can be followed: the Go standard library's), and
-//     count as right when we find them.
+//     against all our CALLS edges for recall, and our dispatch edges
+//     ("dispatch", "dispatch-external") for precision, at call sites whose
+//     interface or base method is declared in the repository.
+//   - external dispatch: the oracle's "dispatch" edges at call sites whose
+//     interface or base method is declared outside the repository (Go's
+//     error.Error, http.ResponseWriter.WriteHeader; Java's Object.toString
+//     on a receiver typed Object): the oracle has no static edge there. Their
+//     recall is shown apart, and they count in the full truth like any other
+//     edge. A site is told by its caller, line and method name, so such a
+//     call on a line that also calls a repository method of the same name
+//     counts as repository dispatch.
+//   - full truth: the union of static, dispatch and external dispatch edges,
+//     including oracle edges with an endpoint we have no node for (each a
+//     miss). Recall is the share of it among all our CALLS edges; precision
+//     is that of all our edges (static and dispatch) that the oracle can
+//     judge; F1 is their harmonic mean.
+//   - node recall: of the functions and methods the oracle's edges name
+//     (callers and callees; file-level callers left out), the share that
+//     maps to a node of the index by the matching above.
 //
 // Only edges whose caller lies in a file the oracle analyzed count (the Go
 // oracle sees the files of one platform).
@@ -72,6 +85,7 @@ type pair struct{ src, dst string }
 
 func main() {
 	dbPath := flag.String("db", "", "graph.db of the indexed corpus")
+	dumpPath := flag.String("dump", "", "write every miss and false positive to this file (TSV: category, ours or oracle ends, site)")
 	oraclePath := flag.String("oracle", "", "oracle JSONL")
 	filesPath := flag.String("files", "", "files the oracle analyzed (default <oracle>.files when it exists)")
 	name := flag.String("name", "", "corpus name for the report")
@@ -89,7 +103,7 @@ func main() {
 			}
 		}
 	}
-	rep, err := score(*dbPath, *oraclePath, *filesPath, *samples)
+	rep, err := score(*dbPath, *oraclePath, *filesPath, *samples, *dumpPath)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "accuracy:", err)
 		os.Exit(1)
@@ -113,13 +127,30 @@ type Report struct {
 	StaticPrecision float64 `json:"staticPrecision"`
 	StaticRecall    float64 `json:"staticRecall"`
 	// Dispatch.
-	DispatchOracle         int               `json:"dispatchOracle"` // at sites whose target is in the repository
-	DispatchExternal       int               `json:"dispatchExternal"`
-	DispatchOurs           int               `json:"dispatchOurs"`
-	DispatchHit            int               `json:"dispatchHit"`
-	DispatchRight          int               `json:"dispatchRight"`
-	DispatchPrecision      float64           `json:"dispatchPrecision"`
-	DispatchRecall         float64           `json:"dispatchRecall"`
+	DispatchOracle    int     `json:"dispatchOracle"` // at sites whose target is in the repository
+	DispatchOurs      int     `json:"dispatchOurs"`
+	DispatchHit       int     `json:"dispatchHit"`
+	DispatchRight     int     `json:"dispatchRight"`
+	DispatchPrecision float64 `json:"dispatchPrecision"`
+	DispatchRecall    float64 `json:"dispatchRecall"`
+	// Dispatch through interfaces or base methods declared outside the
+	// repository: distinct caller-callee pairs that are neither static nor
+	// in-repository dispatch pairs.
+	DispatchExternal int     `json:"dispatchExternal"`
+	ExternalHit      int     `json:"externalHit"`
+	ExternalRecall   float64 `json:"externalRecall"`
+	// Full truth: static, dispatch and external dispatch, unmapped oracle
+	// edges included.
+	TruthOracle   int     `json:"truthOracle"`
+	TruthHit      int     `json:"truthHit"`
+	FullPrecision float64 `json:"fullPrecision"`
+	FullRecall    float64 `json:"fullRecall"`
+	FullF1        float64 `json:"fullF1"`
+	// Nodes the oracle's edges name, and those we have.
+	NodesOracle int     `json:"nodesOracle"`
+	NodesHit    int     `json:"nodesHit"`
+	NodeRecall  float64 `json:"nodeRecall"`
+
 	UnmappedOracle         int               `json:"unmappedOracleEdges"`
 	Unverifiable           int               `json:"unverifiable"` // our edges at sites the oracle could not resolve
 	NameOnlyOurs           int               `json:"nameOnlyOurs"`
@@ -127,7 +158,9 @@ type Report struct {
 	ByReason               map[string][2]int `json:"byReason"` // reason → [edges, right]
 	samplesFP, samplesFN   []string
 	samplesDFN, samplesDFP []string
+	samplesXFN             []string
 	samplesUnmapped        []string
+	samplesNodes           []string
 }
 
 func ratio(a, b int) float64 {
@@ -137,7 +170,7 @@ func ratio(a, b int) float64 {
 	return float64(a) / float64(b)
 }
 
-func score(dbPath, oraclePath, filesPath string, nSamples int) (*Report, error) {
+func score(dbPath, oraclePath, filesPath string, nSamples int, dumpPath string) (*Report, error) {
 	db, err := sql.Open("sqlite3", "file:"+dbPath+"?mode=ro")
 	if err != nil {
 		return nil, err
@@ -230,8 +263,9 @@ func score(dbPath, oraclePath, filesPath string, nSamples int) (*Report, error) 
 		return nil, err
 	}
 	defer f.Close()
-	static, dispatch := map[pair]bool{}, map[pair]bool{}
+	static, dispatch, external := map[pair]bool{}, map[pair]bool{}, map[pair]bool{}
 	sites := map[pair]string{}
+	siteOf := func(e oracleEdge) string { return fmt.Sprintf("%s:%d", e.Site.File, e.Site.Line) }
 	// A site is a caller, a line and the called method's name: several
 	// calls can share a line (`t.Errorf("%v", err.Error())`).
 	type siteKey struct {
@@ -242,6 +276,31 @@ func score(dbPath, oraclePath, filesPath string, nSamples int) (*Report, error) 
 	}
 	staticSites := map[siteKey]bool{}
 	var dispatchEdges []oracleEdge
+	// The functions and methods the oracle names (file-level callers left
+	// out), and whether one of our nodes matches.
+	oracleNodes := map[endpoint]bool{}
+	mapNode := func(e endpoint) (string, bool) {
+		id, ok := resolve(e)
+		if e.Line != 0 {
+			oracleNodes[e] = ok
+		}
+		return id, ok
+	}
+	// Oracle edges with an end we have no node for, by their two ends:
+	// misses of the full truth.
+	unmapped := map[[2]endpoint]string{}
+	noteUnmapped := func(e oracleEdge) {
+		rep.UnmappedOracle++
+		k := [2]endpoint{e.Caller, e.Callee}
+		if _, seen := unmapped[k]; seen {
+			return
+		}
+		unmapped[k] = siteOf(e)
+		if len(rep.samplesUnmapped) < 200 {
+			rep.samplesUnmapped = append(rep.samplesUnmapped, fmt.Sprintf("%s:%d %s -> %s:%d %s (%s, site %s)",
+				e.Caller.File, e.Caller.Line, e.Caller.Name, e.Callee.File, e.Callee.Line, e.Callee.Name, e.Kind, siteOf(e)))
+		}
+	}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
@@ -257,44 +316,36 @@ func score(dbPath, oraclePath, filesPath string, nSamples int) (*Report, error) 
 			continue
 		}
 		staticSites[siteKey{e.Caller.File + ":" + e.Caller.Name, e.Site.File, e.Site.Line, e.Callee.Name}] = true
-		src, ok1 := resolve(e.Caller)
-		dst, ok2 := resolve(e.Callee)
+		src, ok1 := mapNode(e.Caller)
+		dst, ok2 := mapNode(e.Callee)
 		if !ok1 || !ok2 {
-			rep.UnmappedOracle++
-			if len(rep.samplesUnmapped) < 200 {
-				rep.samplesUnmapped = append(rep.samplesUnmapped, fmt.Sprintf("%s:%d %s -> %s:%d %s (site %s:%d)",
-					e.Caller.File, e.Caller.Line, e.Caller.Name, e.Callee.File, e.Callee.Line, e.Callee.Name, e.Site.File, e.Site.Line))
-			}
+			noteUnmapped(e)
 			continue
 		}
 		static[pair{src, dst}] = true
-		sites[pair{src, dst}] = fmt.Sprintf("%s:%d", e.Site.File, e.Site.Line)
+		sites[pair{src, dst}] = siteOf(e)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, err
 	}
-	// external holds dispatch edges through interfaces declared outside
-	// the repository: not counted for recall (nothing in the repository
-	// names the method), but right when we find them.
-	external := map[pair]bool{}
 	for _, e := range dispatchEdges {
-		src, ok1 := resolve(e.Caller)
-		dst, ok2 := resolve(e.Callee)
+		src, ok1 := mapNode(e.Caller)
+		dst, ok2 := mapNode(e.Callee)
+		if !ok1 || !ok2 {
+			noteUnmapped(e)
+			continue
+		}
+		p := pair{src, dst}
+		if _, ok := sites[p]; !ok {
+			sites[p] = siteOf(e)
+		}
 		// A dispatch whose call site has no static edge in the repository
 		// goes through an interface or base method declared elsewhere.
-		if !staticSites[siteKey{e.Caller.File + ":" + e.Caller.Name, e.Site.File, e.Site.Line, e.Callee.Name}] {
-			rep.DispatchExternal++
-			if ok1 && ok2 {
-				external[pair{src, dst}] = true
-			}
-			continue
+		if staticSites[siteKey{e.Caller.File + ":" + e.Caller.Name, e.Site.File, e.Site.Line, e.Callee.Name}] {
+			dispatch[p] = true
+		} else {
+			external[p] = true
 		}
-		if !ok1 || !ok2 {
-			rep.UnmappedOracle++
-			continue
-		}
-		dispatch[pair{src, dst}] = true
-		sites[pair{src, dst}] = fmt.Sprintf("%s:%d", e.Site.File, e.Site.Line)
 	}
 	delete(dispatch, pair{}) // nothing
 	for p := range dispatch {
@@ -302,9 +353,14 @@ func score(dbPath, oraclePath, filesPath string, nSamples int) (*Report, error) 
 			delete(dispatch, p) // counted once, as static
 		}
 	}
+	for p := range external {
+		if static[p] || dispatch[p] {
+			delete(external, p) // counted once, where the repository names the method
+		}
+	}
 
 	// Scores.
-	var fps, fns, dfns, dfps []string
+	var fps, fns, dfns, dfps, xfns []string
 	for p, reason := range ours {
 		right := static[p] || dispatch[p] || external[p]
 		if !right && unresolved[site{nodes[p.src].file, lineOf[p]}] {
@@ -322,7 +378,7 @@ func score(dbPath, oraclePath, filesPath string, nSamples int) (*Report, error) 
 			if right {
 				rep.DispatchRight++
 			} else {
-				dfps = append(dfps, fmt.Sprintf("%s -> %s", p.src, p.dst))
+				dfps = append(dfps, fmt.Sprintf("%s -> %s (line %d)", p.src, p.dst, lineOf[p]))
 			}
 			continue
 		}
@@ -330,7 +386,7 @@ func score(dbPath, oraclePath, filesPath string, nSamples int) (*Report, error) 
 		if right {
 			rep.StaticRight++
 		} else {
-			fps = append(fps, fmt.Sprintf("%s -> %s [%s]", p.src, p.dst, reason))
+			fps = append(fps, fmt.Sprintf("%s -> %s [%s] (line %d)", p.src, p.dst, reason, lineOf[p]))
 		}
 		if reason == "name-only" {
 			rep.NameOnlyOurs++
@@ -340,8 +396,13 @@ func score(dbPath, oraclePath, filesPath string, nSamples int) (*Report, error) 
 		}
 	}
 	rep.StaticOracle = len(static)
+	staticAny := 0 // static pairs we have with any reason
 	for p := range static {
-		if r, ok := ours[p]; ok && !isDispatch(r) {
+		r, ok := ours[p]
+		if ok {
+			staticAny++
+		}
+		if ok && !isDispatch(r) {
 			rep.StaticHit++
 		} else {
 			fns = append(fns, fmt.Sprintf("%s -> %s (site %s)", p.src, p.dst, sites[p]))
@@ -355,10 +416,53 @@ func score(dbPath, oraclePath, filesPath string, nSamples int) (*Report, error) 
 			dfns = append(dfns, fmt.Sprintf("%s -> %s (site %s)", p.src, p.dst, sites[p]))
 		}
 	}
+	rep.DispatchExternal = len(external)
+	for p := range external {
+		if _, ok := ours[p]; ok {
+			rep.ExternalHit++
+		} else {
+			xfns = append(xfns, fmt.Sprintf("%s -> %s (site %s)", p.src, p.dst, sites[p]))
+		}
+	}
 	rep.StaticPrecision = ratio(rep.StaticRight, rep.StaticOurs)
 	rep.StaticRecall = ratio(rep.StaticHit, rep.StaticOracle)
 	rep.DispatchPrecision = ratio(rep.DispatchRight, rep.DispatchOurs)
 	rep.DispatchRecall = ratio(rep.DispatchHit, rep.DispatchOracle)
+	rep.ExternalRecall = ratio(rep.ExternalHit, rep.DispatchExternal)
+	rep.TruthOracle = len(static) + len(dispatch) + len(external) + len(unmapped)
+	rep.TruthHit = staticAny + rep.DispatchHit + rep.ExternalHit
+	rep.FullPrecision = ratio(rep.StaticRight+rep.DispatchRight, rep.StaticOurs+rep.DispatchOurs)
+	rep.FullRecall = ratio(rep.TruthHit, rep.TruthOracle)
+	if rep.FullPrecision+rep.FullRecall > 0 {
+		rep.FullF1 = 2 * rep.FullPrecision * rep.FullRecall / (rep.FullPrecision + rep.FullRecall)
+	}
+	var missingNodes []string
+	for e, ok := range oracleNodes {
+		rep.NodesOracle++
+		if ok {
+			rep.NodesHit++
+		} else {
+			n := fmt.Sprintf("%s:%d %s", e.File, e.Line, e.Name)
+			if e.Kind != "" {
+				n += " (" + e.Kind + ")"
+			}
+			missingNodes = append(missingNodes, n)
+		}
+	}
+	rep.NodeRecall = ratio(rep.NodesHit, rep.NodesOracle)
+	if dumpPath != "" {
+		var unmappedLines []string
+		for k, s := range unmapped {
+			unmappedLines = append(unmappedLines, fmt.Sprintf("%s:%d %s -> %s:%d %s (site %s)",
+				k[0].File, k[0].Line, k[0].Name, k[1].File, k[1].Line, k[1].Name, s))
+		}
+		if err := dump(dumpPath, map[string][]string{
+			"static-miss": fns, "dispatch-miss": dfns, "external-miss": xfns,
+			"static-wrong": fps, "dispatch-wrong": dfps, "unmapped-edge": unmappedLines, "node-miss": missingNodes,
+		}); err != nil {
+			return nil, err
+		}
+	}
 	rng := rand.New(rand.NewSource(1))
 	pick := func(xs []string) []string {
 		sort.Strings(xs)
@@ -366,8 +470,27 @@ func score(dbPath, oraclePath, filesPath string, nSamples int) (*Report, error) 
 		return xs[:min(nSamples, len(xs))]
 	}
 	rep.samplesFP, rep.samplesFN, rep.samplesDFN, rep.samplesDFP = pick(fps), pick(fns), pick(dfns), pick(dfps)
+	rep.samplesXFN, rep.samplesNodes = pick(xfns), pick(missingNodes)
 	rep.samplesUnmapped = pick(rep.samplesUnmapped)
 	return rep, nil
+}
+
+// dump writes every entry of each category, sorted, one per line.
+func dump(path string, byCategory map[string][]string) error {
+	var cats []string
+	for c := range byCategory {
+		cats = append(cats, c)
+	}
+	sort.Strings(cats)
+	var b strings.Builder
+	for _, c := range cats {
+		xs := append([]string(nil), byCategory[c]...)
+		sort.Strings(xs)
+		for _, x := range xs {
+			b.WriteString(c + "\t" + x + "\n")
+		}
+	}
+	return os.WriteFile(path, []byte(b.String()), 0o644)
 }
 
 func loadNodes(db *sql.DB) (map[string]*node, map[string][]*node, error) {
@@ -447,8 +570,13 @@ func (r *Report) print() {
 	fmt.Printf("%s\n", r.Name)
 	fmt.Printf("  static:   precision %.3f (%d/%d)  recall %.3f (%d/%d)\n",
 		r.StaticPrecision, r.StaticRight, r.StaticOurs, r.StaticRecall, r.StaticHit, r.StaticOracle)
-	fmt.Printf("  dispatch: precision %.3f (%d/%d)  recall %.3f (%d/%d); %d more through interfaces outside the repository\n",
-		r.DispatchPrecision, r.DispatchRight, r.DispatchOurs, r.DispatchRecall, r.DispatchHit, r.DispatchOracle, r.DispatchExternal)
+	fmt.Printf("  dispatch: precision %.3f (%d/%d)  recall %.3f (%d/%d)\n",
+		r.DispatchPrecision, r.DispatchRight, r.DispatchOurs, r.DispatchRecall, r.DispatchHit, r.DispatchOracle)
+	fmt.Printf("  external dispatch (interfaces outside the repository): recall %.3f (%d/%d)\n",
+		r.ExternalRecall, r.ExternalHit, r.DispatchExternal)
+	fmt.Printf("  full truth: precision %.3f  recall %.3f (%d/%d)  F1 %.3f\n",
+		r.FullPrecision, r.FullRecall, r.TruthHit, r.TruthOracle, r.FullF1)
+	fmt.Printf("  nodes: recall %.3f (%d/%d)\n", r.NodeRecall, r.NodesHit, r.NodesOracle)
 	fmt.Printf("  name-only: %d edges, %d right; oracle edges with an endpoint we have no node for: %d; our edges at sites the oracle left unresolved: %d\n",
 		r.NameOnlyOurs, r.NameOnlyRight, r.UnmappedOracle, r.Unverifiable)
 	var reasons []string
@@ -473,6 +601,8 @@ func (r *Report) print() {
 	section("misses (static)", r.samplesFN)
 	section("misses (dispatch)", r.samplesDFN)
 	section("false positives (dispatch)", r.samplesDFP)
+	section("misses (external dispatch)", r.samplesXFN)
+	section("oracle nodes we lack", r.samplesNodes)
 	section("oracle edges without a node", r.samplesUnmapped)
 }
 

@@ -129,6 +129,14 @@ func CatchUp(ctx context.Context, root string, opt Options, logf func(format str
 			logf("the history is complete")
 			return nil
 		}
+		if key := extractorKey(opt.Version); meta.Writer != "" && meta.Writer != key {
+			// Another build (an upgrade) wrote the index since: a step of
+			// ours would write its graph, resolved by older rules, over
+			// the newer one. The next analyze of that build starts its
+			// own catch-up.
+			logf("the index was written by another build of gitnexus (%s): this catch-up stops", meta.Writer)
+			return nil
+		}
 		total := meta.History.Commits
 		mapped := max(0, total-meta.History.Pending)
 		step := opt

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -200,4 +201,50 @@ func historyPending(t *testing.T, root string) int {
 		return h.Pending
 	}
 	return 0
+}
+
+// TestCatchUpLeavesAnotherBuildsIndex: a catch-up started by one build
+// stops, writing nothing, once another build (an upgrade) has written the
+// index: its steps would write a graph resolved by older rules over the
+// newer one.
+func TestCatchUpLeavesAnotherBuildsIndex(t *testing.T) {
+	testrepo.Home(t)
+	root := filepath.Join(t.TempDir(), "r")
+	testrepo.EditHistory(t, root, 12)
+	ctx := context.Background()
+	if _, err := Analyze(ctx, root, analyzeOptions(2)); err != nil {
+		t.Fatal(err)
+	}
+	newer := analyzeOptions(2)
+	newer.Version = testVersion + "-newer"
+	if _, err := Analyze(ctx, root, newer); err != nil {
+		t.Fatal(err)
+	}
+	before := historyPending(t, root)
+	if before == 0 {
+		t.Fatal("nothing pending: the test checks nothing")
+	}
+	var log []string
+	if err := CatchUp(ctx, root, analyzeOptions(0), func(f string, a ...any) { log = append(log, fmt.Sprintf(f, a...)) }); err != nil {
+		t.Fatal(err)
+	}
+	r, err := store.OpenRepo(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta := r.Meta()
+	r.Close()
+	if meta.Writer != extractorKey(newer.Version) || historyPending(t, root) != before {
+		t.Errorf("the older build's catch-up wrote the index: writer %q, %d pending (was %d); log %q", meta.Writer, historyPending(t, root), before, log)
+	}
+	if len(log) == 0 || !strings.Contains(log[len(log)-1], "written by another build") {
+		t.Errorf("the catch-up does not say why it stopped: %q", log)
+	}
+	// The newer build's own catch-up completes the history.
+	if err := CatchUp(ctx, root, newer, nil); err != nil {
+		t.Fatal(err)
+	}
+	if p := historyPending(t, root); p != 0 {
+		t.Errorf("the newer build's catch-up left %d commits pending", p)
+	}
 }

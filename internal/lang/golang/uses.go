@@ -253,6 +253,10 @@ func (x *extraction) expr(n *ts.Node, depth int) *lang.Expr {
 		return &lang.Expr{Kind: lang.ExprMember, Name: x.text(n.ChildByFieldName("name")),
 			X: &lang.Expr{Kind: lang.ExprIdent, Name: x.text(n.ChildByFieldName("package"))}}
 	case "call_expression":
+		if t := x.newOperand(n); t != nil {
+			// new(T) is a *T, read like the literal &T{}.
+			return &lang.Expr{Kind: lang.ExprComposite, Name: x.compositeType(t)}
+		}
 		return &lang.Expr{Kind: lang.ExprCall, X: x.expr(n.ChildByFieldName("function"), depth+1)}
 	case "type_conversion_expression":
 		t := n.ChildByFieldName("type")
@@ -292,6 +296,18 @@ func (x *extraction) expr(n *ts.Node, depth int) *lang.Expr {
 		return &lang.Expr{Kind: lang.ExprLiteral, Name: "nil"}
 	}
 	return &lang.Expr{}
+}
+
+// newOperand is the type operand of a call of the builtin new, or nil when
+// the call is something else. A local function named new is rare enough
+// not to be looked for.
+func (x *extraction) newOperand(call *ts.Node) *ts.Node {
+	fn := call.ChildByFieldName("function")
+	args := call.ChildByFieldName("arguments")
+	if fn == nil || args == nil || fn.Kind() != "identifier" || x.text(fn) != "new" || args.NamedChildCount() != 1 {
+		return nil
+	}
+	return args.NamedChild(0)
 }
 
 // anonStruct is an anonymous struct type met in a composite literal,

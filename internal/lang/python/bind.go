@@ -197,6 +197,13 @@ func (r rules) Export(p *lang.Program, m *lang.Module, name string) lang.Value {
 		return lang.None()
 	}
 	if info.exporting[name] {
+		// Asked again while computing it: the package's own `from . import
+		// name` (or `from pkg import name` in pkg/__init__.py), met when an
+		// importer of pkg is bound first. Python falls back to importing
+		// the submodule, so that is the answer, whatever the file order.
+		if sub := m.Sub[name]; sub != nil {
+			return lang.ModuleValue(sub)
+		}
 		return lang.None()
 	}
 	if info.exporting == nil {

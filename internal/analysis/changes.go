@@ -126,13 +126,30 @@ func DetectChanges(ctx context.Context, g *memgraph.Graph, repo string, opt Chan
 		return nil, inputErrorf("scope %q: use unstaged, staged, all or compare", opt.Scope)
 	}
 	args = append(args, "--")
+	// The untracked files (the working tree holds them) are listed while
+	// the diff runs: on a large tree each takes most of the answer's time.
+	type listing struct {
+		out []byte
+		err error
+	}
+	others := make(chan listing, 1)
+	if opt.Scope != ScopeStaged {
+		go func() {
+			out, err := gitcmd.Output(ctx, repo, "ls-files", "-o", "--exclude-standard", "-z")
+			others <- listing{out, err}
+		}()
+	}
 	out, err := gitcmd.Output(ctx, repo, args...)
 	if err != nil {
+		if opt.Scope != ScopeStaged {
+			<-others
+		}
 		return nil, err
 	}
 	files := parseDiff(out)
-	if opt.Scope != ScopeStaged { // the working tree holds the untracked files
-		untracked, err := gitcmd.Output(ctx, repo, "ls-files", "-o", "--exclude-standard", "-z")
+	if opt.Scope != ScopeStaged {
+		l := <-others
+		untracked, err := l.out, l.err
 		if err == nil {
 			for _, p := range bytes.Split(untracked, []byte{0}) {
 				if len(p) > 0 {

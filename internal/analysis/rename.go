@@ -2,11 +2,13 @@ package analysis
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -32,14 +34,21 @@ type RenameOptions struct {
 	IncludeTextMatches bool
 	// MaxTextMatches bounds the text_search edits listed.
 	MaxTextMatches int
-	// TextSearchBudget bounds the time a plan (DryRun) spends on the text
-	// search; 0: none. An applied rename always searches every file.
-	TextSearchBudget time.Duration
+	// PlanDeadline is when a plan (DryRun) stops its text search, the
+	// files read so far said in the answer; zero: no limit. An applied
+	// rename always searches every file.
+	PlanDeadline time.Time
 }
 
-// DefaultTextSearchBudget is the time a rename plan searches text for:
-// the whole Go standard library does not fit in it.
-const DefaultTextSearchBudget = 100 * time.Millisecond
+// PlanTime is how long a rename plan may take before its text search
+// stops: the whole Go standard library does not fit in it.
+const PlanTime = 150 * time.Millisecond
+
+// position is a place in a file: a line, and a column (0 for the line).
+type position struct {
+	file         string
+	line, column int
+}
 
 // Edit tags.
 const (
@@ -96,8 +105,10 @@ const DefaultMaxTextMatches = 500
 var ErrInvalidName = errors.New("invalid new name")
 
 // Rename plans (and unless DryRun, applies) renaming node target of the
-// repository at root to opt.NewName.
-func Rename(ctx context.Context, g *memgraph.Graph, root string, target memgraph.NodeID, files []string, opt RenameOptions) (*RenameResult, error) {
+// repository at root to opt.NewName. files lists the repository's files
+// for the text search; it is called when that search starts, so that the
+// caller may list them while the graph's edits are read.
+func Rename(ctx context.Context, g *memgraph.Graph, root string, target memgraph.NodeID, files func() ([]string, error), opt RenameOptions) (*RenameResult, error) {
 	sym := &g.Nodes[target]
 	if !sym.Kind.IsSymbol() {
 		return nil, inputErrorf("%s is a %s; only code symbols can be renamed", sym.ID, sym.Kind)
@@ -119,9 +130,9 @@ func Rename(ctx context.Context, g *memgraph.Graph, root string, target memgraph
 	res := &RenameResult{Status: "planned", Symbol: &info, NewName: opt.NewName, DryRun: opt.DryRun,
 		Edits: []Edit{}, FilesChanged: []string{}}
 	src := &sources{root: root, cache: map[string][][]byte{}}
-	seen := map[string]bool{} // file:line:col
+	seen := map[position]bool{}
 	add := func(e Edit) {
-		k := fmt.Sprintf("%s:%d:%d", e.File, e.Line, e.Column)
+		k := position{e.File, e.Line, e.Column}
 		if seen[k] {
 			return
 		}
@@ -156,7 +167,7 @@ func Rename(ctx context.Context, g *memgraph.Graph, root string, target memgraph
 				for _, line := range g.Lines(e) {
 					eds := src.onLine(from.FilePath, int(line), old, ident)
 					tag := TagGraph
-					if len(eds) > 1 && homonymLines[fmt.Sprintf("%s:%d", from.FilePath, line)] {
+					if len(eds) > 1 && homonymLines[position{from.FilePath, int(line), 0}] {
 						tag = TagReview
 					}
 					for _, ed := range eds {
@@ -191,20 +202,23 @@ func Rename(ctx context.Context, g *memgraph.Graph, root string, target memgraph
 
 	// Text matches elsewhere, minus positions of homonyms, until there are
 	// as many as the answer lists (or, in a plan, the time is up).
-	textStart := time.Now()
-	for i, f := range files {
+	listed, err := files()
+	if err != nil {
+		return nil, err
+	}
+	for i, f := range listed {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
 		if res.TextTruncated {
 			break
 		}
-		if opt.DryRun && opt.TextSearchBudget > 0 && time.Since(textStart) > opt.TextSearchBudget {
-			res.TextSearched, res.TextFiles = i, len(files)
+		if opt.DryRun && !opt.PlanDeadline.IsZero() && time.Now().After(opt.PlanDeadline) {
+			res.TextSearched, res.TextFiles = i, len(listed)
 			break
 		}
 		for _, ed := range src.all(f, old, ident) {
-			if seen[fmt.Sprintf("%s:%d:%d", ed.File, ed.Line, ed.Column)] || homonymLines[fmt.Sprintf("%s:%d", ed.File, ed.Line)] {
+			if seen[position{ed.File, ed.Line, ed.Column}] || homonymLines[position{ed.File, ed.Line, 0}] {
 				continue
 			}
 			if res.TextEdits == opt.MaxTextMatches {
@@ -216,18 +230,17 @@ func Rename(ctx context.Context, g *memgraph.Graph, root string, target memgraph
 			res.TextEdits++
 		}
 	}
-	sort.SliceStable(res.Edits, func(i, j int) bool {
-		a, b := res.Edits[i], res.Edits[j]
+	slices.SortStableFunc(res.Edits, func(a, b Edit) int {
 		if a.Tag != b.Tag {
-			return tagOrder[a.Tag] < tagOrder[b.Tag]
+			return cmp.Compare(tagOrder[a.Tag], tagOrder[b.Tag])
 		}
 		if a.File != b.File {
-			return a.File < b.File
+			return strings.Compare(a.File, b.File)
 		}
 		if a.Line != b.Line {
-			return a.Line < b.Line
+			return cmp.Compare(a.Line, b.Line)
 		}
-		return a.Column < b.Column
+		return cmp.Compare(a.Column, b.Column)
 	})
 	if opt.DryRun {
 		return res, nil
@@ -381,24 +394,24 @@ func sameHierarchy(g *memgraph.Graph, a, b memgraph.NodeID) bool {
 
 // homonymSites are the file:line positions of other symbols with the same
 // name: their declarations and the sites resolved to them.
-func homonymSites(g *memgraph.Graph, src *sources, target memgraph.NodeID, name string) map[string]bool {
-	out := map[string]bool{}
+func homonymSites(g *memgraph.Graph, src *sources, target memgraph.NodeID, name string) map[position]bool {
+	out := map[position]bool{}
 	for _, n := range g.ByName(name) {
 		if n == target || !g.Nodes[n].Kind.IsSymbol() {
 			continue
 		}
 		nd := &g.Nodes[n]
-		out[fmt.Sprintf("%s:%d", nd.FilePath, nd.StartLine)] = true
+		out[position{nd.FilePath, int(nd.StartLine), 0}] = true
 		// The comments, annotations and decorators just above the
 		// homonym's declaration are about it.
 		lines := src.lines(nd.FilePath)
 		for l := int(nd.StartLine) - 1; l >= 1 && l <= len(lines) && isPreamble(lines[l-1]); l-- {
-			out[fmt.Sprintf("%s:%d", nd.FilePath, l)] = true
+			out[position{nd.FilePath, int(l), 0}] = true
 		}
 		for _, e := range g.In(n) {
 			if e.Type == graph.EdgeCalls || e.Type == graph.EdgeReferences {
 				for _, l := range g.Lines(e) {
-					out[fmt.Sprintf("%s:%d", g.Nodes[e.To].FilePath, l)] = true
+					out[position{g.Nodes[e.To].FilePath, int(l), 0}] = true
 				}
 			}
 		}

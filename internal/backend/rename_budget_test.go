@@ -39,15 +39,15 @@ func TestRenamePlanTextSearch(t *testing.T) {
 	}
 	// The walk does not list symlinks; a caller's list might.
 	files := append(listed.Files, "escape/secret.go", "alias.go")
-	plan := func(budget int) *analysis.RenameResult {
-		res, err := analysis.Rename(context.Background(), g, root, n, files,
-			analysis.RenameOptions{NewName: "Fetch", DryRun: true, TextSearchBudget: time.Duration(budget)})
+	plan := func(deadline time.Time) *analysis.RenameResult {
+		res, err := analysis.Rename(context.Background(), g, root, n, func() ([]string, error) { return files, nil },
+			analysis.RenameOptions{NewName: "Fetch", DryRun: true, PlanDeadline: deadline})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return res
 	}
-	full := plan(0)
+	full := plan(time.Time{})
 	if full.TextFiles != 0 || full.TextEdits == 0 {
 		t.Errorf("without a limit: searched %d of %d files, %d text edits", full.TextSearched, full.TextFiles, full.TextEdits)
 	}
@@ -56,7 +56,7 @@ func TestRenamePlanTextSearch(t *testing.T) {
 			t.Errorf("an edit through a symlink leading outside: %+v", e)
 		}
 	}
-	cut := plan(1)
+	cut := plan(time.Now())
 	if cut.TextFiles != len(files) || cut.TextSearched >= cut.TextFiles || cut.GraphEdits != full.GraphEdits {
 		t.Errorf("at the limit: searched %d of %d files (want fewer than %d), %d graph edits (want %d)",
 			cut.TextSearched, cut.TextFiles, len(files), cut.GraphEdits, full.GraphEdits)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"gitnexus.dev/gitnexus/internal/analysis"
 	"gitnexus.dev/gitnexus/internal/cypher"
@@ -105,7 +106,7 @@ func toolTable() []*Tool {
 			Name: "rename", Title: "Rename a symbol everywhere the graph knows", ReadOnly: false,
 			Description: "Rename a symbol: edits at its definition and at every reference site the graph resolved (tag graph), " +
 				"plus whole-identifier text matches elsewhere (tag text_search; other symbols of the same name are left " +
-				"alone; a dry run searches text for at most 100 ms and says how many files it read). A line that holds both this symbol's reference and a same-named other symbol's is tagged review and " +
+				"alone; a dry run stops the text search 150 ms after it starts and says how many files it read). A line that holds both this symbol's reference and a same-named other symbol's is tagged review and " +
 				"never applied. A dry run by default; with dry_run false the graph edits are applied (and the text matches too " +
 				"with include_text_matches), changing only those positions. Refuses names that are not identifiers or that " +
 				"collide in the symbol's scope. Run detect_changes and analyze afterwards.",
@@ -499,6 +500,7 @@ func runRename(ctx context.Context, b *Backend, a *Args) (*Result, error) {
 		return nil, argError("symbol_name", "give ", param("symbol_name"), " or ", param("symbol_uid"))
 	}
 	return b.withRepo(ctx, a.String("repo"), func(s *Snapshot) (*Result, error) {
+		deadline := time.Now().Add(analysis.PlanTime) // the graph is loaded by now
 		if !a.Bool("dry_run") && b.opts.ReadOnly {
 			return nil, fmt.Errorf("%w: rename with dry_run false is refused (the server was started without --allow-write); plan with dry_run true and apply the edits yourself", ErrReadOnly)
 		}
@@ -506,13 +508,24 @@ func runRename(ctx context.Context, b *Backend, a *Args) (*Result, error) {
 		if err != nil || amb != nil {
 			return amb, err
 		}
-		listed, err := repofiles.List(ctx, s.Repo.RepoPath)
-		if err != nil {
-			return nil, fmt.Errorf("list the files of %s: %w", s.Repo.ID, err)
+		// The files are listed while the graph's edits are read.
+		type listing struct {
+			files []string
+			err   error
 		}
-		res, err := analysis.Rename(ctx, s.Graph, s.Repo.RepoPath, n, listed.Files, analysis.RenameOptions{
+		listedc := make(chan listing, 1)
+		go func() {
+			listed, err := repofiles.List(ctx, s.Repo.RepoPath)
+			if err != nil {
+				listedc <- listing{err: fmt.Errorf("list the files of %s: %w", s.Repo.ID, err)}
+				return
+			}
+			listedc <- listing{files: listed.Files}
+		}()
+		files := func() ([]string, error) { l := <-listedc; return l.files, l.err }
+		res, err := analysis.Rename(ctx, s.Graph, s.Repo.RepoPath, n, files, analysis.RenameOptions{
 			NewName: a.String("new_name"), DryRun: a.Bool("dry_run"), IncludeTextMatches: a.Bool("include_text_matches"),
-			TextSearchBudget: analysis.DefaultTextSearchBudget})
+			PlanDeadline: deadline})
 		if err != nil {
 			if errors.Is(err, analysis.ErrInvalidName) {
 				return nil, &ArgError{Param: "new_name", Msg: err.Error()}

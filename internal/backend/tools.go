@@ -578,6 +578,20 @@ func runCypher(ctx context.Context, b *Backend, a *Args) (*Result, error) {
 	})
 }
 
+// Cypher runs a read-only query over the graph of repository ref with
+// the engine's options as given (`gitnexus cypher`: its own row, time
+// and memory limits), and says which repository answered ("" when ref
+// named none). The cypher tool runs the same engine on the same snapshot.
+func (b *Backend) Cypher(ctx context.Context, ref, query string, opt cypher.Options) (res *cypher.Result, repo string, err error) {
+	_, err = b.withRepo(ctx, ref, func(s *Snapshot) (*Result, error) {
+		repo = s.Repo.ID
+		var qerr error
+		res, qerr = cypher.New(s.Graph, s.Reader).Query(ctx, query, opt)
+		return nil, qerr
+	})
+	return res, repo, err
+}
+
 // Schema is the Cypher schema of a repository's graph with example
 // queries (the gitnexus://repo/{name}/schema resource).
 func (b *Backend) Schema(ctx context.Context, ref string) (string, error) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"gitnexus.dev/gitnexus/internal/backend"
 	"gitnexus.dev/gitnexus/internal/cypher"
 )
 
@@ -130,25 +131,32 @@ func runCypher(ctx context.Context, o *cypherOptions) error {
 	if strings.TrimSpace(query) == "" {
 		return usageError{fmt.Errorf("the query is empty (see `gitnexus cypher --help`)")}
 	}
-	entry, r, g, err := openRepoGraph(ctx, o.io, o.repo)
+	cwd, err := o.io.Getwd()
 	if err != nil {
 		return err
 	}
-	defer r.Close()
-	res, err := cypher.New(g, r).Query(ctx, query, cypher.Options{Params: params, MaxRows: o.limit, Timeout: o.timeout,
+	b, err := backend.New(backend.Options{Cwd: cwd, IdleTimeout: -1, ToolVersion: Version()})
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	res, repo, err := b.Cypher(ctx, o.repo, query, cypher.Options{Params: params, MaxRows: o.limit, Timeout: o.timeout,
 		MaxMemory: int64(o.memory) << 20})
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return fmt.Errorf("query on %s failed:\n%w", entry.ID, err)
+		if repo == "" { // no repository: the error says why
+			return err
+		}
+		return fmt.Errorf("query on %s failed:\n%w", repo, err)
 	}
 	for _, w := range res.Warnings {
 		fmt.Fprintln(o.io.ErrOut, "warning:", w)
 	}
 	if o.json {
 		out := res.JSON()
-		out["repo"] = entry.ID
+		out["repo"] = repo
 		var buf bytes.Buffer
 		enc := json.NewEncoder(&buf)
 		enc.SetIndent("", "  ")

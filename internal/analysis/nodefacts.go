@@ -32,37 +32,20 @@ func buildNodeFacts(g *memgraph.Graph) *nodeFacts {
 		module int32
 		layer  uint8
 	}
-	layerIdx := map[string]uint8{"": 0}
-	internLayer := func(name string) uint8 {
-		i, ok := layerIdx[name]
-		if !ok {
-			i = uint8(len(f.layers))
-			layerIdx[name] = i
-			f.layers = append(f.layers, name)
-		}
-		return i
-	}
+	layerIdx, moduleIdx := map[string]uint8{"": 0}, map[string]int32{}
+	internLayer := func(name string) uint8 { return intern(layerIdx, &f.layers, name) }
+	internModule := func(name string) int32 { return intern(moduleIdx, &f.modules, name) }
 	byFile := map[string]fileFact{}
-	moduleIdx := map[string]int32{}
-	intern := func(name string) int32 {
-		i, ok := moduleIdx[name]
-		if !ok {
-			i = int32(len(f.modules))
-			moduleIdx[name] = i
-			f.modules = append(f.modules, name)
-		}
-		return i
-	}
 	for i := range g.Nodes {
 		nd := &g.Nodes[i]
 		if nd.Kind == graph.KindPackage {
-			f.module[i] = intern(nd.QualifiedName)
+			f.module[i] = internModule(nd.QualifiedName)
 			continue
 		}
 		ff, ok := byFile[nd.FilePath]
 		if !ok {
 			name, _ := ModuleOf(g, memgraph.NodeID(i))
-			ff = fileFact{test: IsTestPath(nd.FilePath), module: intern(name), layer: internLayer(LayerOf(nd.FilePath, name))}
+			ff = fileFact{test: IsTestPath(nd.FilePath), module: internModule(name), layer: internLayer(LayerOf(nd.FilePath, name))}
 			byFile[nd.FilePath] = ff
 		}
 		f.test[i], f.module[i], f.layer[i], f.member[i] = ff.test, ff.module, ff.layer, ff.layer
@@ -71,6 +54,17 @@ func buildNodeFacts(g *memgraph.Graph) *nodeFacts {
 		}
 	}
 	return f
+}
+
+// intern is the number of name in names, appending it when new.
+func intern[T int32 | uint8](idx map[string]T, names *[]string, name string) T {
+	i, ok := idx[name]
+	if !ok {
+		i = T(len(*names))
+		idx[name] = i
+		*names = append(*names, name)
+	}
+	return i
 }
 
 func (f *nodeFacts) isTest(n memgraph.NodeID) bool { return f.test[n] }

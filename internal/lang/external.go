@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -38,6 +39,19 @@ type ExternalInterfaces interface {
 	// interface with this qualified name ("net/http.ResponseWriter",
 	// "error", "java.lang.Runnable"); ok is false when it is not known.
 	ExternalInterface(name string) (methods []ExternalMethod, ok bool)
+}
+
+// ImplicitExternalBase is implemented by rules whose classes all descend
+// from a class outside the repository without naming it: every Java class
+// extends java.lang.Object. A call of one of its methods on a value of
+// that type (`value.equals(other)` on an Object) may run the method of any
+// class of the repository that declares it (class-hierarchy analysis), so
+// each class of the repository that names no superclass in it implements
+// that type (addImplicitBases) and the others are found below those.
+type ImplicitExternalBase interface {
+	// ImplicitExternalBase returns the qualified name of that class, which
+	// ExternalInterface must know.
+	ImplicitExternalBase() string
 }
 
 // ParseExternalInterfaces reads a table of interfaces in the form the
@@ -197,6 +211,40 @@ func (p *Program) AddExternalSubtype(sub SymID, ext int32) {
 		}
 	}
 	p.extSubtypes[ext] = append(p.extSubtypes[ext], sub)
+}
+
+// addImplicitBases records, when the rules have an implicit base
+// (ImplicitExternalBase), every class of the repository that extends no
+// class of the repository as implementing it. After resolveBases.
+func (p *Program) addImplicitBases() {
+	ib, ok := p.Rules.(ImplicitExternalBase)
+	if !ok {
+		return
+	}
+	ext := p.ExternalTypeID(ib.ImplicitExternalBase())
+	if ext == 0 {
+		return
+	}
+	for i := range p.Syms {
+		s := &p.Syms[i]
+		switch s.Kind {
+		case graph.KindClass, graph.KindStruct, graph.KindEnum:
+		default:
+			continue
+		}
+		if slices.ContainsFunc(s.bases, func(b baseRef) bool { return b.kind == BaseExtends }) {
+			continue // reached below its superclass
+		}
+		if slices.Contains(s.extBases, ext) {
+			continue // named it: recorded by resolveBases
+		}
+		if p.extSubtypes == nil {
+			p.extSubtypes = map[int32][]SymID{}
+		}
+		// Appended without AddExternalSubtype's scan, which over every
+		// class would be quadratic.
+		p.extSubtypes[ext] = append(p.extSubtypes[ext], SymID(i))
+	}
 }
 
 // ExternalBases returns the interfaces outside the repository that type t

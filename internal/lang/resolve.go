@@ -45,6 +45,7 @@ func (p *Program) AddDeclarations(g *graph.Graph) {
 	}
 	p.addSymbolNodes(g)
 	p.resolveBases(g)
+	p.addImplicitBases()
 	p.Rules.Link(p, g)
 	p.addStructure(g)
 	p.buildFlow()

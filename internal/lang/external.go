@@ -108,6 +108,12 @@ type extEntry struct {
 	name    string
 	methods []ExternalMethod // nil for a package
 	isType  bool
+	// A type variable (ExternalTypeVariable) dispatches as the type
+	// erasure, and only at call sites inside the symbol scope of file
+	// that declares it.
+	erasure int32
+	file    *File
+	scope   int
 }
 
 // extMember is a method of an external interface.
@@ -168,6 +174,50 @@ func (p *Program) ExternalTypeID(name string) int32 {
 		return 0
 	}
 	return p.externalID(name, methods, true)
+}
+
+// ExternalTypeVariable is an instance of the type variable name declared
+// by the local symbol scope of f, whose erasure is the type outside the
+// repository erasure (Java's unbounded T is an Object). A call of one of
+// its methods dispatches as one on erasure, but only where the variable
+// is in scope (`item.toString()` in the generic class): elsewhere it
+// stands for a type argument that is not known (the result of a generic
+// method seen from a caller, a field of a generic supertype seen from a
+// subclass that binds it), and links nothing. External when the rules do
+// not know erasure.
+func (p *Program) ExternalTypeVariable(f *File, scope int, name, erasure string) Value {
+	base := p.ExternalTypeID(erasure)
+	if base == 0 {
+		return external
+	}
+	key := f.Facts.Path + "#" + strconv.Itoa(scope) + "#" + name
+	id, ok := p.extIndex[key]
+	if !ok {
+		id = p.externalID(key, p.ext[base-1].methods, true)
+		e := &p.ext[id-1]
+		e.erasure, e.file, e.scope = base, f, scope
+	}
+	return Value{Kind: ValExternal, Sym: NoSym, Ext: id}
+}
+
+// externalAt returns the external type a call at scope of f on a value
+// of ext dispatches through: ext itself, or for a type variable its
+// erasure where the variable is in scope, else 0.
+func (p *Program) externalAt(f *File, scope int, ext int32) int32 {
+	e := &p.ext[ext-1]
+	if e.erasure == 0 {
+		return ext
+	}
+	if f != e.file {
+		return 0
+	}
+	for depth := 0; scope >= 0 && depth < 64; depth++ {
+		if scope == e.scope {
+			return e.erasure
+		}
+		scope = f.Facts.Symbols[scope].Parent
+	}
+	return 0
 }
 
 // ExternalMethods returns the methods of the external interface ext (a

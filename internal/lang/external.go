@@ -116,10 +116,13 @@ type extEntry struct {
 	scope   int
 }
 
-// extMember is a method of an external interface.
+// extMember is a method of an external interface called with args
+// arguments: Java overloads of one name differ in which of the
+// implementations fit.
 type extMember struct {
 	ext  int32
 	name string
+	args int
 }
 
 // externalID interns name, returning its Value.Ext number (from 1).
@@ -318,7 +321,7 @@ func (p *Program) externalDispatch(ext int32, name string, args int) []SymID {
 	if !p.hasExternalMethod(ext, name) {
 		return nil
 	}
-	return p.extDispatchMemo.Get(p, extMember{ext, name}, nil, func() []SymID {
+	return p.extDispatchMemo.Get(p, extMember{ext, name, args}, nil, func() []SymID {
 		seen := map[SymID]bool{}
 		var out []SymID
 		keep := func(id SymID) {
@@ -347,6 +350,50 @@ func (p *Program) externalDispatch(ext int32, name string, args int) []SymID {
 		sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
 		return out
 	})
+}
+
+// overloadsByOwner narrows externalDispatch's targets, which fit the
+// call by argument count only, by argument types: of the several
+// overloads one type declares (a Writer's write(int) and write(String)),
+// those the rules choose (Overloading) for the call's arguments; all of
+// them when the rules cannot choose. Order is kept.
+func (p *Program) overloadsByOwner(c Ctx, targets []SymID, call *Call) []SymID {
+	ov, ok := p.Rules.(Overloading)
+	if !ok || len(targets) < 2 {
+		return targets
+	}
+	byOwner := map[SymID][]SymID{}
+	for _, t := range targets {
+		byOwner[p.Syms[t].owner] = append(byOwner[p.Syms[t].owner], t)
+	}
+	if len(byOwner) == len(targets) {
+		return targets
+	}
+	drop := map[SymID]bool{}
+	for _, group := range byOwner {
+		if len(group) < 2 {
+			continue
+		}
+		kept := ov.SelectOverload(p, c, group, call.ArgExprs)
+		if len(kept) == 0 {
+			continue
+		}
+		for _, t := range group {
+			if !slices.Contains(kept, t) {
+				drop[t] = true
+			}
+		}
+	}
+	if len(drop) == 0 {
+		return targets
+	}
+	out := make([]SymID, 0, len(targets)-len(drop))
+	for _, t := range targets {
+		if !drop[t] {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // externalBaseDispatch is externalDispatch for a call of name on an

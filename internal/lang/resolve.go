@@ -362,7 +362,8 @@ func (p *Program) resolveCall(f *File, call *Call) callResolution {
 			// repository's types that implement it may run (a type
 			// variable's erasure, where the variable is in scope).
 			if ext := p.externalAt(f, call.Scope, base.Ext); ext != 0 {
-				return callResolution{targets: p.externalDispatch(ext, e.Name, call.Args), reason: graph.ReasonDispatchExternal}
+				targets := p.overloadsByOwner(c, p.externalDispatch(ext, e.Name, call.Args), call)
+				return callResolution{targets: targets, reason: graph.ReasonDispatchExternal}
 			}
 		}
 		if len(res.targets) == 0 && (v.Kind == ValNone || v.Kind == ValExternal) &&

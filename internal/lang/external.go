@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -38,6 +39,19 @@ type ExternalInterfaces interface {
 	// interface with this qualified name ("net/http.ResponseWriter",
 	// "error", "java.lang.Runnable"); ok is false when it is not known.
 	ExternalInterface(name string) (methods []ExternalMethod, ok bool)
+}
+
+// ImplicitExternalBase is implemented by rules whose classes all descend
+// from a class outside the repository without naming it: every Java class
+// extends java.lang.Object. A call of one of its methods on a value of
+// that type (`value.equals(other)` on an Object) may run the method of any
+// class of the repository that declares it (class-hierarchy analysis), so
+// each class of the repository that names no superclass in it implements
+// that type (addImplicitBases) and the others are found below those.
+type ImplicitExternalBase interface {
+	// ImplicitExternalBase returns the qualified name of that class, which
+	// ExternalInterface must know.
+	ImplicitExternalBase() string
 }
 
 // ParseExternalInterfaces reads a table of interfaces in the form the
@@ -94,12 +108,21 @@ type extEntry struct {
 	name    string
 	methods []ExternalMethod // nil for a package
 	isType  bool
+	// A type variable (ExternalTypeVariable) dispatches as the type
+	// erasure, and only at call sites inside the symbol scope of file
+	// that declares it.
+	erasure int32
+	file    *File
+	scope   int
 }
 
-// extMember is a method of an external interface.
+// extMember is a method of an external interface called with args
+// arguments: Java overloads of one name differ in which of the
+// implementations fit.
 type extMember struct {
 	ext  int32
 	name string
+	args int
 }
 
 // externalID interns name, returning its Value.Ext number (from 1).
@@ -156,6 +179,50 @@ func (p *Program) ExternalTypeID(name string) int32 {
 	return p.externalID(name, methods, true)
 }
 
+// ExternalTypeVariable is an instance of the type variable name declared
+// by the local symbol scope of f, whose erasure is the type outside the
+// repository erasure (Java's unbounded T is an Object). A call of one of
+// its methods dispatches as one on erasure, but only where the variable
+// is in scope (`item.toString()` in the generic class): elsewhere it
+// stands for a type argument that is not known (the result of a generic
+// method seen from a caller, a field of a generic supertype seen from a
+// subclass that binds it), and links nothing. External when the rules do
+// not know erasure.
+func (p *Program) ExternalTypeVariable(f *File, scope int, name, erasure string) Value {
+	base := p.ExternalTypeID(erasure)
+	if base == 0 {
+		return external
+	}
+	key := f.Facts.Path + "#" + strconv.Itoa(scope) + "#" + name
+	id, ok := p.extIndex[key]
+	if !ok {
+		id = p.externalID(key, p.ext[base-1].methods, true)
+		e := &p.ext[id-1]
+		e.erasure, e.file, e.scope = base, f, scope
+	}
+	return Value{Kind: ValExternal, Sym: NoSym, Ext: id}
+}
+
+// externalAt returns the external type a call at scope of f on a value
+// of ext dispatches through: ext itself, or for a type variable its
+// erasure where the variable is in scope, else 0.
+func (p *Program) externalAt(f *File, scope int, ext int32) int32 {
+	e := &p.ext[ext-1]
+	if e.erasure == 0 {
+		return ext
+	}
+	if f != e.file {
+		return 0
+	}
+	for depth := 0; scope >= 0 && depth < 64; depth++ {
+		if scope == e.scope {
+			return e.erasure
+		}
+		scope = f.Facts.Symbols[scope].Parent
+	}
+	return 0
+}
+
 // ExternalMethods returns the methods of the external interface ext (a
 // Value.Ext), nil for anything else.
 func (p *Program) ExternalMethods(ext int32) []ExternalMethod {
@@ -199,6 +266,40 @@ func (p *Program) AddExternalSubtype(sub SymID, ext int32) {
 	p.extSubtypes[ext] = append(p.extSubtypes[ext], sub)
 }
 
+// addImplicitBases records, when the rules have an implicit base
+// (ImplicitExternalBase), every class of the repository that extends no
+// class of the repository as implementing it. After resolveBases.
+func (p *Program) addImplicitBases() {
+	ib, ok := p.Rules.(ImplicitExternalBase)
+	if !ok {
+		return
+	}
+	ext := p.ExternalTypeID(ib.ImplicitExternalBase())
+	if ext == 0 {
+		return
+	}
+	for i := range p.Syms {
+		s := &p.Syms[i]
+		switch s.Kind {
+		case graph.KindClass, graph.KindStruct, graph.KindEnum:
+		default:
+			continue
+		}
+		if slices.ContainsFunc(s.bases, func(b baseRef) bool { return b.kind == BaseExtends }) {
+			continue // reached below its superclass
+		}
+		if slices.Contains(s.extBases, ext) {
+			continue // named it: recorded by resolveBases
+		}
+		if p.extSubtypes == nil {
+			p.extSubtypes = map[int32][]SymID{}
+		}
+		// Appended without AddExternalSubtype's scan, which over every
+		// class would be quadratic.
+		p.extSubtypes[ext] = append(p.extSubtypes[ext], SymID(i))
+	}
+}
+
 // ExternalBases returns the interfaces outside the repository that type t
 // names as bases (Go embedded interfaces, Java implemented interfaces),
 // in declaration order.
@@ -220,7 +321,7 @@ func (p *Program) externalDispatch(ext int32, name string, args int) []SymID {
 	if !p.hasExternalMethod(ext, name) {
 		return nil
 	}
-	return p.extDispatchMemo.Get(p, extMember{ext, name}, nil, func() []SymID {
+	return p.extDispatchMemo.Get(p, extMember{ext, name, args}, nil, func() []SymID {
 		seen := map[SymID]bool{}
 		var out []SymID
 		keep := func(id SymID) {
@@ -249,6 +350,50 @@ func (p *Program) externalDispatch(ext int32, name string, args int) []SymID {
 		sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
 		return out
 	})
+}
+
+// overloadsByOwner narrows externalDispatch's targets, which fit the
+// call by argument count only, by argument types: of the several
+// overloads one type declares (a Writer's write(int) and write(String)),
+// those the rules choose (Overloading) for the call's arguments; all of
+// them when the rules cannot choose. Order is kept.
+func (p *Program) overloadsByOwner(c Ctx, targets []SymID, call *Call) []SymID {
+	ov, ok := p.Rules.(Overloading)
+	if !ok || len(targets) < 2 {
+		return targets
+	}
+	byOwner := map[SymID][]SymID{}
+	for _, t := range targets {
+		byOwner[p.Syms[t].owner] = append(byOwner[p.Syms[t].owner], t)
+	}
+	if len(byOwner) == len(targets) {
+		return targets
+	}
+	drop := map[SymID]bool{}
+	for _, group := range byOwner {
+		if len(group) < 2 {
+			continue
+		}
+		kept := ov.SelectOverload(p, c, group, call.ArgExprs)
+		if len(kept) == 0 {
+			continue
+		}
+		for _, t := range group {
+			if !slices.Contains(kept, t) {
+				drop[t] = true
+			}
+		}
+	}
+	if len(drop) == 0 {
+		return targets
+	}
+	out := make([]SymID, 0, len(targets)-len(drop))
+	for _, t := range targets {
+		if !drop[t] {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // externalBaseDispatch is externalDispatch for a call of name on an

@@ -45,6 +45,7 @@ func (p *Program) AddDeclarations(g *graph.Graph) {
 	}
 	p.addSymbolNodes(g)
 	p.resolveBases(g)
+	p.addImplicitBases()
 	p.Rules.Link(p, g)
 	p.addStructure(g)
 	p.buildFlow()
@@ -358,8 +359,12 @@ func (p *Program) resolveCall(f *File, call *Call) callResolution {
 		}
 		if len(res.targets) == 0 && base.Kind == ValExternal && base.Ext != 0 && base.Elem == 0 {
 			// A method of an interface outside the repository: the
-			// repository's types that implement it may run.
-			return callResolution{targets: p.externalDispatch(base.Ext, e.Name, call.Args), reason: graph.ReasonDispatchExternal}
+			// repository's types that implement it may run (a type
+			// variable's erasure, where the variable is in scope).
+			if ext := p.externalAt(f, call.Scope, base.Ext); ext != 0 {
+				targets := p.overloadsByOwner(c, p.externalDispatch(ext, e.Name, call.Args), call)
+				return callResolution{targets: targets, reason: graph.ReasonDispatchExternal}
+			}
 		}
 		if len(res.targets) == 0 && (v.Kind == ValNone || v.Kind == ValExternal) &&
 			base.Kind == ValInstance && base.Elem == 0 && e.X.Kind != ExprSuper {

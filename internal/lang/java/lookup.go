@@ -91,12 +91,14 @@ func (r rules) lookupField(p *lang.Program, c *lang.Ctx, name string) (lang.Valu
 
 func (r rules) lookupType(p *lang.Program, c *lang.Ctx, name string) (lang.Value, graph.Reason) {
 	f := c.File
-	if tp, ok := typeParamAt(f, c.Scope, name); ok {
-		// A type variable stands for its bound (its erasure).
-		if tp.Type != "" {
-			if v := p.ResolveType(*c, tp.Type); v.Kind == lang.ValInstance && v.Elem == 0 {
-				return lang.SymValue(v.Sym), graph.ReasonSameFile
-			}
+	if tp, scope, ok := typeParamOwner(f, c.Scope, name); ok {
+		// A type variable stands for its bound (its erasure); one with
+		// none for an Object, where it is in scope.
+		if tp.Type == "" {
+			return p.ExternalTypeVariable(f, scope, name, "java.lang.Object"), ""
+		}
+		if v := p.ResolveType(*c, tp.Type); v.Kind == lang.ValInstance && v.Elem == 0 {
+			return lang.SymValue(v.Sym), graph.ReasonSameFile
 		}
 		return lang.External(), ""
 	}

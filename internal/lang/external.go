@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"gitnexus.dev/gitnexus/internal/graph"
 )
@@ -52,6 +53,30 @@ type ImplicitExternalBase interface {
 	// ImplicitExternalBase returns the qualified name of that class, which
 	// ExternalInterface must know.
 	ImplicitExternalBase() string
+}
+
+// ExternalTable is a language's table of outside interfaces, read from
+// its text (ParseExternalInterfaces' form) once, on first use.
+type ExternalTable struct {
+	text  string
+	once  sync.Once
+	table map[string][]ExternalMethod
+}
+
+// NewExternalTable returns the table that text describes.
+func NewExternalTable(text string) *ExternalTable { return &ExternalTable{text: text} }
+
+// All is the whole table, by qualified name.
+func (t *ExternalTable) All() map[string][]ExternalMethod {
+	t.once.Do(func() { t.table = ParseExternalInterfaces(t.text) })
+	return t.table
+}
+
+// Lookup returns the methods of the interface of qualified name name
+// (what a language's ExternalInterface answers).
+func (t *ExternalTable) Lookup(name string) ([]ExternalMethod, bool) {
+	ms, ok := t.All()[name]
+	return ms, ok
 }
 
 // ParseExternalInterfaces reads a table of interfaces in the form the

@@ -3,7 +3,6 @@ package golang
 import (
 	_ "embed"
 	"sort"
-	"sync"
 
 	"gitnexus.dev/gitnexus/internal/lang"
 )
@@ -26,15 +25,12 @@ var stdlibInterfacesText string
 
 // stdlibInterfaces is the table, by qualified name ("net/http.ResponseWriter",
 // "error").
-var stdlibInterfaces = sync.OnceValue(func() map[string][]lang.ExternalMethod {
-	return lang.ParseExternalInterfaces(stdlibInterfacesText)
-})
+var stdlibInterfaces = lang.NewExternalTable(stdlibInterfacesText)
 
 // ExternalInterface returns the methods of a standard library interface
 // (lang.ExternalInterfaces).
 func (rules) ExternalInterface(name string) ([]lang.ExternalMethod, bool) {
-	ms, ok := stdlibInterfaces()[name]
-	return ms, ok
+	return stdlibInterfaces.Lookup(name)
 }
 
 // linkExternal records, for every interface of the table, the concrete
@@ -42,7 +38,7 @@ func (rules) ExternalInterface(name string) ([]lang.ExternalMethod, bool) {
 // parameter and result counts (as Link does for the repository's own
 // interfaces), for calls through it to dispatch to.
 func linkExternal(p *lang.Program, ms *methodSets, byMethod map[string][]lang.SymID) {
-	table := stdlibInterfaces()
+	table := stdlibInterfaces.All()
 	names := make([]string, 0, len(table))
 	for name := range table {
 		names = append(names, name)

@@ -2,7 +2,6 @@ package java
 
 import (
 	_ "embed"
-	"sync"
 
 	"gitnexus.dev/gitnexus/internal/lang"
 )
@@ -22,15 +21,12 @@ import (
 //go:embed jdk_interfaces.txt
 var jdkInterfacesText string
 
-var jdkInterfaces = sync.OnceValue(func() map[string][]lang.ExternalMethod {
-	return lang.ParseExternalInterfaces(jdkInterfacesText)
-})
+var jdkInterfaces = lang.NewExternalTable(jdkInterfacesText)
 
 // ExternalInterface returns the methods of a JDK interface of the table
 // (lang.ExternalInterfaces).
 func (rules) ExternalInterface(name string) ([]lang.ExternalMethod, bool) {
-	ms, ok := jdkInterfaces()[name]
-	return ms, ok
+	return jdkInterfaces.Lookup(name)
 }
 
 // ImplicitExternalBase names java.lang.Object, which every class extends
@@ -44,7 +40,7 @@ func (rules) ImplicitExternalBase() string { return "java.lang.Object" }
 func outsideType(p *lang.Program, f *lang.File, name string) lang.Value {
 	for _, imp := range f.Facts.Imports {
 		if imp.Kind == lang.ImportWildcard && !imp.Static {
-			if _, ok := jdkInterfaces()[imp.Path+"."+name]; ok {
+			if _, ok := jdkInterfaces.All()[imp.Path+"."+name]; ok {
 				return p.ExternalType(imp.Path + "." + name)
 			}
 		}

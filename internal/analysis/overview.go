@@ -151,11 +151,12 @@ func entryPoints(g *memgraph.Graph, limit int) []EntryPoint {
 		tests int // calls from tests
 	}
 	var cands []cand
+	facts := factsOf(g) // test or not, once per file
 	kinds := [][]memgraph.NodeID{g.ByKind(graph.KindFunction), g.ByKind(graph.KindMethod), g.ByKind(graph.KindConstructor)}
 	for _, ids := range kinds {
 		for _, n := range ids {
 			nd := &g.Nodes[n]
-			if IsTestPath(nd.FilePath) {
+			if facts.isTest(n) {
 				continue
 			}
 			called, tests := false, 0
@@ -163,7 +164,7 @@ func entryPoints(g *memgraph.Graph, limit int) []EntryPoint {
 				if e.Type != graph.EdgeCalls {
 					continue
 				}
-				if IsTestPath(g.Nodes[e.To].FilePath) {
+				if facts.isTest(e.To) {
 					tests++
 				} else {
 					called = true

@@ -44,9 +44,9 @@ type call struct {
 // outcome is a call's slowest run and the size of its answer.
 type outcome struct {
 	call
-	slowest, median time.Duration
-	bytes           int
-	err             string
+	first, slowest, median time.Duration
+	bytes                  int
+	err                    string
 }
 
 func main() {
@@ -97,6 +97,13 @@ func run(ref string, n int, budget time.Duration, out string) error {
 		return err
 	}
 	defer b.Close()
+	// The graph is loaded before anything is timed: a server loads it once.
+	if _, err := b.CallTool(ctx, "list_repos", map[string]any{}); err != nil {
+		return err
+	}
+	if _, err := b.CallTool(ctx, "context", map[string]any{"repo": entry.Path, "name": "main"}); err != nil && !strings.Contains(err.Error(), "no symbol") {
+		fmt.Fprintln(os.Stderr, "preload:", err)
+	}
 	var res []outcome
 	over := 0
 	for _, c := range calls {
@@ -117,17 +124,19 @@ func run(ref string, n int, budget time.Duration, out string) error {
 			} else {
 				o.bytes = len(r.Text)
 			}
-			if i > 0 { // the first run loads the graph and warms caches
+			if i == 0 { // the first run fills what the tool keeps per graph
+				o.first = d
+			} else {
 				runs = append(runs, d)
 			}
 		}
 		slices.Sort(runs)
 		o.slowest, o.median = runs[len(runs)-1], runs[len(runs)/2]
-		if o.slowest > budget && c.tool != "cypher" {
+		if max(o.first, o.slowest) > budget && c.tool != "cypher" {
 			over++
 		}
 		res = append(res, o)
-		fmt.Fprintf(os.Stderr, "%-24s %-40s %8.1f ms\n", c.tool, c.why, ms(o.slowest))
+		fmt.Fprintf(os.Stderr, "%-24s %-40s %8.1f ms first, %8.1f ms slowest after\n", c.tool, c.why, ms(o.first), ms(o.slowest))
 	}
 	var w io.Writer = os.Stdout
 	if out != "" {
@@ -232,7 +241,7 @@ func worstCalls(ctx context.Context, root string) ([]call, []string, error) {
 		{"impact", "most calling, downstream, depth 5", map[string]any{"target_uid": outN.ID, "direction": "downstream", "maxDepth": 5, "limit": 100}},
 		{"get_callers_of", "most called, depth 5", map[string]any{"uid": in.ID, "depth": 5}},
 		{"get_callees_of", "most calling, depth 5", map[string]any{"uid": outN.ID, "depth": 5}},
-		{"trace", "most calling to most called", map[string]any{"from_uid": outN.ID, "to_uid": in.ID, "max_depth": 10, "limit": 50}},
+		{"trace", "most calling to most called", map[string]any{"from_uid": outN.ID, "to_uid": in.ID, "max_depth": 5, "limit": 50}},
 		{"find_symbol", "most shared name", map[string]any{"name": common}},
 		{"rename", "most called, plan only", map[string]any{"symbol_uid": in.ID, "new_name": in.Name + "Renamed", "dry_run": true}},
 		{"get_module_dependencies", "largest folder", map[string]any{"module": module}},
@@ -251,16 +260,16 @@ func worstCalls(ctx context.Context, root string) ([]call, []string, error) {
 
 func report(w io.Writer, e registry.Entry, facts []string, res []outcome, n int, budget time.Duration) {
 	fmt.Fprintf(w, "# Worst-case tool latency\n\n")
-	fmt.Fprintf(w, "Measured %s by `bench/worst` on `%s` (commit %s), in process, %d runs of each call after a warm-up; %s, %d CPUs.\n\n",
+	fmt.Fprintf(w, "Measured %s by `bench/worst` on `%s` (commit %s), in process, the graph loaded first; each call's first run (which fills what a tool keeps per graph, such as the overview or the node facts) apart, then %d runs; %s, %d CPUs.\n\n",
 		time.Now().UTC().Format("2006-01-02 15:04 UTC"), e.Path, short(e.LastCommit), n, runtime.Version(), runtime.NumCPU())
 	for _, f := range facts {
 		fmt.Fprintf(w, "- %s\n", f)
 	}
-	fmt.Fprintf(w, "\n| tool | worst case | median ms | slowest ms | answer bytes | over %v |\n|---|---|---:|---:|---:|---|\n", budget)
+	fmt.Fprintf(w, "\n| tool | worst case | first call ms | median ms | slowest ms | answer bytes | over %v |\n|---|---|---:|---:|---:|---:|---|\n", budget)
 	sort.SliceStable(res, func(i, j int) bool { return res[i].slowest > res[j].slowest })
 	for _, o := range res {
 		mark := ""
-		if o.slowest > budget {
+		if max(o.first, o.slowest) > budget {
 			mark = "**yes**"
 			if o.tool == "cypher" {
 				mark = "(query's own time limit)"
@@ -270,7 +279,7 @@ func report(w io.Writer, e registry.Entry, facts []string, res []outcome, n int,
 		if o.err != "" {
 			size = "error: " + strings.ReplaceAll(o.err, "|", "/")
 		}
-		fmt.Fprintf(w, "| %s | %s | %.1f | %.1f | %s | %s |\n", o.tool, o.why, ms(o.median), ms(o.slowest), size, mark)
+		fmt.Fprintf(w, "| %s | %s | %.1f | %.1f | %.1f | %s | %s |\n", o.tool, o.why, ms(o.first), ms(o.median), ms(o.slowest), size, mark)
 	}
 }
 

@@ -343,6 +343,18 @@ func (t *TreeParser) Parse(path string, src []byte) (*ts.Tree, error) {
 	return tree, nil
 }
 
+// ExtractParsed is the Extract of an extractor that reads parsed trees:
+// it parses src, reads the facts off the tree with read (the extractor's
+// ExtractTree) and closes the tree.
+func (t *TreeParser) ExtractParsed(path string, src []byte, read func(path string, src []byte, tree *ts.Tree) (*FileFacts, error)) (*FileFacts, error) {
+	tree, err := t.Parse(path, src)
+	if err != nil {
+		return nil, err
+	}
+	defer tree.Close()
+	return read(path, src, tree)
+}
+
 // Close releases the parser and the cursor.
 func (t *TreeParser) Close() {
 	t.Cursor.Close()

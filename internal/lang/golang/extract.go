@@ -13,12 +13,7 @@ import (
 
 // Extract parses one Go file and returns its facts.
 func (e *extractor) Extract(path string, src []byte) (*lang.FileFacts, error) {
-	tree, err := e.Parse(path, src)
-	if err != nil {
-		return nil, err
-	}
-	defer tree.Close()
-	return e.ExtractTree(path, src, tree)
+	return e.ExtractParsed(path, src, e.ExtractTree)
 }
 
 // Grammar is the tree-sitter language of Go files.

@@ -60,6 +60,9 @@ func Affected(files []*FileFacts, changed []FileChange) (affected map[string]boo
 		if why := a.compare(c.Old, c.New); why != "" {
 			return nil, why
 		}
+		if a.flow {
+			a.flowDiff(c.Old, c.New)
+		}
 	}
 	members := a.memberIndex(files, changed)
 	// The closure: hierarchy first (types whose supertypes are changed
@@ -504,28 +507,6 @@ func (a *affectedSet) closeFile(f *FileFacts) bool {
 			}
 		}
 	}
-	// What an argument mentions flows into the parameters of the callee
-	// (Features.ValueFlow), and from there into what the callee stores
-	// them in: the callee's name, a class's members and a function's
-	// parameters join the set.
-	if a.flow {
-		f.LoadCalls()
-	}
-	for i := range f.Calls {
-		c := &f.Calls[i]
-		if !a.flow || len(c.ArgExprs) == 0 || !a.argsMention(c.ArgExprs) {
-			continue
-		}
-		if name := calleeName(c.Callee); name != "" && !a.flowCallees[name] {
-			if a.flowCallees == nil {
-				a.flowCallees = map[string]bool{}
-			}
-			a.flowCallees[name] = true
-			a.add(name)
-			a.hier[name] = true
-			grew = true
-		}
-	}
 	seeded := a.seeded[f.Path]
 	if len(seeded) != len(f.Symbols) {
 		seeded = nil
@@ -540,6 +521,35 @@ func (a *affectedSet) closeFile(f *FileFacts) bool {
 		}
 		return false
 	}
+	// What an argument mentions flows into the parameters of the callee
+	// (Features.ValueFlow), and from there into what the callee stores
+	// them in: the callee's name, a class's members and a function's
+	// parameters join the set.
+	if a.flow {
+		f.LoadCalls()
+	}
+	for i := range f.Calls {
+		c := &f.Calls[i]
+		if !a.flow || len(c.ArgExprs) == 0 {
+			continue
+		}
+		all := c.Scope >= 0 && inherited(c.Scope)
+		for _, e := range c.ArgExprs {
+			grew = a.addStored(e, all) || grew
+		}
+		if !a.argsMention(c.ArgExprs) {
+			continue
+		}
+		if name := calleeName(c.Callee); name != "" && !a.flowCallees[name] {
+			if a.flowCallees == nil {
+				a.flowCallees = map[string]bool{}
+			}
+			a.flowCallees[name] = true
+			a.add(name)
+			a.hier[name] = true
+			grew = true
+		}
+	}
 	for i := range f.Symbols {
 		s := &f.Symbols[i]
 		// A symbol whose own bindings changed (seeded) is evaluated anew
@@ -549,6 +559,9 @@ func (a *affectedSet) closeFile(f *FileFacts) bool {
 			s.Parent >= 0 && inherited(s.Parent) || a.has(s.Type) || a.hasExpr(s.Value) || a.has(s.Receiver) ||
 			a.hasAny(s.Returns) || a.hasAny(s.Decorators) || a.hasParamType(s.TypeParams)
 		base := a.hasBase(s.Bases)
+		if a.flow {
+			grew = a.addStored(s.Value, false) || grew
+		}
 		if a.flowCallees[s.Name] && s.Kind.IsCallable() {
 			for _, prm := range s.Params {
 				grew = a.add(prm.Name) || grew
@@ -564,6 +577,9 @@ func (a *affectedSet) closeFile(f *FileFacts) bool {
 	}
 	for i := range f.Bindings {
 		b := &f.Bindings[i]
+		if a.flow {
+			grew = a.addStored(b.Value, b.Scope >= 0 && inherited(b.Scope)) || grew
+		}
 		if b.Scope >= 0 && !b.Field && bindingOwner(f, b) == "" {
 			continue // a local: it reaches others through its function
 		}

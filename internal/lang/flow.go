@@ -172,7 +172,8 @@ func (p *Program) buildFlow() {
 
 // flowStores connects the fields that e stores callables in: each keyed
 // field of a composite literal (`Config{Skip: skip}`, ExprComposite with
-// ExprKeyword arguments) into that field of the literal's type, and a
+// ExprKeyword arguments; a container's literal elements are ExprComposite
+// arguments) into that field of the literal's type, and a
 // field store `x.f = v` (ExprKeyword f=v with the object x as its
 // argument) into the field f of x's type.
 func (p *Program) flowStores(fg *flowGraph, c Ctx, e *Expr, depth int) {
@@ -191,6 +192,9 @@ func (p *Program) flowStores(fg *flowGraph, c Ctx, e *Expr, depth int) {
 		return
 	}
 	for _, kw := range e.Args {
+		if kw.Kind == ExprComposite {
+			p.flowStores(fg, c, kw, depth+1) // an element of a container
+		}
 		if kw.Kind != ExprKeyword {
 			continue
 		}

@@ -9,7 +9,8 @@ import (
 // What the Go extractor records for the value flow of callables
 // (lang.Features.ValueFlow, internal/lang/flow.go): the arguments of each
 // call, the keyed fields of composite literals (`Config{Skip: skip}`, as
-// ExprKeyword arguments of the ExprComposite), and stores that no local
+// ExprKeyword arguments of the ExprComposite; the struct literals in a
+// slice or map literal as ExprComposite arguments), and stores that no local
 // binding holds: `x.f = v` and a composite literal a function returns.
 // Both are bindings without a name (lang.Binding), which no lookup finds.
 
@@ -79,25 +80,54 @@ func (x *extraction) flowValue(n *ts.Node, scope int) *lang.Expr {
 	return e
 }
 
-// keyedFields are the `Name: value` elements of a composite literal's body
-// whose value may be a callable, as ExprKeyword expressions.
-func (x *extraction) keyedFields(body *ts.Node) []*lang.Expr {
-	if body == nil {
+// literalFields are what a composite literal of type typ stores in fields:
+// for a struct, its `Name: value` elements whose value may be a callable,
+// as ExprKeyword expressions; for a slice, array or map, the elements
+// written as literals of the element type (`[]Route{{Path: "/", Handler:
+// h}}`, a test table), as ExprComposite expressions of that type.
+func (x *extraction) literalFields(typ, body *ts.Node, depth int) []*lang.Expr {
+	if body == nil || depth > 4 {
 		return nil
+	}
+	var elem *ts.Node
+	if typ != nil {
+		switch typ.Kind() {
+		case "slice_type", "array_type", "implicit_length_array_type":
+			elem = typ.ChildByFieldName("element")
+		case "map_type":
+			elem = typ.ChildByFieldName("value")
+		}
 	}
 	c := body.Walk()
 	defer c.Close()
 	var out []*lang.Expr
 	for _, el := range body.NamedChildren(c) {
-		if el.Kind() != "keyed_element" {
+		var k, v *ts.Node
+		switch el.Kind() {
+		case "keyed_element":
+			key, val := el.ChildByFieldName("key"), el.ChildByFieldName("value")
+			if key == nil || val == nil || key.NamedChildCount() != 1 || val.NamedChildCount() != 1 {
+				continue
+			}
+			k, v = key.NamedChild(0), val.NamedChild(0)
+		case "literal_element":
+			if el.NamedChildCount() != 1 {
+				continue
+			}
+			v = el.NamedChild(0)
+		default:
 			continue
 		}
-		key, val := el.ChildByFieldName("key"), el.ChildByFieldName("value")
-		if key == nil || val == nil || key.NamedChildCount() != 1 || val.NamedChildCount() != 1 {
+		if elem != nil {
+			// An element of a container: a literal of the element type.
+			if v.Kind() == "literal_value" {
+				if args := x.literalFields(elem, v, depth+1); len(args) > 0 {
+					out = append(out, &lang.Expr{Kind: lang.ExprComposite, Name: x.compositeType(elem), Args: args})
+				}
+			}
 			continue
 		}
-		k, v := key.NamedChild(0), val.NamedChild(0)
-		if k.Kind() != "identifier" {
+		if k == nil || k.Kind() != "identifier" {
 			continue
 		}
 		switch v.Kind() {

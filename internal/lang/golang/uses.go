@@ -286,7 +286,7 @@ func (x *extraction) expr(n *ts.Node, depth int) *lang.Expr {
 		return &lang.Expr{Kind: lang.ExprTypeAssert, Name: lang.OneLine(x.text(n.ChildByFieldName("type")))}
 	case "composite_literal":
 		return &lang.Expr{Kind: lang.ExprComposite, Name: x.compositeType(n.ChildByFieldName("type")),
-			Args: x.keyedFields(n.ChildByFieldName("body"))}
+			Args: x.literalFields(n.ChildByFieldName("type"), n.ChildByFieldName("body"), 0)}
 	case "unary_expression":
 		operand := n.ChildByFieldName("operand")
 		switch x.text(n.ChildByFieldName("operator")) {

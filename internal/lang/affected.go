@@ -52,6 +52,7 @@ func Affected(files []*FileFacts, changed []FileChange) (affected map[string]boo
 	a := &affectedSet{names: map[string]bool{}, hier: map[string]bool{}, fold: changed[0].New != nil && changed[0].New.Language == "php"}
 	if changed[0].New != nil {
 		a.flow = valueFlows(changed[0].New.Language)
+		a.flowTypes = a.flow && callsTypes(changed[0].New.Language)
 	}
 	for _, c := range changed {
 		if c.Old == nil || c.New == nil {
@@ -60,6 +61,12 @@ func Affected(files []*FileFacts, changed []FileChange) (affected map[string]boo
 		if why := a.compare(c.Old, c.New); why != "" {
 			return nil, why
 		}
+		if a.flow {
+			a.flowDiff(c.Old, c.New)
+		}
+	}
+	if a.flow {
+		a.plainFields = plainFields(files)
 	}
 	members := a.memberIndex(files, changed)
 	// The closure: hierarchy first (types whose supertypes are changed
@@ -88,7 +95,7 @@ func Affected(files []*FileFacts, changed []FileChange) (affected map[string]boo
 		affected[c.New.Path] = true
 	}
 	for _, f := range files {
-		if !affected[f.Path] && a.mentionsFile(f) {
+		if !affected[f.Path] && (a.flowFiles[f.Path] || a.mentionsFile(f)) {
 			affected[f.Path] = true
 		}
 	}
@@ -114,8 +121,17 @@ type affectedSet struct {
 	// whose arguments mention a name in names (closeFile).
 	flow        bool
 	flowCallees map[string]bool
-	done        map[string]bool // hier entries whose members were added
-	fold        bool            // names are compared case-insensitively (PHP)
+	// plainFields are the field names that no field able to hold a
+	// callable has (plainFields).
+	plainFields map[string]bool
+	// flowTypes: a callee may be a class whose constructor or call member
+	// the arguments reach (Python); its name and members join the set.
+	flowTypes bool
+	// flowFiles are the files that declare a callable named in
+	// flowCallees: calls through its parameters may reach more now.
+	flowFiles map[string]bool
+	done      map[string]bool // hier entries whose members were added
+	fold      bool            // names are compared case-insensitively (PHP)
 	// seeded marks, by file and symbol index, the symbols whose body
 	// bindings changed (seed).
 	seeded map[string][]bool
@@ -490,11 +506,24 @@ func (a *affectedSet) closeFile(f *FileFacts) bool {
 	// What a callable's bindings mention reaches its result and the fields
 	// it assigns, and those of the callables nested in it.
 	local := make([]bool, len(f.Symbols))
+	// fp: the names in the bodies of callables that may hold other values
+	// now, followed to the stores and arguments that name them.
+	var fp *flowNames
+	if a.flow {
+		f.LoadCalls()
+		fp = a.flowParamsOf(f)
+	}
 	for i := range f.Bindings {
 		b := &f.Bindings[i]
-		if b.Scope >= 0 && b.Scope < len(f.Symbols) && !local[b.Scope] && (a.has(b.Type) || a.hasExpr(b.Value)) {
+		if b.Scope >= 0 && b.Scope < len(f.Symbols) && (a.has(b.Type) || a.hasExpr(b.Value)) {
 			local[b.Scope] = true
+			if a.flow && b.Name != "" {
+				fp.addLocal(b.Scope, b.Name)
+			}
 		}
+	}
+	if a.flow {
+		fp.closeLocals(f)
 	}
 	for i := range f.Symbols {
 		s := &f.Symbols[i]
@@ -504,31 +533,18 @@ func (a *affectedSet) closeFile(f *FileFacts) bool {
 			}
 		}
 	}
-	// What an argument mentions flows into the parameters of the callee
-	// (Features.ValueFlow), and from there into what the callee stores
-	// them in: the callee's name, a class's members and a function's
-	// parameters join the set.
-	if a.flow {
-		f.LoadCalls()
-	}
-	for i := range f.Calls {
-		c := &f.Calls[i]
-		if !a.flow || len(c.ArgExprs) == 0 || !a.argsMention(c.ArgExprs) {
-			continue
-		}
-		if name := calleeName(c.Callee); name != "" && !a.flowCallees[name] {
-			if a.flowCallees == nil {
-				a.flowCallees = map[string]bool{}
-			}
-			a.flowCallees[name] = true
-			a.add(name)
-			a.hier[name] = true
-			grew = true
-		}
-	}
 	seeded := a.seeded[f.Path]
 	if len(seeded) != len(f.Symbols) {
 		seeded = nil
+	}
+	// seededIn: symbol i's or an enclosing symbol's bindings changed.
+	seededIn := func(i int) bool {
+		for p := i; seeded != nil && p >= 0 && p < len(f.Symbols); p = f.Symbols[p].Parent {
+			if seeded[p] {
+				return true
+			}
+		}
+		return false
 	}
 	// inherited: what is evaluated in symbol i's body may have changed,
 	// through its own bindings or an enclosing symbol's.
@@ -540,6 +556,27 @@ func (a *affectedSet) closeFile(f *FileFacts) bool {
 		}
 		return false
 	}
+	// What an argument mentions flows into the parameters of the callee
+	// (Features.ValueFlow), and from there into what the callee stores
+	// them in: the callee's name and a class's members join the set, and
+	// a function's parameters are followed in its body (flowNames).
+	for i := range f.Calls {
+		c := &f.Calls[i]
+		if !a.flow || len(c.ArgExprs) == 0 {
+			continue
+		}
+		all := c.Scope >= 0 && seededIn(c.Scope)
+		for _, e := range c.ArgExprs {
+			grew = a.addStored(e, all || fp.mention(f, c.Scope, e)) || grew
+		}
+		if !a.argsMention(c.ArgExprs) && !fp.mentionAny(f, c.Scope, c.ArgExprs) {
+			continue
+		}
+		if name := calleeName(c.Callee); name != "" && !a.flowCallees[name] {
+			a.addFlowCallee(name)
+			grew = true
+		}
+	}
 	for i := range f.Symbols {
 		s := &f.Symbols[i]
 		// A symbol whose own bindings changed (seeded) is evaluated anew
@@ -549,10 +586,8 @@ func (a *affectedSet) closeFile(f *FileFacts) bool {
 			s.Parent >= 0 && inherited(s.Parent) || a.has(s.Type) || a.hasExpr(s.Value) || a.has(s.Receiver) ||
 			a.hasAny(s.Returns) || a.hasAny(s.Decorators) || a.hasParamType(s.TypeParams)
 		base := a.hasBase(s.Bases)
-		if a.flowCallees[s.Name] && s.Kind.IsCallable() {
-			for _, prm := range s.Params {
-				grew = a.add(prm.Name) || grew
-			}
+		if a.flow {
+			grew = a.addStored(s.Value, false) || grew
 		}
 		if hit || base {
 			grew = a.add(s.Name) || grew
@@ -564,10 +599,14 @@ func (a *affectedSet) closeFile(f *FileFacts) bool {
 	}
 	for i := range f.Bindings {
 		b := &f.Bindings[i]
+		viaParam := fp.mention(f, b.Scope, b.Value)
+		if a.flow {
+			grew = a.addStored(b.Value, viaParam || b.Scope >= 0 && seededIn(b.Scope)) || grew
+		}
 		if b.Scope >= 0 && !b.Field && bindingOwner(f, b) == "" {
 			continue // a local: it reaches others through its function
 		}
-		if a.has(b.Type) || a.hasExpr(b.Value) || b.Scope >= 0 && inherited(b.Scope) {
+		if a.has(b.Type) || a.hasExpr(b.Value) || viaParam || b.Scope >= 0 && inherited(b.Scope) {
 			grew = a.add(b.Name) || grew
 		}
 	}

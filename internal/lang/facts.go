@@ -195,6 +195,9 @@ type Binding struct {
 	// Field: the binding is `self.Name = Value` / `this.Name = Value` on
 	// the enclosing class, not a local.
 	Field bool
+	// A binding without a Name binds nothing: its Value is a store for
+	// the value flow of callables (flow.go, flowStores), such as Go's
+	// `x.f = v` or a returned composite literal.
 	// Byte and End bound where the binding is visible: from Byte to End
 	// (End 0: to the end of the scope). The resolver picks, among the
 	// bindings of a name visible at a use, the one that starts last.

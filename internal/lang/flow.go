@@ -42,8 +42,13 @@ import (
 //
 // What a language's extractor feeds it: Call.ArgExprs (keyword arguments
 // as ExprKeyword), field bindings with their values, initializers of
-// variables and properties, and Param.Default. Returned callables flow
-// only as far as typing follows results.
+// variables and properties, and Param.Default. Stores into the fields of
+// other objects come as expressions (flowStores), wherever an argument, a
+// binding's value or an initializer holds them: a composite literal with
+// keyed fields (Go `Config{Skip: skip}`: an ExprComposite whose Args are
+// ExprKeyword), and a store `x.f = v` (ExprKeyword f=v whose one Arg is
+// x), which the Go extractor records as a binding without a name.
+// Returned callables flow only as far as typing follows results.
 
 // maxFlowItems: the flow is per field, not per object, so a field that a
 // test suite fills with many callables hands them all to every call
@@ -114,6 +119,9 @@ func (p *Program) buildFlow() {
 		f.Facts.LoadCalls()
 		for i := range f.Facts.Bindings {
 			b := &f.Facts.Bindings[i]
+			if b.Value != nil && b.Scope >= 0 {
+				p.flowStores(fg, Ctx{File: f, Scope: b.Scope, Pos: b.Byte}, b.Value, 0)
+			}
 			if !b.Field || b.Scope < 0 || b.Value == nil || b.Elem {
 				continue
 			}
@@ -130,7 +138,11 @@ func (p *Program) buildFlow() {
 			fg.connect(p.flowSources(Ctx{File: f, Scope: b.Scope, Pos: b.Byte}, b.Value), to)
 		}
 		for i := range f.Facts.Calls {
-			p.flowArgs(fg, f, &f.Facts.Calls[i])
+			call := &f.Facts.Calls[i]
+			p.flowArgs(fg, f, call)
+			for _, a := range call.ArgExprs {
+				p.flowStores(fg, Ctx{File: f, Scope: call.Scope, Pos: call.Byte}, a, 0)
+			}
 		}
 	}
 	for id := range p.Syms {
@@ -147,6 +159,7 @@ func (p *Program) buildFlow() {
 		if s.Value == nil || !isVariable(s) {
 			continue
 		}
+		p.flowStores(fg, Ctx{File: s.File, Scope: s.Parent, Pos: s.StartByte}, s.Value, 0)
 		to := flowSlot{SymID(id), -1}
 		if assigned[to] {
 			continue // a field: its bindings, evaluated in their methods
@@ -155,6 +168,44 @@ func (p *Program) buildFlow() {
 	}
 	fg.propagate()
 	p.flow = fg
+}
+
+// flowStores connects the fields that e stores callables in: each keyed
+// field of a composite literal (`Config{Skip: skip}`, ExprComposite with
+// ExprKeyword arguments; a container's literal elements are ExprComposite
+// arguments) into that field of the literal's type, and a
+// field store `x.f = v` (ExprKeyword f=v with the object x as its
+// argument) into the field f of x's type.
+func (p *Program) flowStores(fg *flowGraph, c Ctx, e *Expr, depth int) {
+	if e == nil || depth > 4 {
+		return
+	}
+	var obj Value
+	switch {
+	case e.Kind == ExprComposite && len(e.Args) > 0:
+		obj, _ = p.Eval(c, e)
+	case e.Kind == ExprKeyword && len(e.Args) == 1 && e.Name != "*" && e.Name != "**":
+		obj, _ = p.Eval(c, e.Args[0])
+		obj = p.held(obj)
+		e = &Expr{Args: []*Expr{{Kind: ExprKeyword, Name: e.Name, X: e.X}}}
+	default:
+		return
+	}
+	for _, kw := range e.Args {
+		if kw.Kind == ExprComposite {
+			p.flowStores(fg, c, kw, depth+1) // an element of a container
+		}
+		if kw.Kind != ExprKeyword {
+			continue
+		}
+		p.flowStores(fg, c, kw.X, depth+1)
+		if obj.Kind != ValInstance || obj.Elem != 0 {
+			continue
+		}
+		if prop := p.variableMember(obj.Sym, kw.Name); prop != NoSym {
+			fg.connect(p.flowSources(c, kw.X), flowSlot{prop, -1})
+		}
+	}
 }
 
 // variableMember is the variable or property named name of type t, own or
@@ -308,7 +359,8 @@ func (p *Program) valueSource(v Value) flowSource {
 			return flowSource{item: flowItem{sym: v.Sym}, ok: true}
 		}
 	case ValInstance:
-		if v.Elem == 0 && p.Syms[v.Sym].Kind.IsType() {
+		// Only an instance that can be called is worth following.
+		if v.Elem == 0 && p.Syms[v.Sym].Kind.IsType() && p.Rules.Features().CallMember != "" {
 			return flowSource{item: flowItem{sym: v.Sym, inst: true}, ok: true}
 		}
 	}

@@ -16,7 +16,7 @@ import (
 type rules struct{}
 
 func (rules) Features() lang.Features {
-	return lang.Features{UnexportedIsPrivate: true}
+	return lang.Features{UnexportedIsPrivate: true, ValueFlow: true}
 }
 
 func (rules) ConfigNames() []string { return []string{"go.mod"} }

@@ -26,14 +26,17 @@ func (x *extraction) readUses(q *lang.Query, matches []lang.Match) {
 		cTypeSwitch = q.Capture("typeswitch")
 		cFuncLit    = q.Capture("funclit")
 		cParams     = q.Capture("params")
+		cAssign     = q.Capture("assign")
+		cReturn     = q.Capture("return")
+		cResults    = q.Capture("results")
 	)
 	for i := range matches {
 		m := &matches[i]
 		switch {
 		case m.Node(cCall) != nil:
-			x.addCall(m.Node(cCall), m.Node(cCallee), int(m.Node(cArgs).NamedChildCount()))
+			x.addCall(m.Node(cCall), m.Node(cCallee), m.Node(cArgs))
 		case m.Node(cConversion) != nil:
-			x.addCall(m.Node(cConversion), m.Node(cCallee), 1)
+			x.addCall(m.Node(cConversion), m.Node(cCallee), nil)
 		case m.Node(cShort) != nil:
 			n := m.Node(cShort)
 			x.bindAssign(n, m.Node(cLeft), m.Node(cRight), "", uint32(n.EndByte()))
@@ -45,11 +48,17 @@ func (x *extraction) readUses(q *lang.Query, matches []lang.Match) {
 			x.bindTypeSwitch(m.Node(cTypeSwitch))
 		case m.Node(cFuncLit) != nil:
 			x.bindFuncLit(m.Node(cFuncLit), m.Node(cParams))
+		case m.Node(cAssign) != nil:
+			x.storeFields(m.Node(cAssign), m.Node(cLeft), m.Node(cRight))
+		case m.Node(cReturn) != nil:
+			x.storeReturned(m.Node(cReturn), m.Node(cResults))
 		}
 	}
 }
 
-func (x *extraction) addCall(call, callee *ts.Node, args int) {
+// addCall records a call; args is its argument list, nil for a conversion
+// (one operand).
+func (x *extraction) addCall(call, callee, args *ts.Node) {
 	e := x.expr(callee, 0)
 	switch e.Kind {
 	case lang.ExprIdent, lang.ExprMember, lang.ExprIndex:
@@ -59,9 +68,14 @@ func (x *extraction) addCall(call, callee *ts.Node, args int) {
 	pos := uint32(call.StartByte())
 	scope := x.scopes.CallScope(pos)
 	x.markReceiver(scope, e)
+	n, argExprs := 1, []*lang.Expr(nil)
+	if args != nil {
+		n = int(args.NamedChildCount())
+		argExprs = x.argExprs(args, scope)
+	}
 	x.facts.Calls = append(x.facts.Calls, lang.Call{
-		Scope: scope, Callee: e, Args: args,
-		Line: lang.Line(callee), Byte: pos,
+		Scope: scope, Callee: e, Args: n,
+		Line: lang.Line(callee), Byte: pos, ArgExprs: argExprs,
 	})
 }
 
@@ -271,7 +285,8 @@ func (x *extraction) expr(n *ts.Node, depth int) *lang.Expr {
 	case "type_assertion_expression":
 		return &lang.Expr{Kind: lang.ExprTypeAssert, Name: lang.OneLine(x.text(n.ChildByFieldName("type")))}
 	case "composite_literal":
-		return &lang.Expr{Kind: lang.ExprComposite, Name: x.compositeType(n.ChildByFieldName("type"))}
+		return &lang.Expr{Kind: lang.ExprComposite, Name: x.compositeType(n.ChildByFieldName("type")),
+			Args: x.literalFields(n.ChildByFieldName("type"), n.ChildByFieldName("body"), 0)}
 	case "unary_expression":
 		operand := n.ChildByFieldName("operand")
 		switch x.text(n.ChildByFieldName("operator")) {

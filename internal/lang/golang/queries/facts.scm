@@ -30,3 +30,11 @@
 (type_switch_statement) @typeswitch
 
 (func_literal parameters: (parameter_list) @params) @funclit
+
+; Stores of callables for the value flow: `x.f = v`, and composite literals
+; returned by constructors (`return &Config{Skip: skip}`).
+(assignment_statement
+  left: (expression_list) @left
+  right: (expression_list) @right) @assign
+
+(return_statement (expression_list) @results) @return

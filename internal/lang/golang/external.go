@@ -62,13 +62,25 @@ func linkExternal(p *lang.Program, ms *methodSets, byMethod map[string][]lang.Sy
 			have := ms.of(t)
 			for _, m := range want {
 				h, ok := have[m.Name]
-				if !ok || h.params != m.Params || h.results != m.Results {
+				if !ok || h.params != m.Params || h.results != m.Results || !stringResult(p, name, m, h) {
 					continue candidates
 				}
 			}
 			p.AddExternalSubtype(t, ext)
 		}
 	}
+}
+
+// stringResult checks the one result type the table implies and counts do
+// not show: error's Error and fmt.Stringer's String return a string. A
+// future's `Error() error` is no error (on hashicorp/raft, err.Error()
+// reached three of them). Other methods pass on their counts.
+func stringResult(p *lang.Program, iface string, m lang.ExternalMethod, h methodShape) bool {
+	if !(iface == "error" && m.Name == "Error" || iface == "fmt.Stringer" && m.Name == "String") || h.sym == lang.NoSym {
+		return true
+	}
+	r := p.Sym(h.sym).Returns
+	return len(r) == 1 && r[0] == "string"
 }
 
 // externalMethods adds the methods of the interfaces outside the

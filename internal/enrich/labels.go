@@ -94,17 +94,25 @@ func labelCommunities(v *view, cs *communities, used map[string]bool) []communit
 			df[w]++
 		}
 	}
+	// A file's folder label and stem, read once per file.
+	type fileNames struct{ folder, stem string }
+	byFile := map[string]fileNames{}
 	for c, members := range cs.members {
 		dirs := map[string]int{}
 		stems := map[string]int{}
 		langs := map[string]int{}
 		for _, m := range members {
 			n := &v.nodes[m]
-			if name := folderLabel(path.Dir(n.FilePath)); name != "" {
-				dirs[name]++
+			fn, ok := byFile[n.FilePath]
+			if !ok {
+				fn = fileNames{folderLabel(path.Dir(n.FilePath)), fileStem(n.FilePath)}
+				byFile[n.FilePath] = fn
 			}
-			if s := fileStem(n.FilePath); s != "" {
-				stems[s]++
+			if fn.folder != "" {
+				dirs[fn.folder]++
+			}
+			if fn.stem != "" {
+				stems[fn.stem]++
 			}
 			langs[n.Language]++
 		}

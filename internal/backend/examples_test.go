@@ -7,8 +7,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"gitnexus.dev/gitnexus/internal/testrepo"
 )
 
 // toolExamples are the requests docs/tools.md shows an answer to: one per
@@ -46,10 +44,7 @@ var exampleTimes = regexp.MustCompile(`\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2})?
 // TestToolExamples keeps the example answers of docs/tools.md true: each
 // is what the tool answers to the request shown (rewritten with -update).
 func TestToolExamples(t *testing.T) {
-	newHome(t)
-	root, h := testrepo.HistoryShop(t)
-	testrepo.IndexHistory(t, root)
-	b := newBackend(t, Options{IdleTimeout: -1})
+	b, root, h := historyShop(t)
 	const path = "../../docs/tools.md"
 	data, err := os.ReadFile(path)
 	if err != nil {

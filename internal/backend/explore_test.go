@@ -18,10 +18,7 @@ import (
 // resources say, with the data as JSON; a name no community or process
 // has lists the labels there are.
 func TestExploreClusterAndProcess(t *testing.T) {
-	newHome(t)
-	root, _ := testrepo.HistoryShop(t)
-	testrepo.IndexHistory(t, root)
-	b := newBackend(t, Options{IdleTimeout: -1})
+	b, _, _ := historyShop(t)
 	ctx := context.Background()
 	ov, err := b.CallTool(ctx, "overview", map[string]any{})
 	if err != nil {

@@ -13,11 +13,19 @@ import (
 	"gitnexus.dev/gitnexus/internal/testrepo"
 )
 
-func TestHistoryTools(t *testing.T) {
+// historyShop indexes the shop with its history (testrepo.HistoryShop)
+// in a home of its own and returns a backend on it, the repository's root
+// and the commits' hashes.
+func historyShop(t *testing.T) (*Backend, string, []string) {
+	t.Helper()
 	newHome(t)
 	root, h := testrepo.HistoryShop(t)
 	testrepo.IndexHistory(t, root)
-	b := newBackend(t, Options{IdleTimeout: -1})
+	return newBackend(t, Options{IdleTimeout: -1}), root, h
+}
+
+func TestHistoryTools(t *testing.T) {
+	b, root, h := historyShop(t)
 	ctx := context.Background()
 	call := func(tool string, args map[string]any) *Result {
 		t.Helper()
@@ -201,10 +209,7 @@ func short(hs []string) []string {
 // A source git cannot find (here: asked of another repository, which
 // lacks the objects) is marked missing, never left silently empty.
 func TestSymbolSourceMissing(t *testing.T) {
-	newHome(t)
-	root, _ := testrepo.HistoryShop(t)
-	testrepo.IndexHistory(t, root)
-	b := newBackend(t, Options{IdleTimeout: -1})
+	b, _, _ := historyShop(t)
 	res, err := b.CallTool(context.Background(), "get_symbol_history", map[string]any{"name": "Store.Get"})
 	if err != nil {
 		t.Fatal(err)

@@ -16,7 +16,7 @@ LDFLAGS    := -X gitnexus.dev/gitnexus/internal/cli.version=$(VERSION) \
 BIN        := bin/gitnexus
 REPO       ?= .
 
-.PHONY: build analyze test test-short test-skill test-fresh test-race vet fmt-check bench release clean
+.PHONY: build analyze test test-services test-short test-skill test-fresh test-race vet fmt-check bench release clean
 
 # go build, saying so first when it will compile the C code (minutes).
 build:
@@ -46,7 +46,7 @@ fmt-check:
 # its package-lock.json); they fail when it cannot be installed. Last, the
 # fresh-clone check (test/fresh/check.sh) and the Dockerfile's
 # (packaging/dockerfile-check.sh: no Docker engine needed).
-test: fmt-check vet build test-skill
+test: fmt-check vet build test-skill test-services
 	ort="$$(test/onnxruntime/install.sh)" && export GITNEXUS_TEST_ONNXRUNTIME="$$ort" && \
 	$(GO) test -tags $(TAGS) -count=1 ./...
 	$(GO) test -tags $(TAGS) -count=1 -race ./internal/ingest/ ./internal/repofiles/ ./internal/history/ ./internal/memgraph/ ./internal/registry/ ./internal/store/ ./internal/backend/ ./internal/httpserver/ \
@@ -59,6 +59,12 @@ test: fmt-check vet build test-skill
 
 # The quick tier for everyday work: the suite without its slowest tests
 # (go test -short), about two minutes on 2 cores. make test runs them all.
+# The servers the team-mode tests start (internal/testservices): Debian's
+# PostgreSQL and Redis, installed when missing (never started here).
+test-services:
+	packaging/apt-install.sh redis-server redis-server
+	ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || packaging/apt-install.sh /usr/lib/postgresql/15/bin/postgres postgresql
+
 test-short:
 	$(GO) test -tags $(TAGS) -short ./...
 

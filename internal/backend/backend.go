@@ -46,7 +46,30 @@ type Options struct {
 	// for indexes with embeddings; nil reads the embeddings.json file in
 	// the gitnexus home and the GITNEXUS_EMBEDDING_* variables.
 	Embedding *embed.Config
+	// Source, when set, lists the repositories instead of the registry
+	// (a replica of the shared store: teamstore.Replica).
+	Source RepoSource
+	// NoWorkTree: the repositories' files are not here (a replica of the
+	// shared store): answers say nothing of freshness, and the tools that
+	// read a work tree or git are refused (ErrNoWorkTree).
+	NoWorkTree bool
 }
+
+// RepoSource lists the repositories a backend serves, in place of the
+// registry, and makes a repository's index present at its StoragePath.
+type RepoSource interface {
+	// Repos lists the repositories, and the version of that list: a new
+	// version when the list or a repository's index changed.
+	Repos() ([]RepoHandle, uint64, error)
+	// Version is the version Repos would return, cheaply.
+	Version() uint64
+	// Prepare is called before a repository's index is opened.
+	Prepare(ctx context.Context, id string) error
+}
+
+// ErrNoWorkTree is a call that needs a repository's files on a server
+// that has only its index.
+var ErrNoWorkTree = errors.New("this server has the repositories' indexes, not their files")
 
 // ErrReadOnly is a write refused by a read-only backend.
 var ErrReadOnly = errors.New("this server is read-only")
@@ -62,6 +85,7 @@ type Backend struct {
 	mu      sync.Mutex
 	repos   []RepoHandle // from the registry, sorted by id
 	regKey  fileKey      // the registry file as last read
+	srcVer  uint64       // the source's version as last read (opts.Source)
 	handles map[string]*handle
 	embed   *embedders
 
@@ -137,21 +161,33 @@ func (b *Backend) Close() {
 // refresh re-reads the registry. Handles of repositories that left it are
 // released once their calls finish.
 func (b *Backend) refresh() error {
-	key := b.registryKey()
-	entries, err := registry.List()
-	if err != nil {
-		return err
-	}
-	repos := make([]RepoHandle, 0, len(entries))
-	for _, e := range entries {
-		repos = append(repos, RepoHandle{ID: e.ID, Name: e.Name, RepoPath: e.Path, StoragePath: e.StoragePath,
-			IndexedAt: e.IndexedAt, LastCommit: e.LastCommit, Stats: e.Stats})
+	var repos []RepoHandle
+	var key fileKey
+	var ver uint64
+	if b.opts.Source != nil {
+		var err error
+		repos, ver, err = b.opts.Source.Repos()
+		if err != nil {
+			return err
+		}
+	} else {
+		key = b.registryKey()
+		entries, err := registry.List()
+		if err != nil {
+			return err
+		}
+		repos = make([]RepoHandle, 0, len(entries))
+		for _, e := range entries {
+			repos = append(repos, RepoHandle{ID: e.ID, Name: e.Name, RepoPath: e.Path, StoragePath: e.StoragePath,
+				IndexedAt: e.IndexedAt, LastCommit: e.LastCommit, Stats: e.Stats})
+		}
 	}
 	sort.Slice(repos, func(i, j int) bool { return repos[i].ID < repos[j].ID })
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.repos = repos
 	b.regKey = key
+	b.srcVer = ver
 	known := map[string]bool{}
 	for _, r := range repos {
 		known[r.ID] = true
@@ -180,6 +216,16 @@ func (b *Backend) registryKey() fileKey {
 // was read (every change replaces it by rename): a repository indexed or
 // removed while the server runs is seen by the next call.
 func (b *Backend) refreshIfChanged() error {
+	if b.opts.Source != nil {
+		v := b.opts.Source.Version()
+		b.mu.Lock()
+		same := v == b.srcVer
+		b.mu.Unlock()
+		if same {
+			return nil
+		}
+		return b.refresh()
+	}
 	k := b.registryKey()
 	b.mu.Lock()
 	same := k == b.regKey
@@ -266,7 +312,7 @@ func (b *Backend) repo(ctx context.Context, r RepoHandle) (*Snapshot, func(), er
 	b.mu.Lock()
 	h, ok := b.handles[r.ID]
 	if !ok {
-		h = &handle{repo: r, tool: b.opts.ToolVersion, ttl: b.opts.FreshnessTTL}
+		h = &handle{repo: r, tool: b.opts.ToolVersion, ttl: b.opts.FreshnessTTL, source: b.opts.Source, noWorkTree: b.opts.NoWorkTree}
 		b.handles[r.ID] = h
 	}
 	b.mu.Unlock()

@@ -137,6 +137,9 @@ func missingFiles(g *memgraph.Graph, root string) []string {
 func (h *handle) indexState(s *Snapshot) *IndexState {
 	st := &IndexState{Repo: s.Repo.ID, RepoPath: s.Repo.RepoPath, Commit: s.Meta.IndexedCommit, Branch: s.Meta.Branch, IndexedAt: s.Meta.IndexedAt,
 		Generation: s.Meta.Generation, History: historyState(s.Meta.History)}
+	if h.noWorkTree {
+		return st // the index as it was pushed: no work tree to compare with
+	}
 	a, ok := h.monitor().Get(snapshotIndex(s), firstCheckWait)
 	if !ok {
 		st.CheckPending = true

@@ -81,6 +81,11 @@ type handle struct {
 	repo RepoHandle
 	tool string        // version for freshness checks
 	ttl  time.Duration // of freshness answers
+	// source makes the index present (a replica's copy); nil for the
+	// registry's repositories, whose index is where analyze wrote it.
+	source RepoSource
+	// noWorkTree: no freshness checks (the files are not here).
+	noWorkTree bool
 
 	monMu sync.Mutex
 	mon   *freshness.Monitor
@@ -99,6 +104,11 @@ func (h *handle) dbPath() string { return filepath.Join(h.repo.StoragePath, stor
 // acquire returns the current snapshot with a reference taken, loading or
 // reloading it when the database file changed.
 func (h *handle) acquire(ctx context.Context) (*Snapshot, func(), error) {
+	if h.source != nil {
+		if err := h.source.Prepare(ctx, h.repo.ID); err != nil {
+			return nil, nil, err
+		}
+	}
 	for attempt := 0; attempt < 2; attempt++ {
 		key, err := statKey(h.dbPath())
 		if err != nil {
@@ -122,7 +132,9 @@ func (h *handle) acquire(ctx context.Context) (*Snapshot, func(), error) {
 		}
 		h.loads++
 		s.handle = h
-		h.monitor().Refresh(snapshotIndex(s))
+		if !h.noWorkTree {
+			h.monitor().Refresh(snapshotIndex(s))
+		}
 		// Installed before loadMu is released, so that a call waiting
 		// for the load finds it instead of loading again.
 		h.install(s)

@@ -111,39 +111,31 @@ func shop(t *testing.T) (*Backend, string) {
 	return newBackend(t, Options{Cwd: t.TempDir()}), root
 }
 
+// goldenCases are the calls of TestToolsGolden, in testdata so that the
+// shared store's test (internal/teamstore) makes the same calls.
+type goldenCase struct {
+	Name string         `json:"name"`
+	Tool string         `json:"tool"`
+	Args map[string]any `json:"args"`
+}
+
 func TestToolsGolden(t *testing.T) {
 	b, root := shop(t)
-	cases := []struct {
-		name string
-		tool string
-		args map[string]any
-	}{
-		{"context-ambiguous", "context", map[string]any{"name": "Get"}},
-		{"context-qualified", "context", map[string]any{"name": "Store.Get"}},
-		{"context-uid-content", "context", map[string]any{"uid": "Method:store/store.go:Store.Get", "include_content": true}},
-		{"context-by-file", "explore", map[string]any{"name": "Get", "file_path": "cache/cache.go"}},
-		{"context-struct", "context", map[string]any{"name": "Service"}},
-		{"impact-depth1", "impact", map[string]any{"target": "Store.Get", "maxDepth": 1}},
-		{"impact-depth2", "impact", map[string]any{"target": "Store.Get", "maxDepth": 2}},
-		{"impact-depth3", "impact", map[string]any{"target": "Store.Get"}},
-		{"impact-tests", "impact", map[string]any{"target": "Store.Get", "includeTests": true}},
-		{"impact-downstream", "impact", map[string]any{"target": "Service.Place", "direction": "downstream"}},
-		{"impact-paged", "impact", map[string]any{"target": "store.New", "maxDepth": 2, "limit": 1, "offset": 1, "include_tests": true}},
-		{"impact-summary", "impact", map[string]any{"target_uid": "Method:store/store.go:Store.Get", "summaryOnly": true}},
-		{"query", "query", map[string]any{"query": "item price"}},
-		{"search-alias", "search", map[string]any{"search_query": "cache value", "limit": 1}},
-		{"overview", "overview", map[string]any{}},
-		{"rename-dry-run", "rename", map[string]any{"symbol_name": "Store.Get", "new_name": "Fetch"}},
-		{"cypher", "cypher", map[string]any{"query": "MATCH (c)-[r:CALLS]->(m:Method {name: $name}) RETURN c.qualifiedName AS caller, m.qualifiedName AS callee, r.line AS line ORDER BY caller, callee", "params": map[string]any{"name": "Get"}}},
-		{"cypher-truncated", "cypher", map[string]any{"query": "MATCH (n:Function) RETURN n.name AS name ORDER BY name", "limit": 2}},
+	raw, err := os.ReadFile(filepath.Join("testdata", "golden", "cases.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []goldenCase
+	if err := json.Unmarshal(raw, &cases); err != nil {
+		t.Fatal(err)
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			res, err := b.CallTool(context.Background(), c.tool, c.args)
+		t.Run(c.Name, func(t *testing.T) {
+			res, err := b.CallTool(context.Background(), c.Tool, c.Args)
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden(t, c.name, root, res)
+			golden(t, c.Name, root, res)
 		})
 	}
 }

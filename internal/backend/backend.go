@@ -71,6 +71,15 @@ type RepoSource interface {
 // that has only its index.
 var ErrNoWorkTree = errors.New("this server has the repositories' indexes, not their files")
 
+// needTree refuses what needs a repository's checkout (its files or git)
+// on a server without one.
+func (b *Backend) needTree(what string) error {
+	if !b.opts.NoWorkTree {
+		return nil
+	}
+	return fmt.Errorf("%w: %s needs the repository's checkout; ask a gitnexus where it is cloned (gitnexus mcp, or serve without --store)", ErrNoWorkTree, what)
+}
+
 // ErrReadOnly is a write refused by a read-only backend.
 var ErrReadOnly = errors.New("this server is read-only")
 

@@ -209,8 +209,13 @@ func runSymbolHistory(ctx context.Context, b *Backend, a *Args) (*Result, error)
 			return amb, err
 		}
 		res := analysis.SymbolHistory(s.Graph, x, n, a.Int("offset"), a.Int("limit"))
-		analysis.AttributeMerges(ctx, s.Repo.RepoPath, x, &res)
+		if !b.opts.NoWorkTree { // git finds the merged side's commits
+			analysis.AttributeMerges(ctx, s.Repo.RepoPath, x, &res)
+		}
 		if a.Bool("include_source") {
+			if err := b.needTree("include_source"); err != nil {
+				return nil, err
+			}
 			if err := addSources(ctx, s.Repo.RepoPath, x, &res); err != nil {
 				return nil, err
 			}
@@ -276,6 +281,9 @@ func runRecentChanges(ctx context.Context, b *Backend, a *Args) (*Result, error)
 		var only map[string]bool
 		window := describeWindow(a)
 		if rev := rng + branch; rev != "" {
+			if err := b.needTree("range and branch"); err != nil {
+				return nil, err
+			}
 			hashes, err := revList(ctx, s.Repo.RepoPath, rev)
 			if err != nil {
 				return nil, err
@@ -327,6 +335,12 @@ func commitOf(ctx context.Context, s *Snapshot, x *analysis.HistoryIndex, ref st
 	notIndexed := func(what string) error {
 		return &NotFoundError{What: fmt.Sprintf("commit %s is not in the indexed history of %s (run `gitnexus analyze`, "+
 			"or analyze --all-branches for commits of other branches)", what, s.Repo.ID)}
+	}
+	if s.handle != nil && s.handle.noWorkTree {
+		if hexPrefix {
+			return 0, notIndexed(strconv.Quote(typed))
+		}
+		return 0, fmt.Errorf("%w: a revision such as %q needs the repository's checkout; give a commit hash", ErrNoWorkTree, typed)
 	}
 	full, err := revParse(ctx, s.Repo.RepoPath, typed)
 	if err != nil {

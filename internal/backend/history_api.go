@@ -186,6 +186,9 @@ func (h *HistoryView) FunctionSource(ctx context.Context, id, commitRef string) 
 	if err != nil {
 		return nil, err
 	}
+	if h.s.handle != nil && h.s.handle.noWorkTree {
+		return nil, fmt.Errorf("%w: a source as of a commit is read from git", ErrNoWorkTree)
+	}
 	files, err := analysis.ReadRevisionFiles(ctx, h.s.Repo.RepoPath, []string{c.Hash + ":" + path})
 	if err != nil {
 		return nil, err
@@ -220,6 +223,9 @@ func (h *HistoryView) FunctionSource(ctx context.Context, id, commitRef string) 
 }
 
 func (h *HistoryView) readLines(ctx context.Context, rev, path string, from, to int, commit string) (*Source, error) {
+	if h.s.handle != nil && h.s.handle.noWorkTree {
+		return nil, fmt.Errorf("%w: a source as of a commit is read from git", ErrNoWorkTree)
+	}
 	files, err := analysis.ReadRevisionFiles(ctx, h.s.Repo.RepoPath, []string{rev + ":" + path})
 	if err != nil {
 		return nil, err

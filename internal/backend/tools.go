@@ -477,6 +477,9 @@ func runImpact(ctx context.Context, b *Backend, a *Args) (*Result, error) {
 }
 
 func runDetectChanges(ctx context.Context, b *Backend, a *Args) (*Result, error) {
+	if err := b.needTree("detect_changes"); err != nil {
+		return nil, err
+	}
 	return b.withRepo(ctx, a.String("repo"), func(s *Snapshot) (*Result, error) {
 		res, err := analysis.DetectChanges(ctx, s.Graph, s.Repo.RepoPath, analysis.ChangesOptions{
 			Scope: a.String("scope"), BaseRef: a.String("base_ref"), Limit: a.Int("limit"), IndexedAt: s.Meta.IndexedAt})
@@ -498,6 +501,9 @@ func runDetectChanges(ctx context.Context, b *Backend, a *Args) (*Result, error)
 func runRename(ctx context.Context, b *Backend, a *Args) (*Result, error) {
 	if a.String("symbol_name") == "" && a.String("symbol_uid") == "" {
 		return nil, argError("symbol_name", "give ", param("symbol_name"), " or ", param("symbol_uid"))
+	}
+	if err := b.needTree("rename"); err != nil {
+		return nil, err
 	}
 	return b.withRepo(ctx, a.String("repo"), func(s *Snapshot) (*Result, error) {
 		deadline := time.Now().Add(analysis.PlanTime) // the graph is loaded by now

@@ -40,11 +40,18 @@ type analyzeOptions struct {
 	history    index.History
 	agentsMD   bool
 	watch      bool
+	// push: --push, to store (the address, checked).
+	push       bool
+	store      string
 	debounce   time.Duration
 	embeddings string // --embeddings: index.Options.Embeddings
 	// waitHistory: --wait-history; catchUp: --history-catch-up.
 	waitHistory, catchUp bool
 }
+
+// pushToEnv is the value of a bare --push: the address comes from the
+// environment.
+const pushToEnv = "$GITNEXUS_DB_URI"
 
 func newAnalyzeCmd(stdio *IO) *cobra.Command {
 	o := &analyzeOptions{io: stdio}
@@ -66,12 +73,11 @@ computes the rest again: the index is the one a rebuild makes.
 
 In a git repository the history is read too (first-parent, or --all-branches; at most
 --max-commits): Commit nodes linked to the files (MODIFIES, following renames) and symbols
-(CHANGES) each changed. Commits it cannot map in 300 ms are mapped onto symbols in the
-background (--wait-history, $GITNEXUS_WAIT_HISTORY or $CI: before returning). Later runs read only new commits.
+(CHANGES) each changed. Commits it cannot map in 300 ms are mapped in the background
+(--wait-history, $GITNEXUS_WAIT_HISTORY or $CI: before returning); later runs read only new ones.
 
---watch keeps running and analyzes again when files change (saves coalesced for --debounce; HEAD
-and refs count, .gitnexus/, vendored and ignored directories do not), one line per re-index, until
-Ctrl-C or SIGTERM. Details: docs/keeping-fresh.md.`,
+--watch analyzes again when files change (saves coalesced for --debounce; .gitnexus/, vendored and
+ignored directories do not count), one line per re-index, until Ctrl-C or SIGTERM (docs/keeping-fresh.md).`,
 		Example: `  gitnexus analyze
   gitnexus analyze ../service --workers 2 --json
   gitnexus analyze --force --max-file-size 1024
@@ -95,6 +101,21 @@ Ctrl-C or SIGTERM. Details: docs/keeping-fresh.md.`,
 				o.path = seedRepo
 			}
 			o.force = o.force || seedFull
+			o.push = cmd.Flags().Changed("push")
+			if o.push {
+				if o.store == pushToEnv {
+					o.store = ""
+				}
+				if o.watch || o.catchUp {
+					return usageError{fmt.Errorf("--push runs once: not with --watch (push from a git hook or CI instead, docs/team.md)")}
+				}
+				uri, err := storeURI(o.store)
+				if err != nil {
+					return err
+				}
+				o.store = uri
+				o.waitHistory = true // the store gets the whole history, not a part the catch-up completes later
+			}
 			switch {
 			case o.waitHistory || waitHistoryEnv() && !cmd.Flags().Changed("history-window"):
 				o.history.Window, o.history.Budget = 0, 0
@@ -114,6 +135,19 @@ Ctrl-C or SIGTERM. Details: docs/keeping-fresh.md.`,
 			if err := runAnalyze(cmd.Context(), o); err != nil {
 				return err
 			}
+			if o.push {
+				root, err := repoRoot(cmd.Context(), o.path)
+				if err != nil {
+					return err
+				}
+				stdio := *o.io
+				if o.json {
+					stdio.Out = o.io.ErrOut // stdout carries the analysis's JSON
+				}
+				if err := pushRepo(cmd.Context(), &stdio, o.store, root, "", false); err != nil {
+					return err
+				}
+			}
 			if o.agentsMD {
 				return writeAgentsBlock(cmd.Context(), o)
 			}
@@ -131,6 +165,8 @@ Ctrl-C or SIGTERM. Details: docs/keeping-fresh.md.`,
 	_ = f.MarkHidden("cpuprofile")
 	f.BoolVar(&o.agentsMD, "agents-md", false, "also write a gitnexus section into AGENTS.md (and CLAUDE.md when it exists), between markers (gitnexus setup --uninstall removes it)")
 	registerHistoryFlags(f, &o.history, &o.waitHistory, &o.catchUp)
+	f.StringVar(&o.store, "push", "", "then copy the index to the shared store at this postgres:// address, or $GITNEXUS_DB_URI's for a bare --push (waits for the history first)")
+	f.Lookup("push").NoOptDefVal = pushToEnv
 	f.BoolVar(&o.watch, "watch", false, "keep running and analyze again when files change")
 	f.DurationVar(&o.debounce, "debounce", defaultDebounce, "with --watch, wait until files stopped changing for this long")
 	registerEmbedFlags(f, &o.embeddings)

@@ -177,6 +177,7 @@ serves it to coding agents over MCP.`,
 	add("code", append(code, newCypherCmd(stdio))...)
 	add("history", history...)
 	add("index", newListCmd(stdio), newCleanCmd(stdio), newHookCmd(stdio))
+	add("serve", newPushCmd(stdio))
 	root.SetHelpCommandGroupID("other")
 	root.SetCompletionCommandGroupID("other")
 	return root

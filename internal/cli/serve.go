@@ -2,10 +2,13 @@ package cli
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"log/slog"
 	"net"
 	"os"
+	"path/filepath"
 	"strconv"
 	"time"
 
@@ -13,6 +16,8 @@ import (
 
 	"gitnexus.dev/gitnexus/internal/backend"
 	"gitnexus.dev/gitnexus/internal/httpserver"
+	"gitnexus.dev/gitnexus/internal/registry"
+	"gitnexus.dev/gitnexus/internal/teamstore"
 	"gitnexus.dev/gitnexus/internal/webhook"
 )
 
@@ -31,6 +36,9 @@ type serveOptions struct {
 	cacheTTL       time.Duration
 	webhookSecret  string
 	webhookWait    time.Duration
+	store          string
+	storeDir       string
+	storePoll      time.Duration
 }
 
 func newServeCmd(stdio *IO) *cobra.Command {
@@ -45,14 +53,7 @@ func newServeCmd(stdio *IO) *cobra.Command {
   GET  /api/v1/repos          the indexed repositories
   POST /api/v1/tools/{name}   a tool with its arguments as a JSON object (?repo= selects)
 
-  The git history (indexes built with history, the default in a git repository):
-  POST /api/v1/semantic_search             commits matching words {"query", "top_k"}
-  GET  /api/v1/commit/{hash}/files         files a commit changed, with their functions
-  GET  /api/v1/commit/{hash}/functions     functions a commit changed
-  GET  /api/v1/file/{path}/commits         a file's commits, following renames (paged)
-  GET  /api/v1/function/{id}/source        a function's source, now or ?commit_hash=H
-  POST /api/v1/commit/cluster              commits grouped by intent {"commits"} or {"file"}
-  POST /api/v1/webhook                     GitHub and GitLab push events (--webhook-secret)
+  and the history's endpoints under /api/v1/commit, /file, /function and semantic_search (docs/http.md)
 
 With --webhook-secret (or GITNEXUS_WEBHOOK_SECRET), a signed push (GitHub X-Hub-Signature-256,
 GitLab X-Gitlab-Token) to the origin of a registered repository fast-forwards its checkout when it
@@ -62,10 +63,14 @@ safely can and re-indexes it; others get 401 (docs/keeping-fresh.md). Answers ar
 It binds 127.0.0.1 by default; a non-loopback --host needs a token (--auth-token or
 GITNEXUS_AUTH_TOKEN), sent as "Authorization: Bearer <token>". Nothing writes to a repository
 unless --allow-write. SIGINT or SIGTERM drains requests in flight for up to --drain-timeout.
-A foreign Host header or web origin is refused (--allowed-host, --cors-origin; docs/http.md).`,
+A foreign Host header or web origin is refused (--allowed-host, --cors-origin; docs/http.md).
+
+--store (or $GITNEXUS_DB_URI) serves the repositories pushed to the team's shared store instead of
+the registry's, each copied on first use and at each push; tools needing a checkout are refused.`,
 		Example: `  gitnexus serve
   gitnexus serve --port 0                       # any free port; the address is printed
   GITNEXUS_AUTH_TOKEN=s3cret gitnexus serve --host 0.0.0.0
+  gitnexus serve --store postgres://gitnexus:secret@db:5432/gitnexus --host 0.0.0.0
   curl -s localhost:8910/api/v1/tools/impact -H 'Content-Type: application/json' \
        -d '{"target": "ParseConfig", "repo": "app"}'`,
 		Args: argsRange(0, 0),
@@ -75,6 +80,9 @@ A foreign Host header or web origin is refused (--allowed-host, --cors-origin; d
 			}
 			if !cmd.Flags().Changed("webhook-secret") {
 				o.webhookSecret = os.Getenv("GITNEXUS_WEBHOOK_SECRET")
+			}
+			if !cmd.Flags().Changed("store") {
+				o.store = teamstore.URIFromEnv()
 			}
 			return runServe(cmd.Context(), o)
 		},
@@ -93,12 +101,26 @@ A foreign Host header or web origin is refused (--allowed-host, --cors-origin; d
 	f.DurationVar(&o.cacheTTL, "cache-ttl", httpserver.DefaultCacheTTL, "reuse answers of the history endpoints for this long (0: no cache)")
 	f.StringVar(&o.webhookSecret, "webhook-secret", "", "accept push webhooks signed with this secret at POST /api/v1/webhook (default $GITNEXUS_WEBHOOK_SECRET)")
 	f.DurationVar(&o.webhookWait, "webhook-debounce", webhook.DefaultDebounce, "after a push, wait this long for more before fetching and re-indexing")
+	f.StringVar(&o.store, "store", "", "serve the repositories of this shared store, postgres://... (default $GITNEXUS_DB_URI), not the registry's")
+	f.StringVar(&o.storeDir, "store-dir", "", "with --store, where this replica keeps its copies of the indexes (default $GITNEXUS_HOME/replica/<store>)")
+	f.DurationVar(&o.storePoll, "store-poll", teamstore.DefaultPoll, "with --store, look for new generations this often when no push notification arrives")
 	return cmd
 }
 
 func runServe(ctx context.Context, o *serveOptions) error {
 	if o.port < 0 || o.port > 65535 {
 		return usageError{fmt.Errorf("--port must be between 0 and 65535")}
+	}
+	if o.store != "" {
+		if err := teamstore.CheckURI(o.store); err != nil {
+			return usageError{err}
+		}
+		if o.webhookSecret != "" {
+			return usageError{fmt.Errorf("--webhook-secret re-indexes local checkouts; a server of the shared store (--store) has none: push from the indexer instead (docs/team.md)")}
+		}
+	}
+	if o.storePoll <= 0 {
+		return usageError{fmt.Errorf("--store-poll must be positive")}
 	}
 	if o.webhookWait <= 0 {
 		return usageError{fmt.Errorf("--webhook-debounce must be positive")}
@@ -114,16 +136,25 @@ func runServe(ctx context.Context, o *serveOptions) error {
 	if idle == 0 {
 		idle = -1
 	}
-	b, err := backend.New(backend.Options{IdleTimeout: idle, IgnoreCwd: true, ReadOnly: !o.allowWrite, ToolVersion: Version()})
-	if err != nil {
-		return err
-	}
-	defer b.Close()
 	var handler slog.Handler = slog.NewTextHandler(o.io.ErrOut, nil)
 	if o.jsonLog {
 		handler = slog.NewJSONHandler(o.io.ErrOut, nil)
 	}
 	logger := slog.New(handler)
+	bopts := backend.Options{IdleTimeout: idle, IgnoreCwd: true, ReadOnly: !o.allowWrite, ToolVersion: Version()}
+	if o.store != "" {
+		rep, closeStore, err := openReplica(ctx, o, logger)
+		if err != nil {
+			return err
+		}
+		defer closeStore()
+		bopts.Source, bopts.NoWorkTree = rep, true
+	}
+	b, err := backend.New(bopts)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
 	addr := net.JoinHostPort(o.host, strconv.Itoa(o.port))
 	opts := httpserver.Options{Addr: addr, Token: o.token, CORSOrigin: o.corsOrigin, AllowedHosts: o.allowedHosts,
 		RequestTimeout: o.requestTimeout, CacheTTL: cacheTTL, Version: Version(), Log: logger}
@@ -144,7 +175,8 @@ func runServe(ctx context.Context, o *serveOptions) error {
 		return fmt.Errorf("listen on %s: %w", addr, err)
 	}
 	logger.Info("listening", "url", "http://"+l.Addr().String(), "mcp", "http://"+l.Addr().String()+"/api/mcp",
-		"repos", len(b.Repos()), "auth", o.token != "", "write", o.allowWrite, "webhook", o.webhookSecret != "")
+		"repos", len(b.Repos()), "auth", o.token != "", "write", o.allowWrite, "webhook", o.webhookSecret != "",
+		"store", teamstore.Redacted(o.store))
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(l) }()
 	select {
@@ -163,4 +195,29 @@ func runServe(ctx context.Context, o *serveOptions) error {
 	}
 	logger.Info("stopped")
 	return nil
+}
+
+// openReplica connects to the shared store and starts a replica of it.
+func openReplica(ctx context.Context, o *serveOptions, logger *slog.Logger) (*teamstore.Replica, func(), error) {
+	st, err := teamstore.Open(ctx, o.store)
+	if err != nil {
+		return nil, nil, err
+	}
+	dir := o.storeDir
+	if dir == "" {
+		home, err := registry.Home()
+		if err != nil {
+			st.Close()
+			return nil, nil, err
+		}
+		sum := sha256.Sum256([]byte(teamstore.Redacted(o.store)))
+		dir = filepath.Join(home, "replica", hex.EncodeToString(sum[:6]))
+	}
+	rep, err := st.NewReplica(ctx, dir, o.storePoll, logger)
+	if err != nil {
+		st.Close()
+		return nil, nil, err
+	}
+	logger.Info("serving the shared store", "store", st.Where(), "copies", dir)
+	return rep, func() { rep.Close(); st.Close() }, nil
 }

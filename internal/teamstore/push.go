@@ -30,15 +30,15 @@ type PushOptions struct {
 
 // PushReport says what a push did.
 type PushReport struct {
-	Key        string
-	Generation int64 // the generation served now
-	Previous   int64 // the one served before (0: none)
-	Rows       int64 // rows of the local index
-	Sent       int64 // rows sent
-	Deleted    int64 // rows deleted from the store
-	Bytes      int64 // size of the rows sent, as encoded
-	Unchanged  bool  // the store held this index already: no new generation
-	Elapsed    time.Duration
+	Key        string        `json:"key"`
+	Generation int64         `json:"generation"` // the generation served now
+	Previous   int64         `json:"previous"`   // the one served before (0: none)
+	Rows       int64         `json:"rows"`       // rows of the local index
+	Sent       int64         `json:"sent"`       // rows sent
+	Deleted    int64         `json:"deleted"`    // rows deleted from the store
+	Bytes      int64         `json:"bytes"`      // size of the rows sent, as encoded
+	Unchanged  bool          `json:"unchanged"`  // the store held this index already: no new generation
+	Elapsed    time.Duration `json:"-"`
 }
 
 // Push copies the index of a registered repository to the store as its

@@ -151,7 +151,31 @@ func TestServedAsLocal(t *testing.T) {
 		call{"recent", "get_recent_changes", map[string]any{"since": "2024-01-01"}},
 		call{"commit-impact", "get_commit_impact", map[string]any{"hash": hashes[1]}},
 	)
+	// What needs the checkout is refused, never answered otherwise.
+	refused := []call{
+		{"rename-dry-run", "rename", map[string]any{"symbol_name": "Store.Get", "new_name": "Fetch"}},
+		{"changes", "detect_changes", map[string]any{}},
+		{"symbol-history-source", "get_symbol_history", map[string]any{"name": "Store.Get", "include_source": true}},
+		{"recent-branch", "get_recent_changes", map[string]any{"branch": "main"}},
+		{"commit-impact-revision", "get_commit_impact", map[string]any{"hash": "HEAD~1"}},
+	}
+	isRefused := map[string]bool{}
+	for _, c := range refused {
+		isRefused[c.Name] = true
+		t.Run(c.Name, func(t *testing.T) {
+			if got := answer(t, local, c.Tool, c.Args); strings.HasPrefix(got, "error") {
+				t.Fatalf("locally: %s", got)
+			}
+			_, err := shared.CallTool(context.Background(), c.Tool, c.Args)
+			if !errors.Is(err, backend.ErrNoWorkTree) {
+				t.Errorf("from the store: %v, want ErrNoWorkTree", err)
+			}
+		})
+	}
 	for _, c := range calls {
+		if isRefused[c.Name] {
+			continue
+		}
 		t.Run(c.Name, func(t *testing.T) {
 			want := answer(t, local, c.Tool, c.Args)
 			// A replica's index is its copy: the one path that differs.

@@ -176,7 +176,7 @@ serves it to coding agents over MCP.`,
 	}
 	add("code", append(code, newCypherCmd(stdio))...)
 	add("history", history...)
-	add("index", newListCmd(stdio), newCleanCmd(stdio), newHookCmd(stdio))
+	add("index", newListCmd(stdio), newCleanCmd(stdio), newHookCmd(stdio), newExportCmd(stdio))
 	add("serve", newPushCmd(stdio))
 	root.SetHelpCommandGroupID("other")
 	root.SetCompletionCommandGroupID("other")

@@ -218,6 +218,28 @@ func (r *Reader) NodeText(ctx context.Context, rid int64) (content, doc string, 
 	return
 }
 
+// ScanNodeText calls fn with the stored content and doc of every node,
+// in id order: an export writes every node's text without a query per
+// node.
+func (r *Reader) ScanNodeText(ctx context.Context, fn func(rid int64, content, doc string) error) error {
+	rows, err := r.q.QueryContext(ctx, `SELECT rid, content, doc FROM node ORDER BY id`)
+	if err != nil {
+		return fmt.Errorf("read node text: %w", err)
+	}
+	defer rows.Close()
+	var rid int64
+	var content, doc string
+	for rows.Next() {
+		if err := rows.Scan(&rid, &content, &doc); err != nil {
+			return fmt.Errorf("read node text: %w", err)
+		}
+		if err := fn(rid, content, doc); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
 // SearchHit is one full-text match.
 type SearchHit struct {
 	Rid   int64

@@ -63,6 +63,8 @@ func (s *Store) Push(ctx context.Context, e registry.Entry, opts PushOptions) (*
 		return nil, err
 	}
 	rep := &PushReport{Key: key}
+	stPath := statePath(e.StoragePath, s.where, key)
+	var state *pushState // what to remember once committed
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext('gitnexus:repo:' || $1))`, key); err != nil {
 			return err
@@ -73,11 +75,15 @@ func (s *Store) Push(ctx context.Context, e registry.Entry, opts PushOptions) (*
 		}
 		var id int32
 		var prevSchema []byte
-		if err := tx.QueryRow(ctx, `SELECT id, generation, COALESCE(schema::text, 'null') FROM `+s.schema+`.gitnexus_repos WHERE key = $1 FOR UPDATE`, key).
-			Scan(&id, &rep.Previous, &prevSchema); err != nil {
+		var pushID string
+		if err := tx.QueryRow(ctx, `SELECT id, generation, COALESCE(schema::text, 'null'), push_id FROM `+s.schema+`.gitnexus_repos WHERE key = $1 FOR UPDATE`, key).
+			Scan(&id, &rep.Previous, &prevSchema, &pushID); err != nil {
 			return err
 		}
-		p := &pusher{s: s, tx: tx, ctx: ctx, repo: id, opts: opts, rep: rep, cur: -1}
+		p := &pusher{s: s, tx: tx, ctx: ctx, repo: id, opts: opts, rep: rep, cur: -1, now: &pushState{tables: map[string][]rowHash{}}}
+		if st, err := readState(stPath); err == nil && pushID != "" && st.id == pushID {
+			p.known = st
+		}
 		if _, err := store.RawDump(ctx, e.StoragePath, p); err != nil {
 			p.abort()
 			return err
@@ -100,8 +106,13 @@ func (s *Store) Push(ctx context.Context, e registry.Entry, opts PushOptions) (*
 		}
 		if rep.Sent == 0 && rep.Deleted == 0 && rep.Previous > 0 {
 			rep.Unchanged, rep.Generation = true, rep.Previous
+			if p.known == nil && pushID != "" {
+				p.now.id = pushID
+				state = p.now
+			}
 			return nil // nothing to commit but the lock
 		}
+		p.now.id = newPushID()
 		sj, err := json.Marshal(p.schema)
 		if err != nil {
 			return err
@@ -112,17 +123,24 @@ func (s *Store) Push(ctx context.Context, e registry.Entry, opts PushOptions) (*
 		}
 		host, _ := os.Hostname()
 		err = tx.QueryRow(ctx, `UPDATE `+s.schema+`.gitnexus_repos SET generation = generation + 1, name = $2, path = $3,
-			schema = $4, stats = $5, indexed_at = $6, indexed_ns = $9, last_commit = $7, pushed_at = now(), pushed_from = $8
-			WHERE id = $1 RETURNING generation`, id, e.Name, e.Path, string(sj), string(stats), e.IndexedAt, e.LastCommit, host, e.IndexedAt.UnixNano()).
-			Scan(&rep.Generation)
+			schema = $4, stats = $5, indexed_at = $6, indexed_ns = $9, last_commit = $7, pushed_at = now(), pushed_from = $8,
+			push_id = $10
+			WHERE id = $1 RETURNING generation`, id, e.Name, e.Path, string(sj), string(stats), e.IndexedAt, e.LastCommit, host, e.IndexedAt.UnixNano(),
+			p.now.id).Scan(&rep.Generation)
 		if err != nil {
 			return err
 		}
+		state = p.now
 		_, err = tx.Exec(ctx, `SELECT pg_notify('gitnexus_push', $1)`, key)
 		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("push %s to %s: %w", key, s.where, err)
+	}
+	if state != nil {
+		if err := writeState(stPath, state); err != nil {
+			os.Remove(stPath) // the next push reads the store
+		}
 	}
 	rep.Elapsed = time.Since(start)
 	return rep, nil
@@ -218,6 +236,9 @@ type pusher struct {
 	schema store.RawSchema
 	kinds  [][]colKind
 
+	known *pushState // the store's rows as the last push left them, when still so
+	now   *pushState // the rows as this push leaves them
+
 	cur    int                     // the table being compared, -1 before the first
 	remote map[rowHash]*remoteRows // the store's rows of cur
 	copy   *copier                 // sending rows of cur, nil until the first
@@ -260,6 +281,8 @@ func (p *pusher) Row(ti int, vals []any) error {
 	p.rep.Rows++
 	p.buf = encodeRow(p.buf[:0], vals)
 	h := hashOf(p.buf)
+	name := p.schema.Tables[ti].Name
+	p.now.tables[name] = append(p.now.tables[name], h)
 	if r := p.remote[h]; r != nil && r.left > 0 {
 		r.left--
 		return nil
@@ -313,6 +336,20 @@ func (p *pusher) startTable(ti int) error {
 		p.opts.Progress(t.Name)
 	}
 	p.remote = map[rowHash]*remoteRows{}
+	if _, ok := p.now.tables[t.Name]; !ok {
+		p.now.tables[t.Name] = nil // a table without rows is known to have none
+	}
+	if p.known != nil {
+		for _, h := range p.known.tables[t.Name] {
+			if r := p.remote[h]; r != nil {
+				r.have++
+				r.left++
+			} else {
+				p.remote[h] = &remoteRows{have: 1, left: 1}
+			}
+		}
+		return nil
+	}
 	rows, err := p.tx.Query(p.ctx, `SELECT gn_h, count(*) FROM `+p.s.table(t.Name)+` WHERE gn_repo = $1 GROUP BY gn_h`, p.repo)
 	if err != nil {
 		return err

@@ -154,7 +154,8 @@ CREATE TABLE IF NOT EXISTS `+s.schema+`.gitnexus_repos (
 	indexed_ns  bigint NOT NULL DEFAULT 0, -- indexed_at to the nanosecond, as the index has it
 	last_commit text NOT NULL DEFAULT '',
 	pushed_at   timestamptz,
-	pushed_from text NOT NULL DEFAULT ''
+	pushed_from text NOT NULL DEFAULT '',
+	push_id     text NOT NULL DEFAULT '' -- random, new at each push (state.go)
 )`)
 		if err != nil {
 			return fmt.Errorf("create the store's tables in %s: %w", s.where, err)

@@ -128,10 +128,11 @@ func redact(raw string) string {
 // at start-up to warn early. A failure starts an outage (logged) like any
 // other.
 func (r *Redis) Ping(ctx context.Context) error {
+	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, r.opts.Timeout)
 	defer cancel()
 	err := r.client.Ping(ctx).Err()
-	r.observe(ctx, err)
+	r.observe(ctx, start, err)
 	return err
 }
 
@@ -151,15 +152,16 @@ func (r *Redis) Get(ctx context.Context, key string) ([]byte, bool) {
 		r.skipped.Add(1)
 		return nil, false
 	}
+	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, r.opts.Timeout)
 	defer cancel()
 	val, err := r.client.Get(ctx, Namespace+key).Bytes()
 	if errors.Is(err, redis.Nil) {
-		r.observe(ctx, nil)
+		r.observe(ctx, start, nil)
 		r.misses.Add(1)
 		return nil, false
 	}
-	if r.observe(ctx, err) {
+	if r.observe(ctx, start, err) {
 		r.errs.Add(1)
 		return nil, false
 	}
@@ -178,9 +180,10 @@ func (r *Redis) Set(ctx context.Context, key string, val []byte) {
 		r.skipped.Add(1)
 		return
 	}
+	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, r.opts.Timeout)
 	defer cancel()
-	if r.observe(ctx, r.client.Set(ctx, Namespace+key, val, r.opts.TTL).Err()) {
+	if r.observe(ctx, start, r.client.Set(ctx, Namespace+key, val, r.opts.TTL).Err()) {
 		r.errs.Add(1)
 		return
 	}
@@ -206,11 +209,14 @@ func (r *Redis) allowed() bool {
 	return true
 }
 
-// observe records how an operation ended and reports whether it failed.
-// The first failure begins an outage and the first success after one
-// ends it, each logged once. An operation its caller gave up on (the
+// observe records how an operation that started at start ended, and
+// reports whether it failed. The first failure begins an outage and the
+// first success of an operation started after that (the probe) ends it,
+// each logged once: an operation already under way when the outage began
+// does not end it, so that a burst of timeouts among successes is one
+// outage, not a flurry of them. An operation its caller gave up on (the
 // caller's context ended) says nothing about Redis.
-func (r *Redis) observe(ctx context.Context, err error) (failed bool) {
+func (r *Redis) observe(ctx context.Context, start time.Time, err error) (failed bool) {
 	if err != nil && context.Cause(ctx) != nil && !errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
 		return true // canceled by the caller
 	}
@@ -218,7 +224,7 @@ func (r *Redis) observe(ctx context.Context, err error) (failed bool) {
 	defer r.mu.Unlock()
 	now := time.Now()
 	switch {
-	case err == nil && r.down:
+	case err == nil && r.down && start.After(r.since):
 		r.down = false
 		r.opts.Log.Info("answer cache: Redis answers again; caching resumes",
 			"addr", r.addr, "outage", now.Sub(r.since).Round(time.Millisecond).String(), "skipped", r.skipped.Load())

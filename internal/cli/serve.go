@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"gitnexus.dev/gitnexus/internal/answercache"
 	"gitnexus.dev/gitnexus/internal/backend"
 	"gitnexus.dev/gitnexus/internal/httpserver"
 	"gitnexus.dev/gitnexus/internal/webhook"
@@ -29,6 +30,7 @@ type serveOptions struct {
 	drainTimeout   time.Duration
 	jsonLog        bool
 	cacheTTL       time.Duration
+	cacheURL       string
 	webhookSecret  string
 	webhookWait    time.Duration
 }
@@ -54,17 +56,15 @@ func newServeCmd(stdio *IO) *cobra.Command {
   POST /api/v1/commit/cluster              commits grouped by intent {"commits"} or {"file"}
   POST /api/v1/webhook                     GitHub and GitLab push events (--webhook-secret)
 
-With --webhook-secret (or GITNEXUS_WEBHOOK_SECRET), a signed push (GitHub X-Hub-Signature-256,
-GitLab X-Gitlab-Token) to the origin of a registered repository fast-forwards its checkout when it
-safely can and re-indexes it; others get 401 (docs/keeping-fresh.md). Answers are JSON; errors are
-{"error": "..."} with the HTTP status that fits (docs/http.md).
-
-It binds 127.0.0.1 by default; a non-loopback --host needs a token (--auth-token or
-GITNEXUS_AUTH_TOKEN), sent as "Authorization: Bearer <token>". Nothing writes to a repository
-unless --allow-write. SIGINT or SIGTERM drains requests in flight for up to --drain-timeout.
-A foreign Host header or web origin is refused (--allowed-host, --cors-origin; docs/http.md).`,
-		Example: `  gitnexus serve
-  gitnexus serve --port 0                       # any free port; the address is printed
+With --webhook-secret (or GITNEXUS_WEBHOOK_SECRET), a signed GitHub or GitLab push to a registered
+repository's origin fast-forwards its checkout when safe and re-indexes it (docs/keeping-fresh.md).
+Answers are JSON; errors {"error": "..."} with a fitting status. It binds 127.0.0.1; a non-loopback
+--host needs a token (--auth-token or GITNEXUS_AUTH_TOKEN), sent as "Authorization: Bearer <token>".
+Nothing writes to a repository unless --allow-write; SIGINT/SIGTERM drains requests for up to
+--drain-timeout; a foreign Host header or web origin is refused (--allowed-host, --cors-origin). With
+--cache (or GITNEXUS_REDIS_URL) replicas share tool answers in Redis (docs/http.md).`,
+		Example: `  gitnexus serve --port 0                       # any free port; the address is printed
+  gitnexus serve --cache redis://cache:6379/0   # share tool answers with other replicas
   GITNEXUS_AUTH_TOKEN=s3cret gitnexus serve --host 0.0.0.0
   curl -s localhost:8910/api/v1/tools/impact -H 'Content-Type: application/json' \
        -d '{"target": "ParseConfig", "repo": "app"}'`,
@@ -75,6 +75,9 @@ A foreign Host header or web origin is refused (--allowed-host, --cors-origin; d
 			}
 			if !cmd.Flags().Changed("webhook-secret") {
 				o.webhookSecret = os.Getenv("GITNEXUS_WEBHOOK_SECRET")
+			}
+			if !cmd.Flags().Changed("cache") {
+				o.cacheURL = cacheURLFromEnv()
 			}
 			return runServe(cmd.Context(), o)
 		},
@@ -90,7 +93,8 @@ A foreign Host header or web origin is refused (--allowed-host, --cors-origin; d
 	f.DurationVar(&o.requestTimeout, "request-timeout", httpserver.DefaultRequestTimeout, "stop a REST request after this long, and any request whose body takes longer to arrive")
 	f.DurationVar(&o.drainTimeout, "drain-timeout", 30*time.Second, "on shutdown, wait this long for requests in flight")
 	f.BoolVar(&o.jsonLog, "json-log", false, "write the access log as JSON lines")
-	f.DurationVar(&o.cacheTTL, "cache-ttl", httpserver.DefaultCacheTTL, "reuse answers of the history endpoints for this long (0: no cache)")
+	f.DurationVar(&o.cacheTTL, "cache-ttl", httpserver.DefaultCacheTTL, "reuse answers of the history endpoints, and the tool answers shared with --cache, for this long (0: no cache)")
+	f.StringVar(&o.cacheURL, "cache", "", "share tool answers with other replicas in this Redis, a redis:// or rediss:// URL (default $GITNEXUS_REDIS_URL)")
 	f.StringVar(&o.webhookSecret, "webhook-secret", "", "accept push webhooks signed with this secret at POST /api/v1/webhook (default $GITNEXUS_WEBHOOK_SECRET)")
 	f.DurationVar(&o.webhookWait, "webhook-debounce", webhook.DefaultDebounce, "after a push, wait this long for more before fetching and re-indexing")
 	return cmd
@@ -114,11 +118,6 @@ func runServe(ctx context.Context, o *serveOptions) error {
 	if idle == 0 {
 		idle = -1
 	}
-	b, err := backend.New(backend.Options{IdleTimeout: idle, IgnoreCwd: true, ReadOnly: !o.allowWrite, ToolVersion: Version()})
-	if err != nil {
-		return err
-	}
-	defer b.Close()
 	var handler slog.Handler = slog.NewTextHandler(o.io.ErrOut, nil)
 	if o.jsonLog {
 		handler = slog.NewJSONHandler(o.io.ErrOut, nil)
@@ -127,6 +126,19 @@ func runServe(ctx context.Context, o *serveOptions) error {
 	addr := net.JoinHostPort(o.host, strconv.Itoa(o.port))
 	opts := httpserver.Options{Addr: addr, Token: o.token, CORSOrigin: o.corsOrigin, AllowedHosts: o.allowedHosts,
 		RequestTimeout: o.requestTimeout, CacheTTL: cacheTTL, Version: Version(), Log: logger}
+	if o.cacheURL != "" {
+		shared, err := openAnswerCache(ctx, o.cacheURL, o.cacheTTL, logger)
+		if err != nil {
+			return err
+		}
+		defer shared.Close()
+		opts.AnswerCache = shared
+	}
+	b, err := backend.New(backend.Options{IdleTimeout: idle, IgnoreCwd: true, ReadOnly: !o.allowWrite, ToolVersion: Version()})
+	if err != nil {
+		return err
+	}
+	defer b.Close()
 	if o.webhookSecret != "" {
 		rcv, err := newWebhookReceiver(o.webhookSecret, o.webhookWait, b, logger)
 		if err != nil {
@@ -144,7 +156,8 @@ func runServe(ctx context.Context, o *serveOptions) error {
 		return fmt.Errorf("listen on %s: %w", addr, err)
 	}
 	logger.Info("listening", "url", "http://"+l.Addr().String(), "mcp", "http://"+l.Addr().String()+"/api/mcp",
-		"repos", len(b.Repos()), "auth", o.token != "", "write", o.allowWrite, "webhook", o.webhookSecret != "")
+		"repos", len(b.Repos()), "auth", o.token != "", "write", o.allowWrite, "webhook", o.webhookSecret != "",
+		"shared_cache", o.cacheURL != "")
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(l) }()
 	select {
@@ -163,4 +176,32 @@ func runServe(ctx context.Context, o *serveOptions) error {
 	}
 	logger.Info("stopped")
 	return nil
+}
+
+// cacheURLFromEnv is the shared cache's URL from the environment:
+// GITNEXUS_REDIS_URL, or GITNEXUS_CACHE_REDIS (the name deployment
+// documents use).
+func cacheURLFromEnv() string {
+	if u := os.Getenv("GITNEXUS_REDIS_URL"); u != "" {
+		return u
+	}
+	return os.Getenv("GITNEXUS_CACHE_REDIS")
+}
+
+// openAnswerCache connects the cache of tool answers shared with other
+// replicas. A URL that is not redis:// or rediss:// is an error; a Redis
+// that does not answer yet is not: the cache logs it and serve answers
+// uncached until Redis does.
+func openAnswerCache(ctx context.Context, rawURL string, ttl time.Duration, logger *slog.Logger) (*answercache.Redis, error) {
+	if ttl == 0 {
+		return nil, usageError{fmt.Errorf("--cache needs a positive --cache-ttl (0 turns caching off)")}
+	}
+	c, err := answercache.NewRedis(rawURL, answercache.Options{TTL: ttl, Log: logger})
+	if err != nil {
+		return nil, usageError{fmt.Errorf("--cache (or GITNEXUS_REDIS_URL): %w", err)}
+	}
+	if err := c.Ping(ctx); err == nil {
+		logger.Info("answer cache: sharing tool answers in Redis", "ttl", ttl.String())
+	}
+	return c, nil
 }

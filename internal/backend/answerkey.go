@@ -70,7 +70,7 @@ func (b *Backend) AnswerKey(ctx context.Context, tool string, args map[string]an
 // the index, and the answer comes from the build the key names (not from
 // one a re-index installed between AnswerKey and the call).
 func CacheableAnswer(key string, res *Result) bool {
-	if res == nil || res.readRepo || res.Index == nil {
+	if res == nil || res.volatile || res.Index == nil {
 		return false
 	}
 	st := res.Index

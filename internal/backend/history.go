@@ -221,8 +221,8 @@ func runSymbolHistory(ctx context.Context, b *Backend, a *Args) (*Result, error)
 		}
 		// Git was asked for past sources, or for the commits a listed
 		// merge brought in (AttributeMerges, on first-parent histories).
-		readRepo := a.Bool("include_source") || (!x.H.Settings.AllBranches && mergeListed(x, &res))
-		return &Result{Data: res, Text: format.SymbolHistory(&res), Hint: h, readRepo: readRepo}, nil
+		volatile := a.Bool("include_source") || (!x.H.Settings.AllBranches && mergeListed(x, &res))
+		return &Result{Data: res, Text: format.SymbolHistory(&res), Hint: h, volatile: volatile}, nil
 	})
 }
 
@@ -303,7 +303,7 @@ func runRecentChanges(ctx context.Context, b *Backend, a *Args) (*Result, error)
 		if res.MoreCommits > 0 {
 			h = hint("more commits in the window: narrow it with ", param("since"), " and ", param("until"), ", or raise ", param("limit"), ".")
 		}
-		return &Result{Data: res, Text: format.RecentChanges(&res), Hint: h, readRepo: only != nil}, nil
+		return &Result{Data: res, Text: format.RecentChanges(&res), Hint: h, volatile: only != nil}, nil
 	})
 }
 
@@ -410,6 +410,6 @@ func runCommitImpact(ctx context.Context, b *Backend, a *Args) (*Result, error) 
 		_, inIndex, _ := indexedCommit(x, a.String("hash"))
 		res := analysis.CommitImpact(s.Graph, x, i, a.Int("limit"))
 		h := hint(call("context"), " on a changed symbol, or ", call("get_symbol_history"), " to see its other changes.")
-		return &Result{Data: res, Text: format.CommitImpact(&res), Hint: h, readRepo: !inIndex}, nil
+		return &Result{Data: res, Text: format.CommitImpact(&res), Hint: h, volatile: !inIndex}, nil
 	})
 }

@@ -80,7 +80,7 @@ type Tool struct {
 	// IndexOnly: the tool's answer is a function of the index and the
 	// arguments (it reads no work tree, runs no git), so a server may
 	// reuse it while the index is the same build (AnswerKey). A call that
-	// still reads the repository says so in its Result (readRepo).
+	// still reads the repository says so in its Result (volatile).
 	IndexOnly bool
 	// Aliases are other names the tool answers to.
 	Aliases []string
@@ -102,10 +102,12 @@ type Result struct {
 	// the repository changed since; nil for answers about no single
 	// repository (list_repos).
 	Index *IndexState
-	// readRepo: the call read the repository's git data or work tree
-	// besides the index (a revision git resolved, a past file's source),
-	// so the answer may not be reused (CacheableAnswer).
-	readRepo bool
+	// volatile: the answer depends on more than the index after all: the
+	// call read the repository's git data or work tree (a revision git
+	// resolved, a past file's source), or a service it uses failed (no
+	// vector ranking on an index with embeddings). It may not be reused
+	// (CacheableAnswer).
+	volatile bool
 }
 
 // Markdown is the text rendering for an agent (MarkdownFor ForAgent).

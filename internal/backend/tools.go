@@ -13,6 +13,7 @@ import (
 	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/memgraph"
 	"gitnexus.dev/gitnexus/internal/repofiles"
+	"gitnexus.dev/gitnexus/internal/search"
 )
 
 // The one table of tools. Descriptions say when to use a tool and what to do
@@ -304,7 +305,10 @@ func runQuery(ctx context.Context, b *Backend, a *Args) (*Result, error) {
 		if res.Total == 0 {
 			h = hint("try other words, or ", call("context"), " on a symbol's name.")
 		}
-		return &Result{Data: res, Text: format.Query(res), Hint: h}, nil
+		// Embeddings that did not rank (the provider failed) may rank the
+		// next time: the degraded answer is not for reuse.
+		degraded := s.Meta.Embeddings != nil && res.Ranking != search.RankingFused
+		return &Result{Data: res, Text: format.Query(res), Hint: h, volatile: degraded}, nil
 	})
 }
 

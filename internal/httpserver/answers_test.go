@@ -20,7 +20,7 @@ import (
 )
 
 // sharedCache is a cache in a real redis-server that stops with the test.
-func sharedCache(t *testing.T) (*answercache.Redis, *testservices.Redis) {
+func sharedCache(t testing.TB) (*answercache.Redis, *testservices.Redis) {
 	t.Helper()
 	srv := testservices.StartRedis(t)
 	c, err := answercache.NewRedis(srv.URL, answercache.Options{Timeout: 50 * time.Millisecond,
@@ -333,6 +333,38 @@ func readAll(resp *http.Response) string {
 		b.Write(buf[:n])
 		if err != nil {
 			return b.String()
+		}
+	}
+}
+
+// BenchmarkSharedCache puts a REST tool call answered from Redis beside
+// the same call computed, on the shop fixture (a graph of a few dozen
+// nodes: the computation is as cheap as it gets, and a larger graph
+// widens the gap).
+func BenchmarkSharedCache(b *testing.B) {
+	c, _ := sharedCache(b)
+	cached, root := start(b, Options{AnswerCache: c}, backend.Options{})
+	plain := serve(b, root, Options{}, backend.Options{})
+	client := &http.Client{}
+	for _, call := range []struct{ tool, body string }{
+		{"context", `{"name": "Store.Get"}`},
+		{"impact", `{"target": "Store.Get", "maxDepth": 3}`},
+		{"query", `{"query": "place order", "limit": 20}`},
+	} {
+		for _, side := range []struct{ name, base string }{{"computed", plain}, {"redis-hit", cached}} {
+			b.Run(call.tool+"/"+side.name, func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					resp, err := client.Post(side.base+"/api/v1/tools/"+call.tool, "application/json", strings.NewReader(call.body))
+					if err != nil {
+						b.Fatal(err)
+					}
+					readAll(resp)
+					resp.Body.Close()
+					if resp.StatusCode != 200 {
+						b.Fatalf("status %d", resp.StatusCode)
+					}
+				}
+			})
 		}
 	}
 }

@@ -20,10 +20,12 @@ import (
 )
 
 // sharedCache is a cache in a real redis-server that stops with the test.
+// The timeout is generous: a loaded test machine is not an outage, and
+// the outages the tests make (a stopped or killed server) fail at once.
 func sharedCache(t testing.TB) (*answercache.Redis, *testservices.Redis) {
 	t.Helper()
 	srv := testservices.StartRedis(t)
-	c, err := answercache.NewRedis(srv.URL, answercache.Options{Timeout: 50 * time.Millisecond,
+	c, err := answercache.NewRedis(srv.URL, answercache.Options{Timeout: time.Second,
 		Backoff: 50 * time.Millisecond, MaxBackoff: 200 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)

@@ -26,7 +26,7 @@ func historyTools() []*Tool {
 	until := Param{Name: "until", Type: TypeString, Description: "Only commits authored before the end of this day (YYYY-MM-DD) or before this time (RFC 3339)."}
 	return []*Tool{
 		{
-			Name: "get_file_history", Title: "Commits that changed a file", ReadOnly: true,
+			Name: "get_file_history", Title: "Commits that changed a file", ReadOnly: true, IndexOnly: true,
 			Description: "List the commits that changed a file, newest first, following its renames (commits made under " +
 				"earlier names are included): hash, date, author, subject, change type and line counts. Paged with limit " +
 				"and offset; since/until bound the author date.",
@@ -37,7 +37,7 @@ func historyTools() []*Tool {
 			run: runFileHistory,
 		},
 		{
-			Name: "get_symbol_history", Title: "Commits that changed a symbol", ReadOnly: true,
+			Name: "get_symbol_history", Title: "Commits that changed a symbol", ReadOnly: true, IndexOnly: true,
 			Description: "List the commits that changed a function, method, class... (lines added or deleted inside it), " +
 				"newest first, with the size of each change; a symbol that no longer exists is found too, with the commit " +
 				"that deleted it. For a merge, the commits of the merged branch that made the change (mergedFrom). " +
@@ -54,7 +54,7 @@ func historyTools() []*Tool {
 			run: runSymbolHistory,
 		},
 		{
-			Name: "get_recent_changes", Title: "Symbols changed recently", ReadOnly: true,
+			Name: "get_recent_changes", Title: "Symbols changed recently", ReadOnly: true, IndexOnly: true,
 			Description: "The symbols changed by a window of commits, grouped by file, with the commits that changed them. " +
 				"The window: a range A..B, a branch, and/or since/until dates; without any, the latest commits. " +
 				"limit bounds the commits taken (newest first).",
@@ -68,7 +68,7 @@ func historyTools() []*Tool {
 			run: runRecentChanges,
 		},
 		{
-			Name: "get_commit_impact", Title: "What a commit changed and what depends on it", ReadOnly: true,
+			Name: "get_commit_impact", Title: "What a commit changed and what depends on it", ReadOnly: true, IndexOnly: true,
 			Description: "One commit: its message, the files and symbols it changed, the code that calls the changed " +
 				"symbols now (upstream, depth 2), and whether it reverts or was reverted by another commit.",
 			Params: []Param{
@@ -224,8 +224,21 @@ func runSymbolHistory(ctx context.Context, b *Backend, a *Args) (*Result, error)
 		if res.Truncated {
 			h = hint("more commits: ", again("get_symbol_history", "offset", res.NextOffset), ".")
 		}
-		return &Result{Data: res, Text: format.SymbolHistory(&res), Hint: h}, nil
+		// Git was asked for past sources, or for the commits a listed
+		// merge brought in (AttributeMerges, on first-parent histories).
+		volatile := a.Bool("include_source") || (!x.H.Settings.AllBranches && mergeListed(x, &res))
+		return &Result{Data: res, Text: format.SymbolHistory(&res), Hint: h, volatile: volatile}, nil
 	})
+}
+
+// mergeListed reports whether a listed commit is a merge.
+func mergeListed(x *analysis.HistoryIndex, res *analysis.SymbolHistoryResult) bool {
+	for _, c := range res.Commits {
+		if i, ok, err := x.FindCommit(c.Hash); err == nil && ok && x.Commit(i).IsMerge() {
+			return true
+		}
+	}
+	return false
 }
 
 // addSources reads the symbol's lines as of each listed commit.
@@ -298,7 +311,7 @@ func runRecentChanges(ctx context.Context, b *Backend, a *Args) (*Result, error)
 		if res.MoreCommits > 0 {
 			h = hint("more commits in the window: narrow it with ", param("since"), " and ", param("until"), ", or raise ", param("limit"), ".")
 		}
-		return &Result{Data: res, Text: format.RecentChanges(&res), Hint: h}, nil
+		return &Result{Data: res, Text: format.RecentChanges(&res), Hint: h, volatile: only != nil}, nil
 	})
 }
 
@@ -325,12 +338,9 @@ func commitOf(ctx context.Context, s *Snapshot, x *analysis.HistoryIndex, ref st
 	if typed == "" {
 		return 0, &ArgError{Param: "hash", Msg: "is empty: give a commit hash or a revision (HEAD, main~3, a tag)"}
 	}
-	hexPrefix := len(typed) >= 4 && strings.Trim(strings.ToLower(typed), "0123456789abcdef") == ""
-	if hexPrefix {
-		i, ok, err := x.FindCommit(typed)
-		if err != nil || ok {
-			return i, err
-		}
+	hexPrefix := isHexPrefix(typed)
+	if i, ok, err := indexedCommit(x, typed); err != nil || ok {
+		return i, err
 	}
 	notIndexed := func(what string) error {
 		return &NotFoundError{What: fmt.Sprintf("commit %s is not in the indexed history of %s (run `gitnexus analyze`, "+
@@ -357,6 +367,21 @@ func commitOf(ctx context.Context, s *Snapshot, x *analysis.HistoryIndex, ref st
 		return 0, notIndexed(fmt.Sprintf("%q (%s)", typed, full[:min(len(full), 12)]))
 	}
 	return i, nil
+}
+
+// isHexPrefix reports whether a commit reference may be a hash prefix.
+func isHexPrefix(typed string) bool {
+	return len(typed) >= 4 && strings.Trim(strings.ToLower(typed), "0123456789abcdef") == ""
+}
+
+// indexedCommit finds a commit reference in the indexed history alone,
+// as commitOf tries first: a hash or a unique prefix of one.
+func indexedCommit(x *analysis.HistoryIndex, ref string) (int, bool, error) {
+	typed := strings.TrimSpace(ref)
+	if !isHexPrefix(typed) {
+		return 0, false, nil
+	}
+	return x.FindCommit(typed)
 }
 
 // revParse turns a revision into the full hash of its commit with git.
@@ -394,8 +419,11 @@ func runCommitImpact(ctx context.Context, b *Backend, a *Args) (*Result, error) 
 		if err != nil {
 			return nil, err
 		}
+		// A revision git resolved (HEAD, a branch) may name another
+		// commit tomorrow with the same index.
+		_, inIndex, _ := indexedCommit(x, a.String("hash"))
 		res := analysis.CommitImpact(s.Graph, x, i, a.Int("limit"))
 		h := hint(call("context"), " on a changed symbol, or ", call("get_symbol_history"), " to see its other changes.")
-		return &Result{Data: res, Text: format.CommitImpact(&res), Hint: h}, nil
+		return &Result{Data: res, Text: format.CommitImpact(&res), Hint: h, volatile: !inIndex}, nil
 	})
 }

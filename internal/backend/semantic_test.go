@@ -69,6 +69,9 @@ func TestQueryFusedGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "query-fused", root, res)
+	if res.volatile {
+		t.Error("a fused answer is not for reuse")
+	}
 }
 
 func TestQueryDegrades(t *testing.T) {
@@ -102,6 +105,9 @@ func TestQueryDegrades(t *testing.T) {
 			}
 			if !strings.Contains(res.Text, "(bm25).") || !strings.Contains(res.Text, tc.wantNote) {
 				t.Errorf("answer does not say it fell back to BM25 because %q:\n%s", tc.wantNote, res.Text)
+			}
+			if !res.volatile {
+				t.Error("a degraded answer is for reuse: it would outlive the failure that made it")
 			}
 		})
 	}

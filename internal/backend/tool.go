@@ -77,6 +77,11 @@ type Tool struct {
 	Params      []Param
 	// ReadOnly: the tool changes nothing (all but rename).
 	ReadOnly bool
+	// IndexOnly: the tool's answer is a function of the index and the
+	// arguments (it reads no work tree, runs no git), so a server may
+	// reuse it while the index is the same build (AnswerKey). A call that
+	// still reads the repository says so in its Result (volatile).
+	IndexOnly bool
 	// Aliases are other names the tool answers to.
 	Aliases []string
 	run     func(ctx context.Context, b *Backend, a *Args) (*Result, error)
@@ -97,6 +102,12 @@ type Result struct {
 	// the repository changed since; nil for answers about no single
 	// repository (list_repos).
 	Index *IndexState
+	// volatile: the answer depends on more than the index after all: the
+	// call read the repository's git data or work tree (a revision git
+	// resolved, a past file's source), or a service it uses failed (no
+	// vector ranking on an index with embeddings). It may not be reused
+	// (CacheableAnswer).
+	volatile bool
 }
 
 // Markdown is the text rendering for an agent (MarkdownFor ForAgent).

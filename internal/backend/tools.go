@@ -13,6 +13,7 @@ import (
 	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/memgraph"
 	"gitnexus.dev/gitnexus/internal/repofiles"
+	"gitnexus.dev/gitnexus/internal/search"
 )
 
 // The one table of tools. Descriptions say when to use a tool and what to do
@@ -34,7 +35,7 @@ func toolTable() []*Tool {
 			run: runListRepos,
 		},
 		{
-			Name: "query", Title: "Search the code graph", ReadOnly: true, Aliases: []string{"search"},
+			Name: "query", Title: "Search the code graph", ReadOnly: true, IndexOnly: true, Aliases: []string{"search"},
 			Description: "Find the code a question is about: symbols ranked best first by the question's words in their names " +
 				"(identifiers split on case and kept whole), signatures, docs, code and file paths, test code below the rest " +
 				"unless the question is about tests. `results` is the flat ranked list (each with its score and where the " +
@@ -51,7 +52,7 @@ func toolTable() []*Tool {
 			run: runQuery,
 		},
 		{
-			Name: "context", Title: "360-degree view of a symbol", ReadOnly: true, Aliases: []string{"explore"},
+			Name: "context", Title: "360-degree view of a symbol", ReadOnly: true, IndexOnly: true, Aliases: []string{"explore"},
 			Description: "Show one symbol: where it is, its signature and doc, and everything linked to it grouped by relation " +
 				"(called by / calls, imported by, extended by / extends, implemented by / implements, methods, properties, " +
 				"references) with file:line. A name shared by several symbols returns status \"ambiguous\" with ranked " +
@@ -68,7 +69,7 @@ func toolTable() []*Tool {
 			run: runContext,
 		},
 		{
-			Name: "impact", Title: "Blast radius of a change", ReadOnly: true,
+			Name: "impact", Title: "Blast radius of a change", ReadOnly: true, IndexOnly: true,
 			Description: "What is affected if a symbol changes: nodes reached breadth first (upstream = who depends on it, " +
 				"downstream = what it depends on), grouped by depth (1 = will break, 2 = likely affected, 3 = may need " +
 				"testing), with the edge and confidence that reached each, the modules hit, and a risk level " +
@@ -123,7 +124,7 @@ func toolTable() []*Tool {
 			run: runRename,
 		},
 		{
-			Name: "cypher", Title: "Read-only Cypher query over the code graph", ReadOnly: true,
+			Name: "cypher", Title: "Read-only Cypher query over the code graph", ReadOnly: true, IndexOnly: true,
 			Description: "Run a read-only openCypher query over a repository's graph: labels are node kinds (Function, Method, " +
 				"Class, File, ...), -[:CALLS]-> and the other edge kinds are relationship types, properties include name, " +
 				"qualifiedName, filePath, startLine, signature, and on edges confidence, reason, line. Read the resource " +
@@ -138,7 +139,7 @@ func toolTable() []*Tool {
 			run: runCypher,
 		},
 		{
-			Name: "find_symbol", Title: "Where a symbol is defined", ReadOnly: true,
+			Name: "find_symbol", Title: "Where a symbol is defined", ReadOnly: true, IndexOnly: true,
 			Description: "Find the definition sites of a symbol by exact name: kind, file:line, signature and the package " +
 				"(or folder) of each, code before tests. The name is a simple name (Get), Type.method or a qualified name; " +
 				"it matches with its case first, ignoring case only when nothing else does. Narrow with kind and file_path. " +
@@ -152,7 +153,7 @@ func toolTable() []*Tool {
 			run: runFindSymbol,
 		},
 		{
-			Name: "get_callers_of", Title: "Who calls a symbol", ReadOnly: true,
+			Name: "get_callers_of", Title: "Who calls a symbol", ReadOnly: true, IndexOnly: true,
 			Description: "List who calls a function or method, breadth first over CALLS edges to depth levels (1 = direct " +
 				"callers), each caller once, grouped by depth: the file:line of every call, the edge's confidence and reason, " +
 				"the caller's package or folder, and whether it is test code. A name shared by several symbols returns status " +
@@ -161,7 +162,7 @@ func toolTable() []*Tool {
 			run:    runCallTree(true),
 		},
 		{
-			Name: "get_callees_of", Title: "What a symbol calls", ReadOnly: true,
+			Name: "get_callees_of", Title: "What a symbol calls", ReadOnly: true, IndexOnly: true,
 			Description: "List what a function or method calls, breadth first over CALLS edges to depth levels (1 = direct " +
 				"callees), each callee once, grouped by depth: the file:line of every call, the edge's confidence and reason, " +
 				"the callee's package or folder, and whether it is test code. A name shared by several symbols returns status " +
@@ -170,7 +171,7 @@ func toolTable() []*Tool {
 			run:    runCallTree(false),
 		},
 		{
-			Name: "get_module_dependencies", Title: "What a module depends on and what depends on it", ReadOnly: true,
+			Name: "get_module_dependencies", Title: "What a module depends on and what depends on it", ReadOnly: true, IndexOnly: true,
 			Description: "For a package or folder: the modules it imports or calls (downstream) and the modules that import " +
 				"or call it (upstream), counted from the file-level IMPORTS and CALLS edges that cross its boundary, most " +
 				"linked first, modules linked only through tests marked. An unknown module is an error listing close " +
@@ -182,14 +183,14 @@ func toolTable() []*Tool {
 			run: runModuleDependencies,
 		},
 		{
-			Name: "overview", Title: "Repository overview", ReadOnly: true,
+			Name: "overview", Title: "Repository overview", ReadOnly: true, IndexOnly: true,
 			Description: "Summarise a repository: node and edge counts, languages, the biggest modules and the likeliest " +
 				"entry points. Use to orient in an unfamiliar codebase.",
 			Params: []Param{repoParam},
 			run:    runOverview,
 		},
 		{
-			Name: "trace", Title: "Call paths from one symbol to another", ReadOnly: true,
+			Name: "trace", Title: "Call paths from one symbol to another", ReadOnly: true, IndexOnly: true,
 			Description: "How does one function end up calling another? The call paths over CALLS edges from a symbol to " +
 				"another, shortest first (then the most confident), no symbol twice on a path, each call with the file:line " +
 				"that makes it and its confidence. At most limit paths of at most max_depth calls; with no path, says whether " +
@@ -304,7 +305,10 @@ func runQuery(ctx context.Context, b *Backend, a *Args) (*Result, error) {
 		if res.Total == 0 {
 			h = hint("try other words, or ", call("context"), " on a symbol's name.")
 		}
-		return &Result{Data: res, Text: format.Query(res), Hint: h}, nil
+		// Embeddings that did not rank (the provider failed) may rank the
+		// next time: the degraded answer is not for reuse.
+		degraded := s.Meta.Embeddings != nil && res.Ranking != search.RankingFused
+		return &Result{Data: res, Text: format.Query(res), Hint: h, volatile: degraded}, nil
 	})
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"gitnexus.dev/gitnexus/internal/answercache"
 	"gitnexus.dev/gitnexus/internal/backend"
 	"gitnexus.dev/gitnexus/internal/httpserver"
 	"gitnexus.dev/gitnexus/internal/registry"
@@ -34,6 +35,7 @@ type serveOptions struct {
 	drainTimeout   time.Duration
 	jsonLog        bool
 	cacheTTL       time.Duration
+	cacheURL       string
 	webhookSecret  string
 	webhookWait    time.Duration
 	store          string
@@ -55,22 +57,18 @@ func newServeCmd(stdio *IO) *cobra.Command {
 
   and the history's endpoints under /api/v1/commit, /file, /function and semantic_search (docs/http.md)
 
-With --webhook-secret (or GITNEXUS_WEBHOOK_SECRET), a signed push (GitHub X-Hub-Signature-256,
-GitLab X-Gitlab-Token) to the origin of a registered repository fast-forwards its checkout when it
-safely can and re-indexes it; others get 401 (docs/keeping-fresh.md). Answers are JSON; errors are
-{"error": "..."} with the HTTP status that fits (docs/http.md).
-
-It binds 127.0.0.1 by default; a non-loopback --host needs a token (--auth-token or
-GITNEXUS_AUTH_TOKEN), sent as "Authorization: Bearer <token>". Nothing writes to a repository
-unless --allow-write. SIGINT or SIGTERM drains requests in flight for up to --drain-timeout.
-A foreign Host header or web origin is refused (--allowed-host, --cors-origin; docs/http.md).
-
---store (or $GITNEXUS_DB_URI) serves the repositories pushed to the team's shared store instead of
-the registry's, each copied on first use and at each push; tools needing a checkout are refused.`,
-		Example: `  gitnexus serve
-  gitnexus serve --port 0                       # any free port; the address is printed
+With --webhook-secret (or GITNEXUS_WEBHOOK_SECRET), a signed GitHub or GitLab push to a registered
+repository's origin fast-forwards its checkout when safe and re-indexes it (docs/keeping-fresh.md).
+Answers are JSON; errors {"error": "..."} with a fitting status. It binds 127.0.0.1; a non-loopback
+--host needs a token (--auth-token or GITNEXUS_AUTH_TOKEN), sent as "Authorization: Bearer <token>".
+Nothing writes to a repository unless --allow-write; SIGINT/SIGTERM drains requests for up to
+--drain-timeout; a foreign Host header or web origin is refused (--allowed-host, --cors-origin). With
+--cache (or GITNEXUS_REDIS_URL) replicas share tool answers in Redis (docs/http.md). --store (or
+$GITNEXUS_DB_URI) serves the repositories pushed to the team's PostgreSQL store (docs/team.md).`,
+		Example: `  gitnexus serve --port 0                       # any free port; the address is printed
+  gitnexus serve --cache redis://cache:6379/0   # share tool answers with other replicas
+  gitnexus serve --store postgres://gitnexus:secret@db:5432/gitnexus --cache redis://cache:6379/0
   GITNEXUS_AUTH_TOKEN=s3cret gitnexus serve --host 0.0.0.0
-  gitnexus serve --store postgres://gitnexus:secret@db:5432/gitnexus --host 0.0.0.0
   curl -s localhost:8910/api/v1/tools/impact -H 'Content-Type: application/json' \
        -d '{"target": "ParseConfig", "repo": "app"}'`,
 		Args: argsRange(0, 0),
@@ -83,6 +81,9 @@ the registry's, each copied on first use and at each push; tools needing a check
 			}
 			if !cmd.Flags().Changed("store") {
 				o.store = teamstore.URIFromEnv()
+			}
+			if !cmd.Flags().Changed("cache") {
+				o.cacheURL = cacheURLFromEnv()
 			}
 			return runServe(cmd.Context(), o)
 		},
@@ -98,7 +99,8 @@ the registry's, each copied on first use and at each push; tools needing a check
 	f.DurationVar(&o.requestTimeout, "request-timeout", httpserver.DefaultRequestTimeout, "stop a REST request after this long, and any request whose body takes longer to arrive")
 	f.DurationVar(&o.drainTimeout, "drain-timeout", 30*time.Second, "on shutdown, wait this long for requests in flight")
 	f.BoolVar(&o.jsonLog, "json-log", false, "write the access log as JSON lines")
-	f.DurationVar(&o.cacheTTL, "cache-ttl", httpserver.DefaultCacheTTL, "reuse answers of the history endpoints for this long (0: no cache)")
+	f.DurationVar(&o.cacheTTL, "cache-ttl", httpserver.DefaultCacheTTL, "reuse answers of the history endpoints, and the tool answers shared with --cache, for this long (0: no cache)")
+	f.StringVar(&o.cacheURL, "cache", "", "share tool answers with other replicas in this Redis, a redis:// or rediss:// URL (default $GITNEXUS_REDIS_URL)")
 	f.StringVar(&o.webhookSecret, "webhook-secret", "", "accept push webhooks signed with this secret at POST /api/v1/webhook (default $GITNEXUS_WEBHOOK_SECRET)")
 	f.DurationVar(&o.webhookWait, "webhook-debounce", webhook.DefaultDebounce, "after a push, wait this long for more before fetching and re-indexing")
 	f.StringVar(&o.store, "store", "", "serve the repositories of this shared store, postgres://... (default $GITNEXUS_DB_URI), not the registry's")
@@ -158,6 +160,14 @@ func runServe(ctx context.Context, o *serveOptions) error {
 	addr := net.JoinHostPort(o.host, strconv.Itoa(o.port))
 	opts := httpserver.Options{Addr: addr, Token: o.token, CORSOrigin: o.corsOrigin, AllowedHosts: o.allowedHosts,
 		RequestTimeout: o.requestTimeout, CacheTTL: cacheTTL, Version: Version(), Log: logger}
+	if o.cacheURL != "" {
+		shared, err := openAnswerCache(ctx, o.cacheURL, o.cacheTTL, logger)
+		if err != nil {
+			return err
+		}
+		defer shared.Close()
+		opts.AnswerCache = shared
+	}
 	if o.webhookSecret != "" {
 		rcv, err := newWebhookReceiver(o.webhookSecret, o.webhookWait, b, logger)
 		if err != nil {
@@ -176,7 +186,7 @@ func runServe(ctx context.Context, o *serveOptions) error {
 	}
 	logger.Info("listening", "url", "http://"+l.Addr().String(), "mcp", "http://"+l.Addr().String()+"/api/mcp",
 		"repos", len(b.Repos()), "auth", o.token != "", "write", o.allowWrite, "webhook", o.webhookSecret != "",
-		"store", teamstore.Redacted(o.store))
+		"store", teamstore.Redacted(o.store), "shared_cache", o.cacheURL != "")
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(l) }()
 	select {
@@ -220,4 +230,32 @@ func openReplica(ctx context.Context, o *serveOptions, logger *slog.Logger) (*te
 	}
 	logger.Info("serving the shared store", "store", st.Where(), "copies", dir)
 	return rep, func() { rep.Close(); st.Close() }, nil
+}
+
+// cacheURLFromEnv is the shared cache's URL from the environment:
+// GITNEXUS_REDIS_URL, or GITNEXUS_CACHE_REDIS (the name deployment
+// documents use).
+func cacheURLFromEnv() string {
+	if u := os.Getenv("GITNEXUS_REDIS_URL"); u != "" {
+		return u
+	}
+	return os.Getenv("GITNEXUS_CACHE_REDIS")
+}
+
+// openAnswerCache connects the cache of tool answers shared with other
+// replicas. A URL that is not redis:// or rediss:// is an error; a Redis
+// that does not answer yet is not: the cache logs it and serve answers
+// uncached until Redis does.
+func openAnswerCache(ctx context.Context, rawURL string, ttl time.Duration, logger *slog.Logger) (*answercache.Redis, error) {
+	if ttl == 0 {
+		return nil, usageError{fmt.Errorf("--cache needs a positive --cache-ttl (0 turns caching off)")}
+	}
+	c, err := answercache.NewRedis(rawURL, answercache.Options{TTL: ttl, Log: logger})
+	if err != nil {
+		return nil, usageError{fmt.Errorf("--cache (or GITNEXUS_REDIS_URL): %w", err)}
+	}
+	if err := c.Ping(ctx); err == nil {
+		logger.Info("answer cache: sharing tool answers in Redis", "ttl", ttl.String())
+	}
+	return c, nil
 }

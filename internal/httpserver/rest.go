@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"gitnexus.dev/gitnexus/internal/analysis"
+	"gitnexus.dev/gitnexus/internal/answercache"
 	"gitnexus.dev/gitnexus/internal/backend"
 	"gitnexus.dev/gitnexus/internal/cypher"
 	"gitnexus.dev/gitnexus/internal/registry"
@@ -136,7 +137,11 @@ func decodeBody(r *http.Request) (map[string]any, error) {
 }
 
 func (s *Server) health(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]any{"status": "ok", "version": s.opts.Version, "repos": len(s.b.Repos())})
+	h := map[string]any{"status": "ok", "version": s.opts.Version, "repos": len(s.b.Repos())}
+	if st, ok := s.opts.AnswerCache.(interface{ Stats() answercache.Stats }); ok {
+		h["answerCache"] = st.Stats()
+	}
+	writeJSON(w, http.StatusOK, h)
 }
 
 func (s *Server) repos(r *http.Request) (int, any, error) {
@@ -167,13 +172,23 @@ func (s *Server) tool(r *http.Request) (int, any, error) {
 			args["repo"] = repo
 		}
 	}
+	if s.opts.AnswerCache != nil {
+		return s.cachedTool(r.Context(), name, args)
+	}
 	res, err := s.b.CallTool(r.Context(), name, args)
 	if err != nil {
 		return 0, nil, err
 	}
-	status := http.StatusOK
+	return toolStatus(res), toolAnswer(name, res), nil
+}
+
+func toolStatus(res *backend.Result) int {
 	if res.Ambiguous {
-		status = http.StatusConflict
+		return http.StatusConflict
 	}
-	return status, ToolAnswer{Tool: name, Result: res.Structured(), Markdown: res.Markdown()}, nil
+	return http.StatusOK
+}
+
+func toolAnswer(name string, res *backend.Result) ToolAnswer {
+	return ToolAnswer{Tool: name, Result: res.Structured(), Markdown: res.Markdown()}
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"gitnexus.dev/gitnexus/internal/answercache"
 	"gitnexus.dev/gitnexus/internal/backend"
 	"gitnexus.dev/gitnexus/internal/mcpserver"
 )
@@ -51,6 +52,11 @@ type Options struct {
 	// cache (DefaultCacheBytes when 0).
 	CacheTTL   time.Duration
 	CacheBytes int
+	// AnswerCache, when set, is a cache shared with other servers of the
+	// same repositories (Redis): the tools that read the index alone are
+	// answered from it, over REST and MCP (answers.go). It may also
+	// implement Stats() answercache.Stats, which the health check reports.
+	AnswerCache answercache.Cache
 	// Version is reported by the health check and the MCP server.
 	Version string
 	// Log receives one access-log record per request; nil logs nothing.
@@ -156,7 +162,11 @@ func (s *Server) Serve(l net.Listener) error {
 func (s *Server) Shutdown(ctx context.Context) error { return s.http.Shutdown(ctx) }
 
 func (s *Server) routes() {
-	mcpSrv := mcpserver.New(s.b, s.opts.Version, s.opts.Log)
+	var mcpOpts []mcpserver.Option
+	if s.opts.AnswerCache != nil {
+		mcpOpts = append(mcpOpts, mcpserver.WithCache(s.opts.AnswerCache))
+	}
+	mcpSrv := mcpserver.New(s.b, s.opts.Version, s.opts.Log, mcpOpts...)
 	s.mux.Handle("/api/mcp", plainJSON(asciiResponses(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return mcpSrv },
 		&mcp.StreamableHTTPOptions{MaxRequestBodyBytes: s.opts.MaxBodyBytes, SessionTimeout: 30 * time.Minute,
 			DisableLocalhostProtection: true}))))

@@ -23,7 +23,7 @@ import (
 
 // start serves a backend over the shop fixture on 127.0.0.1 (a free port)
 // until the test ends. It returns the base URL and the repository root.
-func start(t *testing.T, opts Options, bopts backend.Options) (string, string) {
+func start(t testing.TB, opts Options, bopts backend.Options) (string, string) {
 	t.Helper()
 	testrepo.Home(t)
 	root := testrepo.New(t, filepath.Join(t.TempDir(), "shop"), testrepo.Shop)
@@ -33,7 +33,7 @@ func start(t *testing.T, opts Options, bopts backend.Options) (string, string) {
 
 // serve serves the registered repositories on 127.0.0.1 until the test
 // ends and returns the base URL.
-func serve(t *testing.T, root string, opts Options, bopts backend.Options) string {
+func serve(t testing.TB, root string, opts Options, bopts backend.Options) string {
 	t.Helper()
 	if bopts.Cwd == "" {
 		bopts.IgnoreCwd = true // as gitnexus serve does

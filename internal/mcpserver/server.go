@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"gitnexus.dev/gitnexus/internal/answercache"
 	"gitnexus.dev/gitnexus/internal/backend"
 )
 
@@ -41,12 +42,27 @@ Start with list_repos when several repositories may be indexed (pass "repo" to t
 - cypher: read-only Cypher for anything else (counts, filters, multi-hop patterns); read gitnexus://repo/{name}/schema first.
 Read gitnexus://repo/{name}/context for a repository's summary.`
 
+// Option configures the server New builds.
+type Option func(*config)
+
+type config struct {
+	cache answercache.Cache
+}
+
+// WithCache reuses the answers of the tools that read the index alone
+// from c, and stores them there (answers.go).
+func WithCache(c answercache.Cache) Option { return func(cf *config) { cf.cache = c } }
+
 // New builds the MCP server for b.
-func New(b *backend.Backend, version string, logger *slog.Logger) *mcp.Server {
+func New(b *backend.Backend, version string, logger *slog.Logger, opts ...Option) *mcp.Server {
+	var cf config
+	for _, o := range opts {
+		o(&cf)
+	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "gitnexus", Title: "GitNexus", Version: version},
 		&mcp.ServerOptions{Instructions: Instructions, Logger: logger})
 	for _, t := range backend.Tools() {
-		addTool(s, b, t)
+		addTool(s, b, t, cf.cache)
 	}
 	// Tools answer to their former names too (search, explore); the list
 	// shows each tool once.
@@ -65,7 +81,7 @@ func New(b *backend.Backend, version string, logger *slog.Logger) *mcp.Server {
 	return s
 }
 
-func addTool(s *mcp.Server, b *backend.Backend, t *backend.Tool) {
+func addTool(s *mcp.Server, b *backend.Backend, t *backend.Tool, cache answercache.Cache) {
 	destructive := !t.ReadOnly
 	openWorld := false
 	s.AddTool(&mcp.Tool{
@@ -87,20 +103,34 @@ func addTool(s *mcp.Server, b *backend.Backend, t *backend.Tool) {
 				return toolError(fmt.Errorf("the arguments of %s must be a JSON object: %v", t.Name, err)), nil
 			}
 		}
-		res, err := b.CallTool(ctx, t.Name, args)
-		if err != nil {
-			if errors.Is(err, backend.ErrUnknownTool) {
-				return nil, err
-			}
-			// A tool that ran and failed: the model sees the error and
-			// can correct the call.
-			return toolError(err), nil
+		if cache != nil {
+			return cachedCall(ctx, b, cache, t.Name, args)
 		}
-		return &mcp.CallToolResult{
-			Content:           []mcp.Content{&mcp.TextContent{Text: res.Markdown()}},
-			StructuredContent: res.Structured(),
-		}, nil
+		return call(ctx, b, t.Name, args)
 	})
+}
+
+// call runs a tool and translates its result.
+func call(ctx context.Context, b *backend.Backend, name string, args map[string]any) (*mcp.CallToolResult, error) {
+	out, _, err := callResult(ctx, b, name, args)
+	return out, err
+}
+
+// callResult is call with the backend's result (nil when the call failed).
+func callResult(ctx context.Context, b *backend.Backend, name string, args map[string]any) (*mcp.CallToolResult, *backend.Result, error) {
+	res, err := b.CallTool(ctx, name, args)
+	if err != nil {
+		if errors.Is(err, backend.ErrUnknownTool) {
+			return nil, nil, err
+		}
+		// A tool that ran and failed: the model sees the error and
+		// can correct the call.
+		return toolError(err), nil, nil
+	}
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: res.Markdown()}},
+		StructuredContent: res.Structured(),
+	}, res, nil
 }
 
 func toolError(err error) *mcp.CallToolResult {

@@ -72,6 +72,8 @@ func statusOf(err error) (int, string) {
 		return http.StatusBadRequest, msg
 	case errors.Is(err, backend.ErrReadOnly):
 		return http.StatusForbidden, msg
+	case errors.Is(err, backend.ErrNoWorkTree):
+		return http.StatusNotImplemented, msg // a replica of the shared store: no checkout
 	case errors.Is(err, backend.ErrUnknownTool), errors.As(err, &notFound),
 		errors.Is(err, registry.ErrNotFound), errors.Is(err, registry.ErrNoRepos), errors.Is(err, registry.ErrNotIndexed), errors.Is(err, errNotFound):
 		return http.StatusNotFound, msg

@@ -40,6 +40,8 @@ type Replica struct {
 	poll time.Duration
 	log  *slog.Logger
 
+	down bool // the store did not answer the last look (the watcher's)
+
 	mu      sync.Mutex
 	repos   []RepoInfo
 	version uint64
@@ -241,10 +243,15 @@ func (r *Replica) watch() {
 func (r *Replica) refresh(ctx context.Context) {
 	repos, err := r.s.Repos(ctx)
 	if err != nil {
-		if ctx.Err() == nil {
-			r.log.Warn("cannot read the store's repositories; serving the copies in place", "store", r.s.where, "err", err)
+		if ctx.Err() == nil && !r.down {
+			r.down = true
+			r.log.Warn("the store does not answer; serving the copies in place until it does", "store", r.s.where, "err", err)
 		}
 		return
+	}
+	if r.down {
+		r.down = false
+		r.log.Info("the store answers again", "store", r.s.where)
 	}
 	r.mu.Lock()
 	if !sameRepos(r.repos, repos) {

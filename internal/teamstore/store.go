@@ -22,6 +22,7 @@ package teamstore
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -135,6 +136,14 @@ func (s *Store) Close() { s.pool.Close() }
 func (s *Store) Where() string { return s.where }
 
 func (s *Store) init(ctx context.Context) error {
+	// A replica's role may only read: it creates nothing that exists.
+	var exists bool
+	if err := s.pool.QueryRow(ctx, `SELECT to_regclass($1) IS NOT NULL`, s.schema+".gitnexus_repos").Scan(&exists); err != nil {
+		return fmt.Errorf("connect to the store %s: %w", s.where, err)
+	}
+	if exists {
+		return nil
+	}
 	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		// Two processes creating the schema at once would race on the
 		// catalog: one at a time.
@@ -202,4 +211,41 @@ func (s *Store) Repos(ctx context.Context) ([]RepoInfo, error) {
 		out = append(out, r)
 	}
 	return out, rows.Err()
+}
+
+// Remove deletes a repository and its rows from the store, in one
+// transaction: replicas stop listing it at their next look.
+func (s *Store) Remove(ctx context.Context, key string) (bool, error) {
+	var found bool
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext('gitnexus:repo:' || $1))`, key); err != nil {
+			return err
+		}
+		var id int32
+		var sj []byte
+		err := tx.QueryRow(ctx, `SELECT id, COALESCE(schema::text, 'null') FROM `+s.schema+`.gitnexus_repos WHERE key = $1`, key).Scan(&id, &sj)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		found = true
+		var schema store.RawSchema
+		_ = json.Unmarshal(sj, &schema)
+		for _, t := range schema.Tables {
+			if _, err := tx.Exec(ctx, `DELETE FROM `+s.table(t.Name)+` WHERE gn_repo = $1`, id); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM `+s.schema+`.gitnexus_repos WHERE id = $1`, id); err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `SELECT pg_notify('gitnexus_push', $1)`, key)
+		return err
+	})
+	if err != nil {
+		return false, fmt.Errorf("remove %s from %s: %w", key, s.where, err)
+	}
+	return found, nil
 }

@@ -50,7 +50,8 @@ test: fmt-check vet build test-skill test-services
 	ort="$$(test/onnxruntime/install.sh)" && export GITNEXUS_TEST_ONNXRUNTIME="$$ort" && \
 	$(GO) test -tags $(TAGS) -count=1 ./...
 	$(GO) test -tags $(TAGS) -count=1 -race ./internal/ingest/ ./internal/repofiles/ ./internal/history/ ./internal/memgraph/ ./internal/registry/ ./internal/store/ ./internal/backend/ ./internal/httpserver/ \
-		./internal/freshness/ ./internal/debounce/ ./internal/watch/ ./internal/githook/ ./internal/webhook/
+		./internal/freshness/ ./internal/debounce/ ./internal/watch/ ./internal/githook/ ./internal/webhook/ \
+		./internal/teamstore/ ./internal/answercache/
 	$(GO) test -tags $(TAGS) -count=1 -race -run 'TestConcurrentQueries' ./internal/cypher/
 	$(GO) test -tags $(TAGS) -count=1 -race -run 'TestPrefetch' ./internal/index/
 	test/inspector/check.sh $(BIN)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	mathrand "math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -253,6 +254,22 @@ func (d *hashDump) Row(ti int, vals []any) error {
 	return nil
 }
 
+// diffRows counts the rows of b that a lacks and the rows of a that b
+// lacks, as multisets.
+func diffRows(a, b map[string]map[string]int) (gained, lost int64) {
+	for tb, hs := range b {
+		for h, n := range hs {
+			gained += int64(max(0, n-a[tb][h]))
+		}
+	}
+	for tb, hs := range a {
+		for h, n := range hs {
+			lost += int64(max(0, n-b[tb][h]))
+		}
+	}
+	return gained, lost
+}
+
 func sameRows(t *testing.T, what string, got, want map[string]map[string]int) {
 	t.Helper()
 	var names []string
@@ -282,9 +299,11 @@ func sameRows(t *testing.T, what string, got, want map[string]map[string]int) {
 	}
 }
 
-// TestIncrementalPushes: after each of a sequence of commits, analyzed in
-// place and pushed, the store holds exactly the local index, sending only
-// what changed, and a replica's copy equals it too.
+// TestIncrementalPushes: after each of a random sequence of edits (files
+// and functions added, changed, deleted and renamed, text that is not
+// UTF-8), committed, analyzed in place and pushed, the store holds exactly
+// the local index, as a fresh push of it does, having sent a part of the
+// rows; and a replica's copy equals it too.
 func TestIncrementalPushes(t *testing.T) {
 	testrepo.Home(t)
 	pg := testservices.StartPostgres(t)
@@ -294,51 +313,110 @@ func TestIncrementalPushes(t *testing.T) {
 	e := analyze(t, root)
 	first := push(t, s, e, "edits")
 	_, r := replicaBackend(t, s)
-	edits := []map[string]string{
-		{"a.go": "package main\n\nfunc F0() int { return F1() }\n\nfunc F1() int { return 1 }\n"},
-		{"d.go": "package main\n\n// Total adds.\nfunc Total(a, b int) int { return a + b + F1() }\n"},
-		{"a.go": "package main\n\nfunc F1() int { return 2 }\n", "e.go": "package main\n\nfunc Odd\xff() {}\n"},
-		{"d.go": ""},
+	seed := time.Now().UnixNano()
+	t.Logf("seed %d", seed)
+	rng := mathrand.New(mathrand.NewPCG(uint64(seed), 7))
+	files := map[string][]string{} // our files and their functions
+	write := func(name string) {
+		var b strings.Builder
+		b.WriteString("package main\n")
+		for i, f := range files[name] {
+			callee := "F1"
+			if i > 0 {
+				callee = files[name][i-1]
+			}
+			fmt.Fprintf(&b, "\n// %s does step %d.\nfunc %s() int { return %s() + %d }\n", f, rng.IntN(100), f, callee, rng.IntN(9))
+		}
+		if rng.IntN(4) == 0 {
+			b.WriteString("\n// caf\xe9, not UTF-8\n")
+		}
+		if err := os.WriteFile(filepath.Join(root, name), []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	for i, ed := range edits {
-		for name, body := range ed {
-			p := filepath.Join(root, name)
-			if body == "" {
-				if err := os.Remove(p); err != nil {
+	names := func() []string {
+		var out []string
+		for n := range files {
+			out = append(out, n)
+		}
+		sort.Strings(out)
+		return out
+	}
+	fn := 0
+	prev := localRows(t, e.StoragePath)
+	for step := 0; step < 6; step++ {
+		for op := 0; op < 1+rng.IntN(3); op++ {
+			ns := names()
+			switch k := rng.IntN(5); {
+			case k == 0 || len(ns) == 0: // a new file
+				name := fmt.Sprintf("x%d.go", fn)
+				for i := 0; i <= rng.IntN(3); i++ {
+					fn++
+					files[name] = append(files[name], fmt.Sprintf("X%d", fn))
+				}
+				write(name)
+			case k == 1: // a function added
+				name := ns[rng.IntN(len(ns))]
+				fn++
+				files[name] = append(files[name], fmt.Sprintf("X%d", fn))
+				write(name)
+			case k == 2: // bodies and docs changed
+				write(ns[rng.IntN(len(ns))])
+			case k == 3: // a file deleted
+				name := ns[rng.IntN(len(ns))]
+				delete(files, name)
+				if err := os.Remove(filepath.Join(root, name)); err != nil {
 					t.Fatal(err)
 				}
-				continue
-			}
-			if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-				t.Fatal(err)
+			default: // a file renamed
+				name := ns[rng.IntN(len(ns))]
+				fn++
+				to := fmt.Sprintf("r%d.go", fn)
+				if err := os.Rename(filepath.Join(root, name), filepath.Join(root, to)); err != nil {
+					t.Fatal(err)
+				}
+				files[to] = files[name]
+				delete(files, name)
 			}
 		}
 		testrepo.Git(t, root, "add", "-A")
-		testrepo.CommitAt(t, root, fmt.Sprintf("2025-02-%02d", i+1), "commit", "-q", "-m", fmt.Sprintf("edit %d", i))
+		testrepo.CommitAt(t, root, fmt.Sprintf("2025-02-%02d", step+1), "commit", "-q", "--allow-empty", "-m", fmt.Sprintf("edit %d", step))
 		e = analyze(t, root)
 		rep := push(t, s, e, "edits")
-		if rep.Generation != first.Generation+int64(i)+1 {
-			t.Errorf("edit %d: generation %d", i, rep.Generation)
-		}
-		if rep.Sent >= rep.Rows/2 {
-			t.Errorf("edit %d: sent %d of %d rows: not incremental", i, rep.Sent, rep.Rows)
+		if rep.Generation != first.Generation+int64(step)+1 {
+			t.Errorf("edit %d: generation %d", step, rep.Generation)
 		}
 		want := localRows(t, e.StoragePath)
-		sameRows(t, fmt.Sprintf("edit %d, incremental", i), rows(t, s, "edits"), want)
-		fresh := push(t, s, e, fmt.Sprintf("fresh-%d", i))
+		// Exactly the rows that differ travel: those the index gained
+		// are sent, those it lost deleted.
+		gained, lost := diffRows(prev, want)
+		if rep.Sent != gained || rep.Deleted != lost {
+			t.Errorf("edit %d: sent %d and deleted %d rows, the index gained %d and lost %d", step, rep.Sent, rep.Deleted, gained, lost)
+		}
+		prev = want
+		sameRows(t, fmt.Sprintf("edit %d, incremental", step), rows(t, s, "edits"), want)
+		fresh := push(t, s, e, fmt.Sprintf("fresh-%d", step))
 		if fresh.Sent != fresh.Rows {
 			t.Errorf("a fresh push sent %d of %d rows", fresh.Sent, fresh.Rows)
 		}
-		sameRows(t, fmt.Sprintf("edit %d, fresh", i), rows(t, s, fmt.Sprintf("fresh-%d", i)), want)
+		sameRows(t, fmt.Sprintf("edit %d, fresh", step), rows(t, s, fmt.Sprintf("fresh-%d", step)), want)
 		if _, err := r.copyRepo(context.Background(), "edits", r.localGeneration("edits")); err != nil {
 			t.Fatal(err)
 		}
-		sameRows(t, fmt.Sprintf("edit %d, replica", i), localRows(t, r.indexDir("edits")), want)
+		sameRows(t, fmt.Sprintf("edit %d, replica", step), localRows(t, r.indexDir("edits")), want)
 	}
 	// Pushing an unchanged index makes no generation.
 	if rep := push(t, s, e, "edits"); !rep.Unchanged || rep.Sent != 0 {
 		t.Errorf("a push of the same index: %+v", rep)
 	}
+	// Another pusher of the key (the state file of this one is outdated
+	// then): the next push from here still leaves the store equal to the
+	// index.
+	other := filepath.Join(t.TempDir(), "other")
+	testrepo.New(t, other, testrepo.Shop)
+	push(t, s, analyze(t, other), "edits")
+	push(t, s, e, "edits")
+	sameRows(t, "after another pusher", rows(t, s, "edits"), localRows(t, e.StoragePath))
 }
 
 // TestPushInterrupted: PostgreSQL killed, or stopped, in the middle of a

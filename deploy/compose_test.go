@@ -1,5 +1,3 @@
-// Package deploy holds the files that deploy GitNexus for a team; its test
-// checks deploy/docker-compose.yml without a Docker engine.
 package deploy
 
 import (

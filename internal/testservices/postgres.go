@@ -8,7 +8,6 @@ import (
 	"os/user"
 	"path/filepath"
 	"strconv"
-	"syscall"
 	"testing"
 	"time"
 
@@ -91,9 +90,7 @@ func (p *Postgres) data() string { return filepath.Join(p.dir, "data") }
 func (p *Postgres) run(name string, args ...string) {
 	p.t.Helper()
 	cmd := exec.Command(name, args...)
-	if p.uid >= 0 {
-		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(p.uid), Gid: uint32(p.gid)}}
-	}
+	asUser(cmd, p.uid, p.gid)
 	cmd.Dir = p.dir
 	if out, err := cmd.CombinedOutput(); err != nil {
 		p.t.Fatalf("%s: %v\n%s", filepath.Base(name), err, out)
@@ -134,7 +131,7 @@ func (p *Postgres) Start() {
 
 // Stop shuts the server down (fast mode: sessions are ended, work rolled
 // back) and waits for it to exit.
-func (p *Postgres) Stop() { p.c.stop(syscall.SIGINT, 20*time.Second) }
+func (p *Postgres) Stop() { p.c.stop(os.Interrupt, 20*time.Second) }
 
 // Kill kills the postmaster at once (its sessions end with it), as a
 // crash would.
@@ -143,6 +140,6 @@ func (p *Postgres) Kill() {
 		return
 	}
 	// The whole process group: the postmaster and its backends.
-	_ = syscall.Kill(-p.c.cmd.Process.Pid, syscall.SIGKILL)
-	p.c.stop(syscall.SIGKILL, 10*time.Second)
+	killGroup(p.c.cmd)
+	p.c.stop(os.Kill, 10*time.Second)
 }

@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -72,10 +71,7 @@ func startChild(t testing.TB, logPath string, uid, gid int, name string, args ..
 	defer logf.Close()
 	cmd := exec.Command(name, args...)
 	cmd.Stdout, cmd.Stderr = logf, logf
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, Setpgid: true}
-	if uid >= 0 {
-		cmd.SysProcAttr.Credential = &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}
-	}
+	childAttrs(cmd, uid, gid)
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start %s: %v", name, err)
 	}
@@ -89,7 +85,7 @@ func startChild(t testing.TB, logPath string, uid, gid int, name string, args ..
 
 // stop sends sig and waits for the process to exit (killing it after the
 // grace period).
-func (c *child) stop(sig syscall.Signal, grace time.Duration) {
+func (c *child) stop(sig os.Signal, grace time.Duration) {
 	if c == nil {
 		return
 	}

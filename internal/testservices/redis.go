@@ -2,9 +2,9 @@ package testservices
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -46,7 +46,7 @@ func (r *Redis) Start() {
 }
 
 // Stop shuts the server down and waits for it to exit.
-func (r *Redis) Stop() { r.c.stop(syscall.SIGTERM, 10*time.Second) }
+func (r *Redis) Stop() { r.c.stop(sigTerm, 10*time.Second) }
 
 // Kill kills the server at once.
-func (r *Redis) Kill() { r.c.stop(syscall.SIGKILL, 10*time.Second) }
+func (r *Redis) Kill() { r.c.stop(os.Kill, 10*time.Second) }

@@ -310,27 +310,42 @@ func restore(ctx context.Context, path string, schema RawSchema, rows func(int, 
 
 type execer interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	PrepareContext(ctx context.Context, query string) (*sql.Stmt, error)
 }
+
+// restoreBatch is how many rows one INSERT of a restore carries.
+const restoreBatch = 128
 
 func restoreTable(ctx context.Context, db execer, ti int, t RawTable, rows func(int, func([]any) error) error) error {
 	n := len(t.Columns)
 	if t.Rowid {
 		n++
 	}
-	const batch = 64
+	batch := max(1, min(restoreBatch, 30000/n)) // SQLite's limit on variables
 	one := "(" + strings.TrimSuffix(strings.Repeat("?,", n), ",") + ")"
 	head := "INSERT INTO " + quoteIdent(t.Name) + " (" + t.selectList() + ") VALUES "
-	full := head + strings.TrimSuffix(strings.Repeat(one+",", batch), ",")
+	var full *sql.Stmt // prepared once: parsing the statement per batch costs as much as the rows
+	defer func() {
+		if full != nil {
+			full.Close()
+		}
+	}()
 	args := make([]any, 0, n*batch)
 	flush := func() error {
 		if len(args) == 0 {
 			return nil
 		}
-		q := full
-		if len(args) < n*batch {
-			q = head + strings.TrimSuffix(strings.Repeat(one+",", len(args)/n), ",")
+		var err error
+		if len(args) == n*batch {
+			if full == nil {
+				if full, err = db.PrepareContext(ctx, head+strings.TrimSuffix(strings.Repeat(one+",", batch), ",")); err != nil {
+					return err
+				}
+			}
+			_, err = full.ExecContext(ctx, args...)
+		} else {
+			_, err = db.ExecContext(ctx, head+strings.TrimSuffix(strings.Repeat(one+",", len(args)/n), ","), args...)
 		}
-		_, err := db.ExecContext(ctx, q, args...)
 		args = args[:0]
 		return err
 	}

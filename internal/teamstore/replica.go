@@ -323,11 +323,37 @@ func (s *Store) Copy(ctx context.Context, key, dir string, have int64) (int64, e
 }
 
 // readTable emits a repository's rows of one table as the dump read them.
+// The rows are read from PostgreSQL and decoded by a goroutine of their
+// own, while emit (writing SQLite) runs: the two take about as long.
 func (s *Store) readTable(ctx context.Context, tx pgx.Tx, repo int32, t store.RawTable, emit func([]any) error) error {
 	cols := storeColumns(t)[2:] // gn_raw, the rowid, the columns
 	for i, c := range cols {
 		cols[i] = pgx.Identifier{c}.Sanitize()
 	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	batches := make(chan [][]any, 4)
+	errc := make(chan error, 1)
+	go func() {
+		defer close(batches)
+		errc <- s.decodeTable(ctx, tx, repo, t, cols, batches)
+	}()
+	for b := range batches {
+		for _, row := range b {
+			if err := emit(row); err != nil {
+				cancel()
+				for range batches { // let the reader end
+				}
+				<-errc
+				return err
+			}
+		}
+	}
+	return <-errc
+}
+
+// decodeTable sends a table's rows, decoded, in batches.
+func (s *Store) decodeTable(ctx context.Context, tx pgx.Tx, repo int32, t store.RawTable, cols []string, out chan<- [][]any) error {
 	rows, err := tx.Query(ctx, `SELECT `+strings.Join(cols, ", ")+` FROM `+s.table(t.Name)+` WHERE gn_repo = $1`, repo)
 	if err != nil {
 		return err
@@ -343,35 +369,49 @@ func (s *Store) readTable(ctx context.Context, tx pgx.Tx, repo int32, t store.Ra
 		n++
 		off = 2
 	}
-	vals := make([]any, n)
+	const batchRows = 512
+	batch := make([][]any, 0, batchRows)
+	send := func() bool {
+		select {
+		case out <- batch:
+			batch = make([][]any, 0, batchRows)
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
 	for rows.Next() {
 		raw, err := rows.Values()
 		if err != nil {
 			return err
 		}
+		var vals []any
 		if enc, ok := raw[0].([]byte); ok && enc != nil {
-			exact, err := decodeRow(enc, n)
-			if err != nil {
+			if vals, err = decodeRow(enc, n); err != nil {
 				return fmt.Errorf("table %s: %w", t.Name, err)
 			}
-			if err := emit(exact); err != nil {
-				return err
+		} else {
+			vals = make([]any, n)
+			if t.Rowid {
+				vals[0] = raw[1]
 			}
-			continue
-		}
-		if t.Rowid {
-			vals[0] = raw[1]
-		}
-		for i, k := range kinds {
-			v, err := untyped(k, raw[off+i])
-			if err != nil {
-				return fmt.Errorf("table %s: %w", t.Name, err)
+			for i, k := range kinds {
+				v, err := untyped(k, raw[off+i])
+				if err != nil {
+					return fmt.Errorf("table %s: %w", t.Name, err)
+				}
+				vals[n-len(kinds)+i] = v
 			}
-			vals[n-len(kinds)+i] = v
 		}
-		if err := emit(vals); err != nil {
-			return err
+		if batch = append(batch, vals); len(batch) == batchRows && !send() {
+			return ctx.Err()
 		}
 	}
-	return rows.Err()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if len(batch) > 0 && !send() {
+		return ctx.Err()
+	}
+	return nil
 }

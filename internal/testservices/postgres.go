@@ -8,6 +8,7 @@ import (
 	"os/user"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -101,11 +102,25 @@ func (p *Postgres) run(name string, args ...string) {
 // data).
 func (p *Postgres) Start() {
 	p.t.Helper()
-	p.c = startChild(p.t, filepath.Join(p.dir, "postgres.log"), p.uid, p.gid, filepath.Join(p.bin, "postgres"),
-		"-D", p.data(), "-p", strconv.Itoa(p.Port), "-c", "listen_addresses=127.0.0.1",
-		"-c", "unix_socket_directories="+p.dir, "-c", "fsync=off", "-c", "full_page_writes=off",
-		"-c", "max_connections=100", "-c", "shared_buffers=64MB")
-	if err := waitPort(p.Port, p.c.exited, 30*time.Second); err != nil {
+	// After a kill, a backend of the killed server may still hold its
+	// shared memory for a moment, and the new server refuses to start:
+	// it is started again until that is over.
+	logPath := filepath.Join(p.dir, "postgres.log")
+	for try := 0; ; try++ {
+		before, _ := os.ReadFile(logPath)
+		p.c = startChild(p.t, logPath, p.uid, p.gid, filepath.Join(p.bin, "postgres"),
+			"-D", p.data(), "-p", strconv.Itoa(p.Port), "-c", "listen_addresses=127.0.0.1",
+			"-c", "unix_socket_directories="+p.dir, "-c", "fsync=off", "-c", "full_page_writes=off",
+			"-c", "max_connections=100", "-c", "shared_buffers=64MB")
+		err := waitPort(p.Port, p.c.exited, 30*time.Second)
+		if err == nil {
+			break
+		}
+		after, _ := os.ReadFile(logPath)
+		if try < 100 && len(after) >= len(before) && strings.Contains(string(after[len(before):]), "pre-existing shared memory block") {
+			time.Sleep(100 * time.Millisecond)
+			continue
+		}
 		p.t.Fatalf("postgres: %v\n%s", err, logTail(p.c.log))
 	}
 	// Accepting connections is not yet accepting queries (recovery after

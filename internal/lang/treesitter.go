@@ -279,6 +279,18 @@ func Content(src []byte, sp Span) string {
 	return ValidUTF8(string(b))
 }
 
+// Cap bounds s to n bytes, cut at a character boundary, with an ellipsis
+// when it was cut: a stored string stays valid UTF-8.
+func Cap(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n] + "…"
+}
+
 // OneLine collapses whitespace runs (including newlines) to single spaces,
 // for signatures.
 func OneLine(s string) string {

@@ -46,3 +46,23 @@ func TestParseMatchesBindings(t *testing.T) {
 		want.Close()
 	}
 }
+
+func TestCap(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"exactly", 7, "exactly"},
+		{"abcdef", 3, "abc…"},
+		{"ab日本", 3, "ab…"},  // 日 is 3 bytes: not cut inside it
+		{"ab日本", 5, "ab日…"}, // 2 + 3
+		{"ab日本", 4, "ab…"},
+		{"日本", 1, "…"},
+	} {
+		if got := lang.Cap(c.s, c.n); got != c.want {
+			t.Errorf("Cap(%q, %d) = %q, want %q", c.s, c.n, got, c.want)
+		}
+	}
+}

@@ -21,9 +21,7 @@ func DeclarationHeader(src []byte, n, body *ts.Node) string {
 	}
 	s := lang.OneLine(lang.ValidUTF8(string(src[n.StartByte():end])))
 	s = strings.TrimSuffix(strings.TrimSpace(s), ";")
-	if len(s) > 300 {
-		s = s[:300] + "…"
-	}
+	s = lang.Cap(s, 300)
 	return strings.TrimSpace(s)
 }
 

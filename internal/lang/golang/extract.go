@@ -151,9 +151,7 @@ func (x *extraction) header(n *ts.Node, body *ts.Node) string {
 		end = body.StartByte()
 	}
 	s := lang.OneLine(lang.ValidUTF8(string(x.src[n.StartByte():end])))
-	if len(s) > 300 {
-		s = s[:300] + "…"
-	}
+	s = lang.Cap(s, 300)
 	return s
 }
 
@@ -363,9 +361,7 @@ func (x *extraction) addTypeSpec(n *ts.Node, alias bool) {
 		s.Signature = strings.Replace(s.Signature, name, name+lang.OneLine(x.text(tp)), 1)
 		s.TypeParams = x.typeParams(tp)
 	}
-	if len(s.Signature) > 300 {
-		s.Signature = s.Signature[:300] + "…"
-	}
+	s.Signature = lang.Cap(s.Signature, 300)
 	idx := x.add(s)
 	switch kind {
 	case "struct_type":
@@ -461,9 +457,7 @@ func (x *extraction) addValueSpec(n *ts.Node, kind graph.NodeKind) {
 	sp := lang.SpanOf(n)
 	doc := x.doc(n)
 	sig := lang.OneLine(x.text(n))
-	if len(sig) > 200 {
-		sig = sig[:200] + "…"
-	}
+	sig = lang.Cap(sig, 200)
 	word := "var "
 	if kind == graph.KindConst {
 		word = "const "

@@ -87,16 +87,7 @@ func (x *extraction) header(n, body *ts.Node, mods modifiers) string {
 }
 
 // capLine bounds a one-line signature.
-func capLine(s string) string {
-	if len(s) > 300 {
-		cut := 300
-		for cut > 0 && s[cut]&0xC0 == 0x80 {
-			cut--
-		}
-		s = s[:cut] + "…"
-	}
-	return s
-}
+func capLine(s string) string { return lang.Cap(s, 300) }
 
 var annotationInType = regexp.MustCompile(`@[\w.$]+(\s*\([^()]*\))?\s*`)
 

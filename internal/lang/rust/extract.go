@@ -194,9 +194,7 @@ func (x *extraction) header(n *ts.Node, body *ts.Node) string {
 	}
 	s := lang.OneLine(lang.ValidUTF8(string(x.src[n.StartByte():end])))
 	s = strings.TrimSuffix(s, ";")
-	if len(s) > 300 {
-		s = s[:300] + "…"
-	}
+	s = lang.Cap(s, 300)
 	return strings.TrimSpace(s)
 }
 

@@ -152,9 +152,7 @@ func (x *extraction) noteThisProperty(scope int, name string, n *ts.Node) {
 	x.members[cls][name] = true
 	sp := lang.SpanOf(n)
 	sig := x.oneLine(n)
-	if len(sig) > 200 {
-		sig = sig[:200] + "…"
-	}
+	sig = lang.Cap(sig, 200)
 	x.deferred = append(x.deferred, lang.Symbol{
 		Kind: graph.KindProperty, Name: name, Qual: x.facts.Symbols[cls].Qual + "." + name, Parent: cls,
 		Span: sp, Signature: sig, Exported: !strings.HasPrefix(name, "#"), Content: x.content(sp),

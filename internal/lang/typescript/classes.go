@@ -375,9 +375,7 @@ func (x *extraction) addField(n *ts.Node) {
 		s.Value = x.expr(value, 0)
 	}
 	sig := strings.TrimSuffix(lang.OneLine(x.header(n, nil)), ";")
-	if len(sig) > 200 {
-		sig = sig[:200] + "…"
-	}
+	sig = lang.Cap(sig, 200)
 	s.Signature = sig
 	x.symAt[n.Id()] = x.add(s)
 }

@@ -229,9 +229,7 @@ func (x *extraction) addDeclarator(n *ts.Node) {
 	sp := lang.SpanOf(spanNode)
 	doc := x.doc(statement(decl))
 	sig := word + strings.TrimSuffix(x.oneLine(n), ";")
-	if len(sig) > 200 {
-		sig = sig[:200] + "…"
-	}
+	sig = lang.Cap(sig, 200)
 	for _, d := range x.patternNames(nameNode, typ, value) {
 		s := lang.Symbol{
 			Kind: symbolKindOfDeclarator(isConst, d.name), Name: d.name, Qual: x.qualify(-1, n, d.name),

@@ -334,9 +334,7 @@ func (x *extraction) header(n *ts.Node, body *ts.Node) string {
 	s := lang.OneLine(lang.ValidUTF8(string(x.src[start:end])))
 	s = strings.TrimSuffix(strings.TrimSuffix(s, "{"), ";")
 	s = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s), "=>"))
-	if len(s) > 300 {
-		s = s[:300] + "…"
-	}
+	s = lang.Cap(s, 300)
 	return s
 }
 

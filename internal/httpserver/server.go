@@ -175,6 +175,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("POST /api/v1/tools/{name}", s.rest(s.tool))
 	s.mux.HandleFunc("POST "+webhookPath, s.webhook)
 	s.routeHistory()
+	s.routeGraph()
 	s.mux.HandleFunc("/api/v1/", func(w http.ResponseWriter, r *http.Request) {
 		if allow := allowedMethods(r.URL.Path); allow != "" {
 			w.Header().Set("Allow", allow)
@@ -189,9 +190,9 @@ func (s *Server) routes() {
 // is none), for 405 answers.
 func allowedMethods(path string) string {
 	switch {
-	case path == "/api/v1/health", path == "/api/v1/repos":
+	case path == "/api/v1/health", path == "/api/v1/repos", graphGetPaths[path]:
 		return "GET"
-	case path == webhookPath:
+	case path == webhookPath, path == "/api/v1/cypher":
 		return "POST"
 	case strings.HasPrefix(path, "/api/v1/tools/") && !strings.Contains(strings.TrimPrefix(path, "/api/v1/tools/"), "/"),
 		path == "/api/v1/semantic_search", path == "/api/v1/commit/cluster":

@@ -466,3 +466,14 @@ func (b *Backend) HistoryBranches(ctx context.Context, ref string) (all bool, br
 	})
 	return all, branch, err
 }
+
+// Timeline counts the history's commits by week.
+func (h *HistoryView) Timeline() analysis.TimelineView { return h.X.Timeline() }
+
+// Hotspots lists the files and symbols changed by the most commits in w.
+func (h *HistoryView) Hotspots(w analysis.DateWindow, limit int) analysis.HotspotsView {
+	return h.X.Hotspots(h.s.Graph, w, limit)
+}
+
+// RepoID is the repository's id.
+func (h *HistoryView) RepoID() string { return h.s.Repo.ID }

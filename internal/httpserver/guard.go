@@ -24,7 +24,8 @@ import (
 //  2. The Origin policy: a browser request from another origin (its
 //     Origin header neither the server itself nor Options.CORSOrigin) is
 //     refused, whatever its method.
-//  3. The token, before any of the body is read.
+//  3. The token, before any of the body is read: a bearer token, or the
+//     cookie a browser got from /?token= (webview.go).
 //  4. The body, read whole (up to the size limit) within the request
 //     timeout (at least minBodyTime: the bound is on the network's pace,
 //     not the work), before the request takes one of the concurrency slots: a
@@ -86,14 +87,23 @@ func (s *Server) originAllowed(r *http.Request) bool {
 	return strings.EqualFold(u.Host, r.Host) // the server's own pages
 }
 
-// authorized checks "Authorization: Bearer <token>"; the scheme is
-// case-insensitive (RFC 9110 §11.1).
+// authorized checks "Authorization: Bearer <token>" (the scheme is
+// case-insensitive, RFC 9110 §11.1) or, from a browser, the token cookie
+// (webview.go).
 func (s *Server) authorized(r *http.Request) bool {
+	if c, err := r.Cookie(tokenCookie); err == nil && s.tokenMatches(c.Value) {
+		return true
+	}
 	scheme, tok, ok := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
 	if !ok || !strings.EqualFold(scheme, "Bearer") {
 		return false
 	}
-	return subtle.ConstantTimeCompare([]byte(strings.TrimSpace(tok)), []byte(s.opts.Token)) == 1
+	return s.tokenMatches(strings.TrimSpace(tok))
+}
+
+// tokenMatches compares a token with the server's in constant time.
+func (s *Server) tokenMatches(tok string) bool {
+	return s.opts.Token != "" && subtle.ConstantTimeCompare([]byte(tok), []byte(s.opts.Token)) == 1
 }
 
 // minBodyTime is the least time a body is given to arrive, whatever the

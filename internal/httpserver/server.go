@@ -1,6 +1,7 @@
 // Package httpserver serves the backend over HTTP: MCP over streamable HTTP
-// at /api/mcp and a JSON REST API under /api/v1 for agents that cannot speak
-// MCP. It adds what a network listener needs and the stdio server does not:
+// at /api/mcp, a JSON REST API under /api/v1 for agents that cannot speak
+// MCP, and the web view (package webui) at / with its endpoints under
+// /api/v1/graph, /api/v1/cypher and /api/v1/history. It adds what a network listener needs and the stdio server does not:
 // a bearer token, limits on bodies, headers, time and concurrency, CORS on
 // request, an access log and a graceful shutdown.
 package httpserver
@@ -21,6 +22,7 @@ import (
 	"gitnexus.dev/gitnexus/internal/answercache"
 	"gitnexus.dev/gitnexus/internal/backend"
 	"gitnexus.dev/gitnexus/internal/mcpserver"
+	"gitnexus.dev/gitnexus/internal/webui"
 )
 
 // Options configure a Server.
@@ -175,6 +177,11 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("POST /api/v1/tools/{name}", s.rest(s.tool))
 	s.mux.HandleFunc("POST "+webhookPath, s.webhook)
 	s.routeHistory()
+	s.routeGraph()
+	s.mux.Handle("/", webui.Handler()) // the web view: / and /assets/
+	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, fmt.Sprintf("no endpoint %s %s (see docs/http.md)", r.Method, r.URL.Path))
+	})
 	s.mux.HandleFunc("/api/v1/", func(w http.ResponseWriter, r *http.Request) {
 		if allow := allowedMethods(r.URL.Path); allow != "" {
 			w.Header().Set("Allow", allow)
@@ -189,9 +196,9 @@ func (s *Server) routes() {
 // is none), for 405 answers.
 func allowedMethods(path string) string {
 	switch {
-	case path == "/api/v1/health", path == "/api/v1/repos":
+	case path == "/api/v1/health", path == "/api/v1/repos", graphGetPaths[path]:
 		return "GET"
-	case path == webhookPath:
+	case path == webhookPath, path == "/api/v1/cypher":
 		return "POST"
 	case strings.HasPrefix(path, "/api/v1/tools/") && !strings.Contains(strings.TrimPrefix(path, "/api/v1/tools/"), "/"),
 		path == "/api/v1/semantic_search", path == "/api/v1/commit/cluster":
@@ -237,10 +244,18 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 				"start gitnexus serve with --cors-origin %s to allow them", r.Header.Get("Origin"), r.Header.Get("Origin")))
 			return
 		}
+		if r.URL.Path == "/" && r.URL.Query().Has("token") {
+			s.tokenLogin(rec, r) // the web view's token, traded for a cookie
+			return
+		}
 		signed := r.URL.Path == webhookPath && r.Method == http.MethodPost // checked by the receiver
 		if s.opts.Token != "" && r.URL.Path != "/api/v1/health" && !signed && !s.authorized(r) {
+			if !strings.HasPrefix(r.URL.Path, "/api/") {
+				needTokenPage(rec)
+				return
+			}
 			rec.Header().Set("WWW-Authenticate", `Bearer realm="gitnexus"`)
-			if r.Header.Get("Authorization") == "" {
+			if r.Header.Get("Authorization") == "" && !hasTokenCookie(r) {
 				writeError(rec, http.StatusUnauthorized, "missing bearer token: send Authorization: Bearer <token>")
 			} else {
 				writeError(rec, http.StatusForbidden, "wrong token")

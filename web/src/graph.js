@@ -91,7 +91,7 @@ export class GraphCanvas {
         label: n.name || n.label || n.id,
         kind: n.kind || '',
         filePath: n.filePath || '',
-        size: n.size || (n.id === this.center ? 10 : 5),
+        size: n.size || (n.id === this.center ? 10 : 6),
         color: n.color || colorFor(n.community !== undefined ? n.community : n.kind),
         isTest: !!n.isTest,
       };
@@ -166,7 +166,8 @@ export class GraphCanvas {
         allowInvalidContainer: true,
         defaultEdgeType: 'arrow',
         renderEdgeLabels: false,
-        labelRenderedSizeThreshold: 6,
+        // A small graph shows every label; a big one those of the bigger nodes.
+        labelRenderedSizeThreshold: this.graph.order > 150 ? 6 : 0,
         labelDensity: 0.7,
         zIndex: true,
         nodeReducer: (node, data) => this.reduceNode(node, data),

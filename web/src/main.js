@@ -128,8 +128,10 @@ async function render() {
   } catch (err) {
     replace(main, status(errorText(err), 'error'));
   }
-  if (moveFocus) {
-    const target = main.querySelector('[data-autofocus]') || main.querySelector('h1');
+  // After a navigation, focus goes to the view's first field or heading,
+  // as a screen reader expects; on the first load only to a field.
+  const target = main.querySelector('[data-autofocus]') || (moveFocus ? main.querySelector('h1') : null);
+  {
     if (target) {
       if (!target.hasAttribute('tabindex') && !target.matches('input, textarea, select, button, a')) target.setAttribute('tabindex', '-1');
       target.focus({ preventScroll: false });
@@ -140,7 +142,16 @@ async function render() {
 
 let moveFocus = false;
 
-window.addEventListener('hashchange', () => { render(); });
+// Only #/… is a route; another hash (an in-page anchor) leaves the view alone.
+window.addEventListener('hashchange', () => {
+  if (location.hash === '' || location.hash.startsWith('#/')) render();
+});
+
+// The skip link moves the focus to the view without touching the route.
+document.querySelector('.skip-link').addEventListener('click', (e) => {
+  e.preventDefault();
+  main.focus();
+});
 
 // "/" focuses the search box (or opens the search view) unless the user is typing.
 document.addEventListener('keydown', (e) => {

@@ -41,7 +41,9 @@ export function symbolView(ctx) {
   performance.clearMarks('graph-drawn');
   performance.clearMarks('symbol-open');
   performance.mark('symbol-open');
-  const head = h('div', { class: 'sym-head' }, h('h1', { tabindex: '-1' }, uid));
+  const title = h('h1', { tabindex: '-1' }, uid);
+  const meta = h('p', { class: 'muted' });
+  const head = h('div', { class: 'sym-head' }, title, meta);
   const body = h('div', { class: 'sym-body' });
   const impact = h('div');
   const hist = h('div');
@@ -70,12 +72,11 @@ export function symbolView(ctx) {
     ctx.setTitle(sym.name);
     const inc = res.incoming || {};
     const out = res.outgoing || {};
-    replace(head,
-      h('h1', { tabindex: '-1' }, sym.name, ' ', h('span', { class: 'kind' }, sym.kind)),
-      h('p', { class: 'muted' }, sym.qualifiedName ? sym.qualifiedName + ' · ' : '',
+    replace(title, sym.name, ' ', h('span', { class: 'kind' }, sym.kind));
+    replace(meta, sym.qualifiedName ? sym.qualifiedName + ' · ' : '',
         h('a', { href: href(ctx.repo, 'file', sym.filePath) }, `${sym.filePath}`), `:${sym.startLine}–${sym.endLine}`,
         res.module ? ` · ${res.module}` : '', res.layer ? ` · ${res.layer}` : '',
-        res.community ? [' · community ', h('a', { href: href(ctx.repo, 'community', res.community.uid || res.community.label) }, res.community.label)] : ''));
+        res.community ? [' · community ', h('a', { href: href(ctx.repo, 'community', res.community.uid || res.community.label) }, res.community.label)] : '');
     const procs = res.processes || [];
     replace(body,
       sym.signature ? h('pre', { class: 'signature', 'aria-label': 'Signature' }, h('code', null, sym.signature)) : null,

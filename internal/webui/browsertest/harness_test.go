@@ -205,22 +205,7 @@ var logDirOnce sync.Once
 func screenshotDir(t testing.TB) string {
 	dir := os.Getenv("GITNEXUS_SCREENSHOTS")
 	if dir == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			t.Fatal(err)
-		}
-		root := wd
-		for {
-			if _, err := os.Stat(filepath.Join(root, "go.mod")); err == nil {
-				break
-			}
-			parent := filepath.Dir(root)
-			if parent == root {
-				t.Fatal("no go.mod above " + wd)
-			}
-			root = parent
-		}
-		dir = filepath.Join(root, "test-output", "webui")
+		dir = filepath.Join(repoRoot(t), "test-output", "webui")
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)

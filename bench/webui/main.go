@@ -160,10 +160,18 @@ func run(o options) error {
 	if err != nil {
 		return err
 	}
+	before, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('.graph-canvas.big').dataset.camera || ''`))
 	fps, err := panFPS(ctx, box, o.pan)
 	if err != nil {
 		return err
 	}
+	// The drag must have moved the camera once the button was released.
+	after, err := chromedp.Run(ctx, chromedp.Poll[string](fmt.Sprintf(`(() => { const c = document.querySelector('.graph-canvas.big').dataset.camera || ''; return c !== %q ? c : ''; })()`, before),
+		chromedp.WithPollingTimeout(10*time.Second)))
+	if err != nil {
+		return fmt.Errorf("the drag did not move the camera (%s): %w", before, err)
+	}
+	slog.Info("camera", "before", before, "after", after)
 
 	fmt.Printf("## Web view, %s (%s)\n\n", o.repo, time.Now().UTC().Format("2006-01-02"))
 	fmt.Printf("| measure | median | min | max | target |\n|---|---|---|---|---|\n")

@@ -39,6 +39,10 @@ export function webglAvailable() {
   }
 }
 
+// BIG is the node count above which edges are plain lines and are hidden
+// while the camera moves.
+const BIG = 1500;
+
 function iterationsFor(n) {
   if (n <= 100) return 120;
   if (n <= 500) return 60;
@@ -108,7 +112,7 @@ export class GraphCanvas {
         kind: type,
         color: EDGE_COLORS[type] || '#8a94a6',
         size: e.weight ? Math.min(6, 1 + Math.log2(1 + e.weight)) : 1,
-        type: 'arrow',
+        type: this.graph.order > BIG ? 'line' : 'arrow',
         weight: e.weight || 1,
       });
     }
@@ -162,8 +166,13 @@ export class GraphCanvas {
 
   draw() {
     if (!this.sigma) {
+      const big = this.graph.order > BIG;
       this.sigma = new Sigma(this.graph, this.container, {
         allowInvalidContainer: true,
+        // A big graph is drawn without its edges and labels while the
+        // camera moves: the nodes alone keep panning smooth.
+        hideEdgesOnMove: big,
+        hideLabelsOnMove: big,
         defaultEdgeType: 'arrow',
         renderEdgeLabels: false,
         // A small graph shows every label; a big one those of the bigger nodes.
@@ -173,11 +182,26 @@ export class GraphCanvas {
         nodeReducer: (node, data) => this.reduceNode(node, data),
         edgeReducer: (edge, data) => this.reduceEdge(edge, data),
       });
-      this.sigma.on('clickNode', ({ node }) => this.options.onClickNode && this.options.onClickNode(node));
-      this.sigma.on('enterNode', ({ node }) => { this.hovered = node; this.sigma.refresh({ skipIndexation: true }); });
-      this.sigma.on('leaveNode', () => { this.hovered = null; this.sigma.refresh({ skipIndexation: true }); });
+      // While the button is down the mouse pans: skip sigma's hover test,
+      // which reads a pixel back from the GPU on every move and stalls
+      // the frame (5,000 nodes on a software renderer: 8 fps with it).
+      const captor = this.sigma.getMouseCaptor();
+      const pick = this.sigma.getNodeAtPosition.bind(this.sigma);
+      this.sigma.getNodeAtPosition = (pos) => (captor.isMouseDown ? null : pick(pos));
+      if (big) this.panAsPicture(captor);
+      this.sigma.on('clickNode', ({ node }) => {
+        if (this.dragged) return; // the end of a pan, not a click
+        if (this.options.onClickNode) this.options.onClickNode(node);
+      });
+      // Fading all but a hovered node's neighbours redraws every node:
+      // only on graphs small enough for that to be instant.
+      if (!big) {
+        this.sigma.on('enterNode', ({ node }) => { this.hovered = node; this.sigma.refresh({ skipIndexation: true }); });
+        this.sigma.on('leaveNode', () => { this.hovered = null; this.sigma.refresh({ skipIndexation: true }); });
+      }
       const camera = this.sigma.getCamera();
       camera.on('updated', () => {
+        this.container.dataset.camera = [camera.x, camera.y, camera.ratio].map((v) => v.toFixed(4)).join(',');
         const hide = this.graph.order > 150 && camera.ratio > 1.4;
         if (hide !== this.labelsHidden) {
           this.labelsHidden = hide;
@@ -193,6 +217,44 @@ export class GraphCanvas {
       this.drawnOnce = true;
       requestAnimationFrame(() => performance.mark('graph-drawn'));
     }
+  }
+
+  // panAsPicture pans a big graph by moving its drawn layers (a transform
+  // the compositor applies without redrawing) while the mouse drags, and
+  // moves the camera once when the button is released. A software WebGL
+  // redraws 5,000 nodes at a few frames per second; the picture moves at
+  // the display's rate. What lay outside the canvas shows after release.
+  panAsPicture(captor) {
+    let start = null;
+    const layers = () => this.container.querySelectorAll('canvas');
+    const move = (dx, dy) => {
+      for (const c of layers()) c.style.transform = dx || dy ? `translate(${dx}px, ${dy}px)` : '';
+    };
+    captor.on('mousedown', (e) => {
+      start = { x: e.x, y: e.y };
+      this.dragged = false;
+    });
+    captor.on('mousemovebody', (e) => {
+      if (!start || !captor.isMouseDown) return;
+      e.preventSigmaDefault();
+      const dx = e.x - start.x;
+      const dy = e.y - start.y;
+      if (Math.abs(dx) + Math.abs(dy) > 3) this.dragged = true;
+      move(dx, dy);
+    });
+    captor.on('mouseup', (e) => {
+      if (!start) return;
+      const from = this.sigma.viewportToFramedGraph(start);
+      const to = this.sigma.viewportToFramedGraph({ x: e.x, y: e.y });
+      start = null;
+      move(0, 0);
+      if (this.dragged) {
+        const camera = this.sigma.getCamera();
+        const st = camera.getState();
+        camera.setState({ x: st.x + from.x - to.x, y: st.y + from.y - to.y });
+      }
+      setTimeout(() => { this.dragged = false; }, 0);
+    });
   }
 
   reduceNode(node, data) {

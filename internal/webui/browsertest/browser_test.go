@@ -25,6 +25,7 @@ func hashOf(parts ...string) string {
 // a symbol, its graph, the Cypher console, a process, a commit, the
 // history; then the same views on a phone-sized screen.
 func TestWebView(t *testing.T) {
+	chromiumPath(t)
 	f := startFixture(t, httpserver.Options{})
 	p := newPage(t, f.base)
 
@@ -234,6 +235,7 @@ func TestWebView(t *testing.T) {
 // TestKeyboard goes from the page to a callee's page with the keyboard
 // alone: skip link, "/" to search, arrows and Enter, Tab to a link.
 func TestKeyboard(t *testing.T) {
+	chromiumPath(t)
 	f := startFixture(t, httpserver.Options{})
 	p := newPage(t, f.base)
 	// A view without a field to focus: the first Tab reaches the skip link.
@@ -278,6 +280,7 @@ func TestKeyboard(t *testing.T) {
 // TestTokenCookie opens the page of a server with a token as
 // /?token=T: the page then works with the cookie it was given.
 func TestTokenCookie(t *testing.T) {
+	chromiumPath(t)
 	f := startFixture(t, httpserver.Options{Token: "s3cret-token"})
 	p := newPage(t, f.base)
 	p.open("/?token=s3cret-token")

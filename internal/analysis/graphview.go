@@ -112,7 +112,8 @@ func Neighbourhood(g *memgraph.Graph, center memgraph.NodeID, opt NeighbourhoodO
 	limit := viewLimit(opt.Limit)
 	follow := edgeTypeSet(opt.Types)
 	keep := func(e memgraph.Edge) bool {
-		return follow[e.Type] && float64(e.Confidence) >= opt.MinConfidence
+		// Compared as stored: 0.95 is a float32 below the float64 0.95.
+		return follow[e.Type] && e.Confidence >= float32(opt.MinConfidence)
 	}
 	seen := memgraph.NewNodeSet(g.Len())
 	seen.Add(center)

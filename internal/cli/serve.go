@@ -54,6 +54,7 @@ func newServeCmd(stdio *IO) *cobra.Command {
   GET  /api/v1/health         liveness, version, repository count (no token needed)
   GET  /api/v1/repos          the indexed repositories
   POST /api/v1/tools/{name}   a tool with its arguments as a JSON object (?repo= selects)
+  GET  /                      the web view in a browser (with a token: open /?token=<token> once)
 
   and the history's endpoints under /api/v1/commit, /file, /function and semantic_search (docs/http.md)
 

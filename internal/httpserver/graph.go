@@ -263,7 +263,7 @@ func decodeNeighbourhood(q url.Values) (string, analysis.NeighbourhoodOptions, e
 	}
 	if v, ok := q["minConfidence"]; ok {
 		f, err := strconv.ParseFloat(strings.TrimSpace(v[0]), 64)
-		if err != nil || f < 0 || f > 1 {
+		if err != nil || !(f >= 0 && f <= 1) { // NaN too
 			return "", opt, &backend.ArgError{Param: "minConfidence", Msg: fmt.Sprintf("%q is not a number from 0 to 1", v[0])}
 		}
 		opt.MinConfidence = f

@@ -34,6 +34,12 @@ var everyRoute = []struct{ method, path, body string }{
 	{"GET", "/api/v1/nowhere", ""},
 	{"POST", "/api/mcp", `{"jsonrpc": "2.0", "id": 1, "method": "ping"}`},
 	{"GET", "/", ""},
+	{"GET", "/assets/app.js", ""},
+	{"GET", "/api/v1/graph/neighbourhood?uid=Method:store/store.go:Store.Get", ""},
+	{"GET", "/api/v1/graph/communities", ""},
+	{"GET", "/api/v1/graph/processes", ""},
+	{"POST", "/api/v1/cypher", `{"query": "MATCH (f:Function) RETURN f LIMIT 1"}`},
+	{"GET", "/api/v1/history/timeline", ""},
 }
 
 // TestHostAndOriginOnEveryRoute: a page that made its own name resolve to

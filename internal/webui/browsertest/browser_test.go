@@ -88,11 +88,29 @@ func TestWebView(t *testing.T) {
 		p.do("open the list", chromedp.Click(chromedp.CSS("#graph details summary")))
 		p.do("expand Place", chromedp.Click(chromedp.Search(`//ul[@class="node-list"]/li[a[text()="Place"]]/button`)))
 		p.wait("more nodes", fmt.Sprintf(`+document.querySelector('#graph .graph-canvas').dataset.nodes > %d`, before))
-		// A click on the canvas at the centre node expands it too.
 		p.screenshot("graph")
-		p.route(hashOf("g", "Method:store/store.go:Store.Get") + "?depth=2")
-		p.wait("the full-size graph", `+(document.querySelector('.graph-canvas.big') || {dataset: {}}).dataset.nodes >= 3`)
+		// In the full-size graph, a click on the canvas at Place expands it.
+		p.route(hashOf("g", "Method:store/store.go:Store.Get"))
+		p.wait("the full-size graph", `+(document.querySelector('.graph-canvas.big') || {dataset: {}}).dataset.nodes === 2`)
+		xy := eval[[]float64](p, `(() => { const el = document.querySelector('.graph-canvas.big'), r = el.getBoundingClientRect();
+			const v = el.graphCanvas.viewportOf('Method:order/order.go:Service.Place'); return [r.left + v.x, r.top + v.y]; })()`)
+		p.do("click Place", chromedp.MouseClickXY(xy[0], xy[1]))
+		p.wait("Place's neighbours", `+document.querySelector('.graph-canvas.big').dataset.nodes > 2`)
+		if got := p.text(".graph-selection"); !strings.Contains(got, "Place") {
+			t.Errorf("selection %q", got)
+		}
 		p.screenshot("graph-full")
+		if got := p.text(".node-list"); !strings.Contains(got, "TestPlace") {
+			t.Errorf("Place's callers lack its test: %q", got)
+		}
+		// The controls: depth 2 without tests keeps main and drops TestPlace.
+		p.do("hide tests", chromedp.Click(chromedp.CSS(".graph-controls input[id$='-tests']")))
+		p.do("depth 2", chromedp.SetValue(chromedp.CSS(".graph-controls select"), "2"),
+			chromedp.Evaluate[chromedp.Void](`document.querySelector('.graph-controls select').dispatchEvent(new Event('change', {bubbles: true}))`))
+		p.wait("the graph without tests", `location.hash.includes('hideTests=1') && location.hash.includes('depth=2') && document.querySelector('.graph-status').textContent.includes('nodes')`)
+		if got := p.text(".node-list"); !strings.Contains(got, "main") || strings.Contains(got, "TestPlace") {
+			t.Errorf("depth 2 without tests: %q", got)
+		}
 	})
 
 	t.Run("cypher", func(t *testing.T) {

@@ -218,6 +218,12 @@ func TestWebView(t *testing.T) {
 			t.Errorf("hot spots of 2024-01-02..03: %q", got)
 		}
 		p.screenshot("history")
+		// A week's bar opens that week's hot spots.
+		p.do("a week", chromedp.Click(chromedp.CSS("#timeline a.week")))
+		p.wait("the week's hot spots", `location.hash.includes('since=2024-01-01') && document.getElementById('hot-since').value === '2024-01-01' && document.querySelector('#hotspots table') !== null`)
+		if got := p.text("#hotspots"); !strings.Contains(got, "cache/memo.go") {
+			t.Errorf("hot spots of the first week: %q", got)
+		}
 		p.route(hashOf("file", "cache/memo.go"))
 		p.wait("the file's commits", `document.querySelectorAll('.commit-list li').length >= 2`)
 		if got := p.text("main"); !strings.Contains(got, "cache/cache.go") {

@@ -7,7 +7,7 @@ import { href, go } from '../router.js';
 
 // weekChart draws commits per week as SVG bars, one per week, labelled
 // with the month at its first week.
-function weekChart(weeks) {
+function weekChart(repo, weeks) {
   const W = 720;
   const H = 160;
   const pad = 24;
@@ -15,8 +15,11 @@ function weekChart(weeks) {
   const bw = (W - pad) / Math.max(1, weeks.length);
   const bars = weeks.map((w, i) => {
     const bh = ((w.commits || 0) / max) * (H - pad - 8);
-    return s('rect', { x: pad + i * bw, y: H - pad - bh, width: Math.max(1, bw - 1), height: Math.max(0, bh), class: 'bar' },
-      s('title', null, `Week of ${w.week}: ${w.commits} commits, ${w.filesChanged || 0} files, ${w.symbolsChanged || 0} symbols`));
+    const label = `Week of ${w.week}: ${w.commits} commits, ${w.filesChanged || 0} files, ${w.symbolsChanged || 0} symbols`;
+    // Each week is a link to its hot spots.
+    return s('a', { href: href(repo, 'history', { since: w.week, until: addDays(w.week, 6) }), 'aria-label': label, class: 'week' },
+      s('rect', { x: pad + i * bw, y: H - pad - bh, width: Math.max(1, bw - 1), height: Math.max(0, bh), class: 'bar' },
+        s('title', null, label)));
   });
   const labels = [];
   let lastMonth = '';
@@ -32,6 +35,12 @@ function weekChart(weeks) {
     s('text', { x: 2, y: 12, class: 'tick' }, String(max)),
     bars,
     labels.map((l) => s('text', { x: pad + l.x, y: H - 6, class: 'tick' }, l.text)));
+}
+
+function addDays(day, n) {
+  const t = Date.parse(day + 'T00:00:00Z');
+  if (Number.isNaN(t)) return '';
+  return new Date(t + n * 86400000).toISOString().slice(0, 10);
 }
 
 function hotspots(ctx, since, until) {
@@ -63,11 +72,11 @@ export function historyView(ctx) {
     const weeks = data.weeks || [];
     if (weeks.length === 0) return h('p', { class: 'muted' }, 'No commit in the indexed history.');
     const total = weeks.reduce((a, w) => a + (w.commits || 0), 0);
-    return [h('p', { class: 'muted' }, `${total} commits over ${weeks.length} weeks, from ${weeks[0].week} to ${weeks[weeks.length - 1].week}`), weekChart(weeks)];
+    return [h('p', { class: 'muted' }, `${total} commits over ${weeks.length} weeks, from ${weeks[0].week} to ${weeks[weeks.length - 1].week}`), weekChart(ctx.repo, weeks)];
   });
   const since = h('input', { type: 'date', id: 'hot-since', value: ctx.params.get('since') || '' });
   const until = h('input', { type: 'date', id: 'hot-until', value: ctx.params.get('until') || '' });
-  const hot = h('div', { 'aria-live': 'polite' });
+  const hot = h('div', { 'aria-live': 'polite', class: 'hot-result' });
   const hotForm = h('form', { class: 'inline-form', onsubmit: (e) => {
     e.preventDefault();
     history.replaceState(null, '', href(ctx.repo, 'history', { since: since.value, until: until.value }));

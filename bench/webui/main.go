@@ -84,9 +84,14 @@ func run(o options) error {
 	}
 	slog.Info("measuring", "url", o.base, "repo", o.repo, "symbol", o.symbol, "big", o.big)
 
+	profile, err := os.MkdirTemp("", "webui-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(profile)
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
 		chromedp.ExecPath(o.chromium), chromedp.Headless, chromedp.NoSandbox, chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
-		chromedp.DisableGPU, chromedp.UserDataDir(mustTemp()),
+		chromedp.DisableGPU, chromedp.UserDataDir(profile),
 		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
 		chromedp.Flag("disable-dev-shm-usage", true), chromedp.Flag("use-angle", "swiftshader"),
@@ -319,14 +324,6 @@ func call(method, u string, body, out any) error {
 		return fmt.Errorf("%s %s: %d %s", method, u, res.StatusCode, strings.TrimSpace(string(b)))
 	}
 	return json.Unmarshal(b, out)
-}
-
-func mustTemp() string {
-	d, err := os.MkdirTemp("", "webui-bench-")
-	if err != nil {
-		panic(err)
-	}
-	return d
 }
 
 func median(v []float64) float64 {

@@ -27,10 +27,11 @@ import (
 // fails otherwise.
 func chromiumPath(t testing.TB) string {
 	t.Helper()
+	names := []string{"/usr/bin/chromium", "chromium", "chromium-browser"}
 	if p := os.Getenv("GITNEXUS_CHROMIUM"); p != "" {
-		return p
+		names = []string{p}
 	}
-	for _, name := range []string{"/usr/bin/chromium", "chromium", "chromium-browser"} {
+	for _, name := range names {
 		if p, err := exec.LookPath(name); err == nil {
 			return p
 		}

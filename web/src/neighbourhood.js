@@ -97,6 +97,10 @@ export function neighbourhoodPanel(opts) {
   }
 
   async function loadAll() {
+    if (state.types.length === 0) {
+      replace(note, status('Choose at least one kind of edge.', 'error'));
+      return;
+    }
     replace(note, status('Loading the graph…'));
     expanded.clear();
     let data;

@@ -240,6 +240,7 @@ func TestWebView(t *testing.T) {
 			{"symbol", hashOf("s", "Method:order/order.go:Service.Place"), `document.querySelector('#callees a') !== null && document.querySelector('#history .commit-list') !== null`},
 			{"graph", hashOf("g", "Method:store/store.go:Store.Get"), `+(document.querySelector('.graph-canvas') || {dataset: {}}).dataset.nodes > 0`},
 			{"cypher", hashOf("cypher"), `document.getElementById('cypher-query') !== null`},
+			{"communities", hashOf("communities"), `+(document.querySelector('.graph-canvas') || {dataset: {}}).dataset.nodes > 0 && document.querySelector('table.data') !== null`},
 			{"process", hashOf("processes"), `document.querySelector('table.data') !== null`},
 			{"commit", hashOf("commit", f.hashes[0]), `document.querySelector('#commit-impact') !== null`},
 			{"history", hashOf("history"), `document.querySelector('#timeline svg') !== null && document.querySelector('#hotspots table') !== null`},

@@ -43,7 +43,10 @@ fmt-check:
 # skill's Python tests against the built server. The onnx embedding
 # provider's tests load the ONNX Runtime library that
 # test/onnxruntime/install.sh installs (from onnxruntime-node, pinned in
-# its package-lock.json); they fail when it cannot be installed. Last, the
+# its package-lock.json); they fail when it cannot be installed. The team
+# mode's and the web view's tests start real PostgreSQL, Redis and Chromium
+# (test-services). Last, the web view's bundle against its sources
+# (web/check.sh: npm ci from web/package-lock.json, build, compare), the
 # fresh-clone check (test/fresh/check.sh) and the Dockerfile's
 # (packaging/dockerfile-check.sh: no Docker engine needed).
 test: fmt-check vet build test-skill test-services
@@ -55,15 +58,18 @@ test: fmt-check vet build test-skill test-services
 	$(GO) test -tags $(TAGS) -count=1 -race -run 'TestConcurrentQueries' ./internal/cypher/
 	$(GO) test -tags $(TAGS) -count=1 -race -run 'TestPrefetch' ./internal/index/
 	test/inspector/check.sh $(BIN)
+	web/check.sh
 	test/fresh/check.sh
 	packaging/dockerfile-check.sh
 
 # The quick tier for everyday work: the suite without its slowest tests
 # (go test -short), about two minutes on 2 cores. make test runs them all.
 # The servers the team-mode tests start (internal/testservices): Debian's
-# PostgreSQL and Redis, installed when missing (never started here).
+# PostgreSQL and Redis, and the Chromium the web view's browser tests drive
+# (internal/webui/browsertest), installed when missing (never started here).
 test-services:
 	packaging/apt-install.sh redis-server redis-server
+	packaging/apt-install.sh /usr/bin/chromium chromium
 	ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || packaging/apt-install.sh /usr/lib/postgresql/15/bin/postgres postgresql
 
 test-short:

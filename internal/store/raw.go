@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // An index copied row by row to another store and written back (team
@@ -203,6 +204,9 @@ func dumpTable(ctx context.Context, q queryer, dir string, ti int, t RawTable, o
 // sees the old index or the new one. The restored index must be of the
 // schema version this program reads (Open checks it).
 func RawRestore(ctx context.Context, dir string, schema RawSchema, rows func(table int, emit func(values []any) error) error) error {
+	if err := checkRawSchema(schema); err != nil {
+		return err
+	}
 	if err := ensureDir(dir); err != nil {
 		return err
 	}
@@ -227,6 +231,59 @@ func RawRestore(ctx context.Context, dir string, schema RawSchema, rows func(tab
 		return err
 	}
 	return r.Close()
+}
+
+// ownSchema is the schema this build writes: every object of a new index,
+// by name (sqlite_stat1 as ANALYZE creates it).
+var ownSchema = sync.OnceValues(func() (map[string]RawObject, error) {
+	db, err := sql.Open("sqlite3", "file::memory:")
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	for _, stmt := range []string{createTables + createFlowTables + createVectorTables, createCommonTerms,
+		createIndexes + createFlowViews, "ANALYZE sqlite_master"} {
+		if _, err := db.Exec(stmt); err != nil {
+			return nil, fmt.Errorf("the schema of a new index: %w", err)
+		}
+	}
+	s, err := rawSchema(context.Background(), db)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]RawObject{}
+	for _, o := range s.Objects {
+		out[o.Name] = o
+	}
+	return out, nil
+})
+
+// checkRawSchema refuses a schema with an object this build does not
+// write, or writes otherwise: the statements of a dump are executed as they
+// come (a dump read from a shared store must not run statements of its
+// own, such as an ATTACH hidden after a CREATE).
+func checkRawSchema(schema RawSchema) error {
+	own, err := ownSchema()
+	if err != nil {
+		return err
+	}
+	tables := map[string]bool{}
+	for _, o := range schema.Objects {
+		want, ok := own[o.Name]
+		if !ok || want.Type != o.Type || want.SQL != o.SQL {
+			return fmt.Errorf("the index to restore has %s %q as this build of gitnexus does not write it (schema version %d): write it again with this build", o.Type, o.Name, SchemaVersion)
+		}
+		if o.Type == "table" {
+			tables[o.Name] = true
+		}
+	}
+	for _, t := range schema.Tables {
+		if !tables[t.Name] {
+			return fmt.Errorf("the index to restore has rows for %q, which is not one of its tables", t.Name)
+		}
+	}
+	return nil
 }
 
 func restore(ctx context.Context, path string, schema RawSchema, rows func(int, func([]any) error) error) error {

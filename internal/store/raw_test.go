@@ -125,3 +125,48 @@ func TestRawDumpRestoreIsExact(t *testing.T) {
 		t.Errorf("restored directory has no .gitignore: %v", err)
 	}
 }
+
+// TestRawRestoreRefusesForeignStatements: a dump's statements are run as
+// they come, so a schema this build does not write is refused before any
+// is run (a dump read from a shared store could carry an ATTACH).
+func TestRawRestoreRefusesForeignStatements(t *testing.T) {
+	ctx := context.Background()
+	repo := t.TempDir()
+	if _, err := Write(ctx, repo, sampleGraph(), Meta{IndexedCommit: "abc"}); err != nil {
+		t.Fatal(err)
+	}
+	var d memDump
+	if _, err := RawDump(ctx, Dir(repo), &d); err != nil {
+		t.Fatal(err)
+	}
+	outside := filepath.Join(t.TempDir(), "attached.db")
+	for name, edit := range map[string]func(s *RawSchema){
+		"a statement after a CREATE": func(s *RawSchema) {
+			s.Objects[0].SQL += "; ATTACH DATABASE '" + outside + "' AS x; CREATE TABLE x.t (y)"
+		},
+		"an object of its own": func(s *RawSchema) {
+			s.Objects = append(s.Objects, RawObject{Type: "trigger", Name: "t", SQL: "CREATE TRIGGER t AFTER INSERT ON meta BEGIN SELECT 1; END"})
+		},
+		"rows of no table": func(s *RawSchema) {
+			s.Tables = append(s.Tables, RawTable{Name: "sqlite_master"})
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			s := d.schema
+			s.Objects = append([]RawObject(nil), d.schema.Objects...)
+			s.Tables = append([]RawTable(nil), d.schema.Tables...)
+			edit(&s)
+			to := filepath.Join(t.TempDir(), DirName)
+			err := RawRestore(ctx, to, s, d.emit)
+			if err == nil {
+				t.Fatal("restored")
+			}
+			if _, err := os.Stat(outside); err == nil {
+				t.Error("the attached database was created")
+			}
+			if _, err := os.Stat(filepath.Join(to, DBName)); err == nil {
+				t.Error("an index was written")
+			}
+		})
+	}
+}

@@ -82,9 +82,9 @@ func openIndex(ctx context.Context, root string, e embed.Embedder, provider stri
 		}
 	}
 	start := time.Now()
-	opts := ingest.Options{Root: root, History: &history.Options{MaxCommits: 0}, ReuseHistory: true}
+	opts := ingest.Options{Root: root, History: &history.Options{MaxCommits: 0}, Previous: ingest.Previous{History: true}}
 	if e != nil {
-		opts.Embedder, opts.EmbedProvider, opts.EmbedTokens = e, provider, tokens
+		opts.Embedding.Embedder, opts.Embedding.Provider, opts.Embedding.Tokens = e, provider, tokens
 	}
 	res, err := ingest.Run(ctx, opts)
 	if err != nil {

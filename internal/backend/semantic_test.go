@@ -55,7 +55,7 @@ func shopEmbeddedBy(t *testing.T, by *madeBy, serverCfg func(embed.Config) embed
 		e, provider = relabelled{e, by.identity}, by.provider
 	}
 	testrepo.IndexWith(t, ingest.Options{Root: root, MaxFileSize: 512 << 10, History: &history.Options{},
-		Embedder: e, EmbedProvider: provider})
+		Embedding: ingest.Embedding{Embedder: e, Provider: provider}})
 	if serverCfg != nil {
 		cfg = serverCfg(cfg)
 	}

@@ -87,7 +87,7 @@ func (r *scriptRepo) commit(message string, extraEnv ...string) string {
 // analyze runs the pipeline with the history.
 func analyze(t *testing.T, root string, opt history.Options, reuse bool) *ingest.Result {
 	t.Helper()
-	res, err := ingest.Run(context.Background(), ingest.Options{Root: root, History: &opt, ReuseHistory: reuse})
+	res, err := ingest.Run(context.Background(), ingest.Options{Root: root, History: &opt, Previous: ingest.Previous{History: reuse}})
 	if err != nil {
 		t.Fatal(err)
 	}

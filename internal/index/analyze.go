@@ -266,15 +266,16 @@ func analyze(ctx context.Context, root string, opt Options) (*Report, error) {
 		}
 	}
 	iopt := ingest.Options{Root: root, Workers: opt.Workers, MaxFileSize: opt.MaxFileSize,
-		Progress: progress, History: opt.History.options(gs.Git && gs.Commit != ""), ReuseHistory: !opt.Force,
-		CommunitiesWhy: communitiesWhy, Cache: cache, Embedder: embedder, EmbedProvider: ecfg.Provider, EmbedTokens: ecfg.MaxTokens}
-	iopt.SizeHint.Nodes, iopt.SizeHint.Edges, iopt.SizeHint.EdgesByType = prevNodes, prevEdges, prevEdgeTypes
+		Progress: progress, History: opt.History.options(gs.Git && gs.Commit != ""),
+		Previous: ingest.Previous{History: !opt.Force, CommunitiesWhy: communitiesWhy, Cache: cache,
+			SizeHint: ingest.SizeHint{Nodes: prevNodes, Edges: prevEdges, EdgesByType: prevEdgeTypes}},
+		Embedding: ingest.Embedding{Embedder: embedder, Provider: ecfg.Provider, Tokens: ecfg.MaxTokens}}
 	iopt.Changed = prepare
 	if readPartition {
 		// Read on the side since the index was opened, and needed last of
 		// all: waited for only when the communities are updated.
 		cacheIsIndex := cache.Token != "" && cache.Token == prevCacheToken
-		iopt.Communities = func() (*graph.Partition, string) {
+		iopt.Previous.Communities = func() (*graph.Partition, string) {
 			partition, err := pf.Partition()
 			switch {
 			case err != nil:
@@ -292,11 +293,11 @@ func analyze(ctx context.Context, root string, opt Options) (*Report, error) {
 	}
 	// The index's resolution is reused for the files an edit cannot
 	// affect only with the cache written with the index, by this build.
-	iopt.CacheIsIndex = pf != nil && cache.Token != "" && cache.Token == prevCacheToken
+	iopt.Previous.CacheIsIndex = pf != nil && cache.Token != "" && cache.Token == prevCacheToken
 	iopt.Listing = listing
 	if pf != nil {
-		iopt.PreviousHistory, iopt.Resolving, iopt.Ahead = pf.History, pf.ReadAhead, pf.Ahead
-		if iopt.UnchangedHistory = unchangedHistory; unchangedHistory == nil {
+		iopt.Previous.HistoryRecords, iopt.Resolving, iopt.Previous.Ahead = pf.History, pf.ReadAhead, pf.Ahead
+		if iopt.Previous.UnchangedHistory = unchangedHistory; unchangedHistory == nil {
 			pf.StartHistory() // the records will be needed: read and decoded on the side meanwhile
 		}
 	}

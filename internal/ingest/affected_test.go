@@ -43,7 +43,7 @@ func TestReindexResolvesOnlyTheAffectedFiles(t *testing.T) {
 				write(t, root, p, c)
 			}
 			meta := store.Meta{Writer: "test"}
-			first, err := Run(ctx, Options{Root: root, Workers: 2, Cache: NewExtractCache("k")})
+			first, err := Run(ctx, Options{Root: root, Workers: 2, Previous: Previous{Cache: NewExtractCache("k")}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -61,8 +61,8 @@ func TestReindexResolvesOnlyTheAffectedFiles(t *testing.T) {
 			}
 
 			write(t, root, tc.edit, tc.edited)
-			again, err := Run(ctx, Options{Root: root, Workers: 2, Cache: first.Cache, CacheIsIndex: true,
-				Ahead: func() *store.Ahead { return ahead }, Changed: []string{tc.edit}})
+			again, err := Run(ctx, Options{Root: root, Workers: 2, Changed: []string{tc.edit},
+				Previous: Previous{Cache: first.Cache, CacheIsIndex: true, Ahead: func() *store.Ahead { return ahead }}})
 			if err != nil {
 				t.Fatal(err)
 			}

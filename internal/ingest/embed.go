@@ -42,9 +42,9 @@ const embedChunk = 512
 // identity are not in the previous index, and links the symbols' vectors
 // into an HNSW when there are many.
 func addEmbeddings(ctx context.Context, opts *Options, g *graph.Graph, progress func(Event)) (*store.Vectors, *EmbedStats, error) {
-	e := opts.Embedder
-	st := &EmbedStats{Provider: opts.EmbedProvider, Identity: e.Identity()}
-	budget := opts.EmbedTokens
+	e := opts.Embedding.Embedder
+	st := &EmbedStats{Provider: opts.Embedding.Provider, Identity: e.Identity()}
+	budget := opts.Embedding.Tokens
 	if budget <= 0 {
 		budget = embed.DefaultMaxTokens
 	}
@@ -116,7 +116,7 @@ func addEmbeddings(ctx context.Context, opts *Options, g *graph.Graph, progress 
 		}
 	}
 	st.Search = "exact"
-	limit := opts.VectorExactLimit
+	limit := opts.Embedding.ExactLimit
 	if limit <= 0 {
 		limit = vector.ExactLimit
 	}

@@ -18,8 +18,9 @@ import (
 // index runs the pipeline with the embedder and writes the index.
 func index(t *testing.T, root string, e embed.Embedder, exactLimit int) *ingest.EmbedStats {
 	t.Helper()
-	res, err := ingest.Run(context.Background(), ingest.Options{Root: root, Embedder: e, EmbedProvider: "openai",
-		History: &history.Options{}, ReuseHistory: true, VectorExactLimit: exactLimit})
+	res, err := ingest.Run(context.Background(), ingest.Options{Root: root,
+		Embedding: ingest.Embedding{Embedder: e, Provider: "openai", ExactLimit: exactLimit},
+		History:   &history.Options{}, Previous: ingest.Previous{History: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

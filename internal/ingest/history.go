@@ -44,7 +44,7 @@ type UnchangedHistory struct {
 	// counts are reported again.
 	Stats HistoryStats
 	// Decode gives the records, when the history cannot be carried over
-	// as it is: the run then goes on as with Options.PreviousHistory.
+	// as it is: the run then goes on as with Options.Previous.HistoryRecords.
 	Decode func() (h *graph.History, why string)
 }
 
@@ -52,11 +52,11 @@ type UnchangedHistory struct {
 // are the index's (UnchangedHistory) and the snapshot says linking them
 // again would give it back; ok false means it cannot.
 func carryUnchanged(opts *Options, g *graph.Graph, changed func(string) bool) (*HistoryStats, *store.HistoryCounts, bool) {
-	u := opts.UnchangedHistory
-	if u == nil || opts.Ahead == nil || opts.Embedder != nil {
+	u := opts.Previous.UnchangedHistory
+	if u == nil || opts.Previous.Ahead == nil || opts.Embedding.Embedder != nil {
 		return nil, nil, false
 	}
-	a := opts.Ahead()
+	a := opts.Previous.Ahead()
 	if a == nil {
 		return nil, nil, false
 	}
@@ -130,15 +130,15 @@ type historyRead struct {
 
 // startHistoryRead starts reading the git history while the files are
 // parsed and resolved, when the run will read it: the history's records
-// are not known to be the index's (Options.UnchangedHistory), and the
-// index's are given (Options.PreviousHistory), so that the read is the
+// are not known to be the index's (Options.Previous.UnchangedHistory), and the
+// index's are given (Options.Previous.HistoryRecords), so that the read is the
 // incremental one of a commit since the index. It needs only the listing,
 // and took 75 ms on the critical path of a committed trpc edit. Its
 // progress is reported when the history phase comes (addHistory), not in
 // the middle of the parse's. It returns nil when the history is read
 // in its turn.
 func startHistoryRead(ctx context.Context, opts *Options, w *repofiles.Result) *historyRead {
-	if opts.History == nil || opts.UnchangedHistory != nil || !opts.ReuseHistory || opts.PreviousHistory == nil ||
+	if opts.History == nil || opts.Previous.UnchangedHistory != nil || !opts.Previous.History || opts.Previous.HistoryRecords == nil ||
 		opts.History.Previous != nil {
 		return nil
 	}
@@ -169,13 +169,13 @@ func startHistoryRead(ctx context.Context, opts *Options, w *repofiles.Result) *
 func readHistory(ctx context.Context, opts *Options, w *repofiles.Result, progress func(Event)) *historyRead {
 	hopt := *opts.History
 	hst := &HistoryStats{}
-	if opts.ReuseHistory && hopt.Previous == nil {
+	if opts.Previous.History && hopt.Previous == nil {
 		prev, why, ok := (*graph.History)(nil), "", false
-		if u := opts.UnchangedHistory; u != nil {
+		if u := opts.Previous.UnchangedHistory; u != nil {
 			prev, why = u.Decode()
 			ok = true
-		} else if opts.PreviousHistory != nil {
-			prev, why, ok = opts.PreviousHistory()
+		} else if opts.Previous.HistoryRecords != nil {
+			prev, why, ok = opts.Previous.HistoryRecords()
 		}
 		if !ok {
 			prev, why = previousHistory(ctx, opts.Root)
@@ -208,7 +208,7 @@ func readHistory(ctx context.Context, opts *Options, w *repofiles.Result, progre
 // returns the kept part's counts. Embeddings turn it off (commits are
 // embedded from the graph).
 func carryHistory(opts *Options, prev, h *graph.History, g *graph.Graph, changed func(string) bool) (*store.HistoryCounts, bool) {
-	if prev == nil || prev.Encoded == nil || opts.Ahead == nil || opts.Embedder != nil {
+	if prev == nil || prev.Encoded == nil || opts.Previous.Ahead == nil || opts.Embedding.Embedder != nil {
 		return nil, false
 	}
 	same := h.SameUnlinked(prev)
@@ -219,7 +219,7 @@ func carryHistory(opts *Options, prev, h *graph.History, g *graph.Graph, changed
 			return nil, false
 		}
 	}
-	a := opts.Ahead()
+	a := opts.Previous.Ahead()
 	if a == nil {
 		return nil, false
 	}

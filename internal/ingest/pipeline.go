@@ -24,11 +24,32 @@ import (
 	"gitnexus.dev/gitnexus/internal/timeline"
 )
 
-// Options configure a run.
+// Options configure a run: the repository and its files, what is read of
+// its history, and what a re-index reuses of the current index
+// (Previous) or computes besides the graph (Embedding), each stage taking
+// its part.
 type Options struct {
 	Root        string // absolute path of the repository
 	Workers     int    // parse workers; 0 means GOMAXPROCS
 	MaxFileSize int64  // bytes; files above are skipped
+	// Listing, when set, is the listing of Root's files, started earlier
+	// (repofiles.StartListing).
+	Listing *repofiles.Listing
+	// Changed are the files git lists as changed in the work tree (or
+	// that were when the index was built): they are parsed first, as the
+	// ones most likely to be extracted rather than read from the cache.
+	// Only the order of the work depends on them.
+	Changed []string
+	// History, when set, reads the git history into the graph with these
+	// options (the indexer fills in what it decides: which paths and
+	// contents are indexed, the workers, the file size limit).
+	History *history.Options
+	// Previous is what the run reuses of the repository's current index;
+	// the zero value builds from nothing.
+	Previous Previous
+	// Embedding, when its Embedder is set, embeds the symbols and commits.
+	Embedding Embedding
+
 	// Progress, when set, receives events from every stage. It is called
 	// from worker goroutines and must be safe for concurrent use.
 	Progress func(Event)
@@ -36,20 +57,43 @@ type Options struct {
 	// they are resolved (sorted by path; to be read, not changed), with the
 	// configuration files, so that checks can resolve them again.
 	Family func(rules lang.Rules, facts []*lang.FileFacts, config map[string][]byte)
-	// History, when set, reads the git history into the graph with these
-	// options (the indexer fills in what it decides: which paths and
-	// contents are indexed, the workers, the file size limit).
-	History *history.Options
-	// ReuseHistory reuses the history records of the repository's current
-	// index for the commits they cover.
-	ReuseHistory bool
-	// PreviousHistory, when set, gives the current index's history records
+	// Resolving, when set, is called once the first language family's
+	// program is built, as its declarations are added: that runs on one
+	// core, and the caller may give the other something to do.
+	Resolving func()
+}
+
+// Previous is what a re-index reuses of the repository's current index,
+// read beforehand by the caller (internal/index reads it while git runs).
+type Previous struct {
+	// Cache, when set, holds the facts of an earlier run: files whose
+	// content it has are not extracted again (parse). The run's own facts
+	// are returned in Result.Cache either way when it is set.
+	Cache *ExtractCache
+	// CacheIsIndex says that Cache was written with the index Ahead reads
+	// (by this build): then only the files an edit can affect are resolved
+	// again, and the others' CALLS and REFERENCES are the index's
+	// (resolve.go).
+	CacheIsIndex bool
+	// SizeHint is the size of the graph expected (the current index's),
+	// which the graph is given room for at once; zero when not known.
+	SizeHint SizeHint
+	// History reuses the history records of the current index for the
+	// commits they cover (history.go).
+	History bool
+	// HistoryRecords, when set, gives the current index's history records
 	// (read beforehand), or why they cannot be read; ok false means they
 	// were not read, and the run reads them.
-	PreviousHistory func() (h *graph.History, why string, ok bool)
+	HistoryRecords func() (h *graph.History, why string, ok bool)
 	// UnchangedHistory, when set, says that reading the git history would
 	// give the index's records again (history.go).
 	UnchangedHistory *UnchangedHistory
+	// Ahead, when set, gives the current index's snapshot (nil when there
+	// is none to give): a run whose history records are the index's
+	// carries the index's history part over when the snapshot says linking
+	// them again would give it back (store/carry.go). Not with an
+	// Embedder (commits are embedded from the graph).
+	Ahead func() *store.Ahead
 	// Communities, when set, gives the current index's communities, or
 	// why there are none to start from: they are updated locally when few
 	// symbols changed since they were detected (enrich.Options). It is
@@ -59,52 +103,27 @@ type Options struct {
 	// CommunitiesWhy says why there are no communities to start from,
 	// without Communities.
 	CommunitiesWhy string
-	// Cache, when set, holds the facts of an earlier run: files whose
-	// content it has are not extracted again. The run's own facts are
-	// returned in Result.Cache either way when it is set.
-	Cache *ExtractCache
-	// CacheIsIndex says that Cache was written with the index Ahead reads
-	// (by this build): then only the files an edit can affect are resolved
-	// again, and the others' CALLS and REFERENCES are the index's
-	// (resolve.go).
-	CacheIsIndex bool
-	// Embedder, when set, embeds the symbols and commits (embed.go);
-	// EmbedProvider names its provider and EmbedTokens is the token budget
-	// of one text. Vectors of the current index with the same text and
-	// identity are reused.
-	Embedder      embed.Embedder
-	EmbedProvider string
-	EmbedTokens   int
-	// VectorExactLimit is the number of symbol vectors from which they are
+}
+
+// SizeHint is the size of the current index's graph. EdgesByType counts
+// its edges by type (nil when not known): those the run appends without
+// looking them up need no room in the graph's edge index (indexedEdges).
+type SizeHint struct {
+	Nodes, Edges int
+	EdgesByType  map[string]int
+}
+
+// Embedding configures the embedding of symbols and commits (embed.go).
+type Embedding struct {
+	// Embedder, when set, embeds; Provider names its provider and Tokens
+	// is the token budget of one text. Vectors of the current index with
+	// the same text and identity are reused.
+	Embedder embed.Embedder
+	Provider string
+	Tokens   int
+	// ExactLimit is the number of symbol vectors from which they are
 	// linked into an HNSW; 0 means vector.ExactLimit.
-	VectorExactLimit int
-	// Listing, when set, is the listing of Root's files, started earlier
-	// (repofiles.StartListing).
-	Listing *repofiles.Listing
-	// Resolving, when set, is called once the first language family's
-	// program is built, as its declarations are added: that runs on one
-	// core, and the caller may give the other something to do.
-	Resolving func()
-	// Ahead, when set, gives the current index's snapshot (nil when there
-	// is none to give): a run whose history records are the index's
-	// carries the index's history part over when the snapshot says linking
-	// them again would give it back (store/carry.go). Not with an
-	// Embedder (commits are embedded from the graph).
-	Ahead func() *store.Ahead
-	// Changed are the files git lists as changed in the work tree (or
-	// that were when the index was built): they are parsed first, as the
-	// ones most likely to be extracted rather than read from the cache.
-	// Only the order of the work depends on them.
-	Changed []string
-	// SizeHint is the size of the graph expected (the current index's),
-	// which the graph is given room for at once; zero when not known.
-	// EdgesByType counts the index's edges by type (nil when not known):
-	// those the run appends without looking them up need no room in the
-	// graph's edge index (indexedEdges).
-	SizeHint struct {
-		Nodes, Edges int
-		EdgesByType  map[string]int
-	}
+	ExactLimit int
 }
 
 // indexedEdges is how many edges the graph's edge index is given room
@@ -114,11 +133,11 @@ type Options struct {
 // all are appended without one. A run that resolves every file grows the
 // index as it goes.
 func indexedEdges(opts *Options) int {
-	n := opts.SizeHint.Edges
-	if !opts.CacheIsIndex || opts.SizeHint.EdgesByType == nil {
+	n := opts.Previous.SizeHint.Edges
+	if !opts.Previous.CacheIsIndex || opts.Previous.SizeHint.EdgesByType == nil {
 		return n
 	}
-	for name, count := range opts.SizeHint.EdgesByType {
+	for name, count := range opts.Previous.SizeHint.EdgesByType {
 		switch t := graph.ParseEdgeType(name); {
 		case t == graph.EdgeCalls, t == graph.EdgeReferences, t == graph.EdgeMemberOf,
 			t == graph.EdgeStepInProcess, t == graph.EdgeEntryPointOf, t.IsHistory():
@@ -145,11 +164,11 @@ type Result struct {
 	// without an embedder.
 	Vectors *store.Vectors
 	Stats   Stats
-	// Cache holds this run's facts, for the next run (Options.Cache); nil
+	// Cache holds this run's facts, for the next run (Options.Previous.Cache); nil
 	// when the run had no cache.
 	Cache *ExtractCache
 	// CarriedHistory counts the history part of the index that Graph
-	// leaves out, when the run carried it over (Options.Ahead): Graph then
+	// leaves out, when the run carried it over (Options.Previous.Ahead): Graph then
 	// holds the code, and the commits read since with the index's Commit
 	// nodes their edges reach, and the index must be written in place with
 	// the history kept (store.WriteOptions.CarryHistory).
@@ -251,7 +270,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	for _, p := range opts.Changed {
 		first[p] = true
 	}
-	results, err := parseAll(ctx, opts.Root, w.Files, w.Infos, first, opts.Workers, opts.MaxFileSize, configs, opts.Cache,
+	results, err := parseAll(ctx, opts.Root, w.Files, w.Infos, first, opts.Workers, opts.MaxFileSize, configs, opts.Previous.Cache,
 		func(done, total int) { emit(Event{Phase: "parse", Done: done, Total: total}) })
 	if err != nil {
 		return nil, err
@@ -260,15 +279,15 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 
 	start = time.Now()
 	emit(Event{Phase: "resolve"})
-	g := graph.NewSized(opts.SizeHint.Nodes, opts.SizeHint.Edges, indexedEdges(&opts))
+	g := graph.NewSized(opts.Previous.SizeHint.Nodes, opts.Previous.SizeHint.Edges, indexedEdges(&opts))
 	config := map[string][]byte{}
 	families := map[lang.Rules][]*lang.FileFacts{}
 	var familyOrder []lang.Rules
 	var kept []string
 	extracted := map[string]bool{} // files whose facts were not reused
 	var next *ExtractCache
-	if opts.Cache != nil {
-		next = NewExtractCache(opts.Cache.Key)
+	if opts.Previous.Cache != nil {
+		next = NewExtractCache(opts.Previous.Cache.Key)
 	}
 	for _, r := range results {
 		if next != nil && r.encoded != nil {
@@ -351,9 +370,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	start = time.Now()
 	emit(Event{Phase: "enrich"})
 	var previous *graph.Partition
-	previousWhy := opts.CommunitiesWhy
-	if opts.Communities != nil {
-		previous, previousWhy = opts.Communities()
+	previousWhy := opts.Previous.CommunitiesWhy
+	if opts.Previous.Communities != nil {
+		previous, previousWhy = opts.Previous.Communities()
 	}
 	fs, err := enrich.Run(ctx, g, enrich.Options{Previous: previous, PreviousWhy: previousWhy,
 		Changed: func(p string) bool { return extracted[p] }})
@@ -374,7 +393,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		timed("history", start)
 	}
 	var vecs *store.Vectors
-	if opts.Embedder != nil {
+	if opts.Embedding.Embedder != nil {
 		start = time.Now()
 		v, est, err := addEmbeddings(ctx, &opts, g, emit)
 		if err != nil {

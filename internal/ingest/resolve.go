@@ -11,7 +11,7 @@ import (
 )
 
 // Resolving only what an edit can affect. A re-index whose extraction
-// cache is the one written with the index (Options.CacheIsIndex) knows each
+// cache is the one written with the index (Options.Previous.CacheIsIndex) knows each
 // changed file's facts before and after the edit, and the index's snapshot
 // holds every file's CALLS and REFERENCES edges as resolution gave them.
 // lang.Affected names the files whose edges the edit can change; only
@@ -80,17 +80,17 @@ func newResolution(opts *Options, g *graph.Graph, st *Stats, next *ExtractCache,
 	sources map[string]bool, configs [sha256.Size]byte) *resolution {
 	r := &resolution{opts: opts, g: g, st: st, next: next, changed: changed, removed: map[lang.Rules]bool{}}
 	switch {
-	case opts.Cache == nil || !opts.CacheIsIndex:
+	case opts.Previous.Cache == nil || !opts.Previous.CacheIsIndex:
 		r.reuse = "the extraction cache is not the index's"
-	case opts.Ahead == nil:
+	case opts.Previous.Ahead == nil:
 		r.reuse = "the index's snapshot is not read"
-	case opts.Cache.Configs != configs:
+	case opts.Previous.Cache.Configs != configs:
 		r.reuse = "a configuration file changed"
 	}
 	if r.reuse != "" {
 		return r
 	}
-	opts.Cache.paths(func(p string) {
+	opts.Previous.Cache.paths(func(p string) {
 		if !sources[p] {
 			if l := lang.ForPath(p); l != nil {
 				r.removed[l.Rules()] = true
@@ -132,7 +132,7 @@ func (r *resolution) family(rules lang.Rules, facts []*lang.FileFacts, config ma
 	}
 	fr.prog.AddDeclarations(r.g)
 	timeline.Mark("resolve: %s declarations", name)
-	if why := <-affected; why != "" && r.st.ResolveAllWhy == "" && r.opts.Cache != nil && r.opts.CacheIsIndex {
+	if why := <-affected; why != "" && r.st.ResolveAllWhy == "" && r.opts.Previous.Cache != nil && r.opts.Previous.CacheIsIndex {
 		r.st.ResolveAllWhy = why
 	}
 	keep := func(p string) bool { return fr.affected == nil || fr.affected[p] }
@@ -158,7 +158,7 @@ func (r *resolution) affected(fr *familyRun) string {
 		if !r.changed[f.Path] {
 			continue
 		}
-		old := r.opts.Cache.prior(f.Path)
+		old := r.opts.Previous.Cache.prior(f.Path)
 		if old == nil {
 			return "the extraction cache has no earlier facts of " + f.Path
 		}
@@ -170,7 +170,7 @@ func (r *resolution) affected(fr *familyRun) string {
 	}
 	for _, f := range fr.facts {
 		if !aff[f.Path] {
-			if _, ok := r.opts.Cache.resolved(f.Path); !ok {
+			if _, ok := r.opts.Previous.Cache.resolved(f.Path); !ok {
 				return "the extraction cache has no call counts for " + f.Path
 			}
 		}
@@ -220,7 +220,7 @@ func (r *resolution) finish(runs []*familyRun) {
 	var edges []graph.Edge
 	var ends [][2]int32
 	why := ""
-	a := r.opts.Ahead()
+	a := r.opts.Previous.Ahead()
 	if a == nil {
 		why = "the index's snapshot could not be read"
 	} else {
@@ -249,7 +249,7 @@ func (r *resolution) finish(runs []*familyRun) {
 		return
 	}
 	for p := range unresolved {
-		st, _ := r.opts.Cache.resolved(p)
+		st, _ := r.opts.Previous.Cache.resolved(p)
 		r.st.Resolve.Add(st)
 		if r.next != nil {
 			r.next.setResolved(p, st)

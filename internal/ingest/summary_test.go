@@ -100,8 +100,8 @@ func TestIndexedEdges(t *testing.T) {
 		{true, nil, 800},
 		{true, map[string]int{"CALLS": 900}, 0},
 	} {
-		o := &Options{CacheIsIndex: c.cacheIsIndex}
-		o.SizeHint.Edges, o.SizeHint.EdgesByType = 800, c.byType
+		o := &Options{Previous: Previous{CacheIsIndex: c.cacheIsIndex}}
+		o.Previous.SizeHint.Edges, o.Previous.SizeHint.EdgesByType = 800, c.byType
 		if got := indexedEdges(o); got != c.want {
 			t.Errorf("cache is the index's %v, by type %v: %d, want %d", c.cacheIsIndex, c.byType, got, c.want)
 		}

@@ -98,11 +98,11 @@ func (e *extractor) readMacroArgs(x *extraction) error {
 		return err
 	}
 	defer tree.Close()
-	_, uses := e.q.All.CollectSplit(e.Cursor, tree.RootNode(), buf, e.q.DefsPatterns)
+	_, uses := e.Q.All.CollectSplit(e.Cursor, tree.RootNode(), buf, e.Q.DefsPatterns)
 	var (
-		cCall   = e.q.All.Capture("call")
-		cCallee = e.q.All.Capture("callee")
-		cArgs   = e.q.All.Capture("args")
+		cCall   = e.Q.All.Capture("call")
+		cCallee = e.Q.All.Capture("callee")
+		cArgs   = e.Q.All.Capture("args")
 	)
 	lines := lineStarts(x.src)
 	orig := x.src

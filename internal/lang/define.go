@@ -27,7 +27,8 @@ type Spec[Q any] struct {
 	// holds the queries; Extract reads with the extractor's ExtractTree.
 	NewExtractor func(base *ExtractorBase[Q]) TreeExtractor
 	// Walk is, for a language without NewExtractor, the walk of one file
-	// that a WalkExtractor runs.
+	// that a WalkExtractor runs (with Compile, typically NoQueries, the
+	// language is still a Preparer: Prepare loads its grammar).
 	Walk func(path string, src []byte, tree *ts.Tree, symbolsOnly bool) *FileFacts
 
 	// StandAlone: the language's top-level declarations stand alone

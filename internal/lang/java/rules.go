@@ -100,9 +100,7 @@ func (rules) Export(p *lang.Program, m *lang.Module, name string) lang.Value {
 		return lang.SymValue(t)
 	}
 	if m.IsPackage || m.PackagePrefix {
-		if sub, ok := p.Modules[m.Key+"."+name]; ok {
-			return lang.ModuleValue(sub)
-		}
+		return lang.Subpackage(p, m, name)
 	}
 	return lang.None()
 }

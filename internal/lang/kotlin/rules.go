@@ -154,10 +154,7 @@ func (rules) Export(p *lang.Program, m *lang.Module, name string) lang.Value {
 	if ids := m.Scope[name]; len(ids) > 0 && m.IsPackage {
 		return lang.SymsValue(ids)
 	}
-	if sub, ok := p.Modules[m.Key+"."+name]; ok {
-		return lang.ModuleValue(sub)
-	}
-	return lang.None()
+	return lang.Subpackage(p, m, name)
 }
 
 // Lookup resolves a simple name: members of the enclosing classes and
@@ -278,14 +275,7 @@ func isIdent(s string) bool {
 // IMPORTS edge to the file that declares it; `import a.b.*` makes the
 // package's names visible, with an IMPORTS edge to its Package node.
 func (rules) BindImports(p *lang.Program, f *lang.File) {
-	seen := map[string]bool{}
-	edge := func(target string, line int) {
-		if target == "" || target == graph.FileID(f.Facts.Path) || seen[target] {
-			return
-		}
-		seen[target] = true
-		f.ImportEdges = append(f.ImportEdges, lang.ImportEdge{Target: target, Line: line})
-	}
+	edge := lang.ImportEdgeOnce(f)
 	for _, imp := range f.Facts.Imports {
 		if imp.Kind == lang.ImportWildcard {
 			if m, ok := p.Modules[imp.Path]; ok && m.IsPackage && m != f.Module {

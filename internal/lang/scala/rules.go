@@ -100,10 +100,7 @@ func (rules) Export(p *lang.Program, m *lang.Module, name string) lang.Value {
 	if ids := m.Scope[name]; len(ids) > 0 && (m.IsPackage || strings.HasPrefix(m.Key, objectMembers)) {
 		return lang.SymsValue(ids)
 	}
-	if sub, ok := p.Modules[m.Key+"."+name]; ok {
-		return lang.ModuleValue(sub)
-	}
-	return lang.None()
+	return lang.Subpackage(p, m, name)
 }
 
 // Lookup resolves a simple name: members of the enclosing classes and

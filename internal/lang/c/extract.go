@@ -47,9 +47,7 @@ func (e *extractor) ExtractTree(path string, src []byte, tree *ts.Tree) (*lang.F
 		return x.facts, nil
 	}
 	x.uses = true
-	defs, uses := e.Q.All.CollectSplit(e.Cursor, root, src, e.Q.DefsPatterns)
-	x.readDefs(e.Q.All, defs)
-	x.readUses(e.Q.All, uses)
+	e.Q.Read(e.Cursor, root, src, x.readDefs, x.readUses)
 	return x.facts, nil
 }
 
@@ -60,7 +58,7 @@ func (e *extractor) ExtractSymbols(path string, src []byte, tree *ts.Tree) (*lan
 	if isCPlusPlusHeader(path, src) {
 		return x.facts, nil
 	}
-	x.readDefs(e.Q.Defs, e.Q.Defs.Collect(e.Cursor, root, src))
+	e.Q.ReadDefs(e.Cursor, root, src, x.readDefs)
 	return x.facts, nil
 }
 

@@ -22,10 +22,7 @@ func (e *extractor) ExtractTree(path string, src []byte, tree *ts.Tree) (*lang.F
 	root := tree.RootNode()
 	x := newExtraction(path, src, root)
 	x.facts.Constraint = buildConstraint(src)
-	// Declarations must all be known before uses are attributed to them.
-	defs, uses := e.Q.All.CollectSplit(e.Cursor, root, src, e.Q.DefsPatterns)
-	x.readDefs(e.Q.All, defs)
-	x.readUses(e.Q.All, uses)
+	e.Q.Read(e.Cursor, root, src, x.readDefs, x.readUses)
 	x.readRefs()
 	x.addAnonStructs()
 	return x.facts, nil
@@ -38,7 +35,7 @@ func (e *extractor) ExtractTree(path string, src []byte, tree *ts.Tree) (*lang.F
 func (e *extractor) ExtractSymbols(path string, src []byte, tree *ts.Tree) (*lang.FileFacts, error) {
 	root := tree.RootNode()
 	x := newExtraction(path, src, root)
-	x.readDefs(e.Q.Defs, e.Q.Defs.Collect(e.Cursor, root, src))
+	e.Q.ReadDefs(e.Cursor, root, src, x.readDefs)
 	return x.facts, nil
 }
 

@@ -1,6 +1,8 @@
 package lang
 
 import (
+	"fmt"
+	"io/fs"
 	"sync"
 
 	ts "github.com/tree-sitter/go-tree-sitter"
@@ -170,9 +172,34 @@ func (b *ExtractorBase[Q]) Extract(path string, src []byte) (*FileFacts, error) 
 func NoQueries(*ts.Language) struct{} { return struct{}{} }
 
 // SplitCompiler is the Compile of a language with a declarations query
-// and a uses query (CompileSplit).
-func SplitCompiler(name, defs, uses string) func(*ts.Language) *SplitQueries {
-	return func(l *ts.Language) *SplitQueries { return CompileSplit(l, name, defs, uses) }
+// and a uses query (CompileSplit): queries/defs.scm and the one other
+// .scm file of queries/ in fsys, the language's embedded files.
+func SplitCompiler(name string, fsys fs.FS) func(*ts.Language) *SplitQueries {
+	return func(l *ts.Language) *SplitQueries {
+		defs, uses := QuerySources(name, fsys)
+		return CompileSplit(l, name, defs, uses)
+	}
+}
+
+// QuerySources reads a language's two embedded queries: queries/defs.scm
+// and the one other .scm file of queries/ in fsys. A missing or extra
+// file is a programming error: it panics.
+func QuerySources(name string, fsys fs.FS) (defs, uses string) {
+	paths, err := fs.Glob(fsys, "queries/*.scm")
+	if err != nil || len(paths) != 2 || paths[0] != "queries/defs.scm" && paths[1] != "queries/defs.scm" {
+		panic(fmt.Sprintf("lang: %s: want queries/defs.scm and one other query, have %v", name, paths))
+	}
+	read := func(p string) string {
+		b, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			panic(fmt.Sprintf("lang: %s: %v", name, err))
+		}
+		return string(b)
+	}
+	if paths[0] == "queries/defs.scm" {
+		return read(paths[0]), read(paths[1])
+	}
+	return read(paths[1]), read(paths[0])
 }
 
 // NewFileFacts starts the facts of one file of language, src parsed into

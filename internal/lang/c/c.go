@@ -1,7 +1,7 @@
 package c
 
 import (
-	_ "embed"
+	"embed"
 
 	ts "github.com/tree-sitter/go-tree-sitter"
 	tsc "github.com/tree-sitter/tree-sitter-c/bindings/go"
@@ -9,11 +9,8 @@ import (
 	"gitnexus.dev/gitnexus/internal/lang"
 )
 
-//go:embed queries/defs.scm
-var defsSource string
-
-//go:embed queries/uses.scm
-var usesSource string
+//go:embed queries/*.scm
+var queries embed.FS
 
 // Language is the registered C language.
 //
@@ -27,7 +24,7 @@ var Language = lang.Define(lang.Spec[*lang.SplitQueries]{
 	Extensions:   []string{".c", ".h"},
 	RulesOf:      func() lang.Rules { return family },
 	Grammar:      func() *ts.Language { return ts.NewLanguage(tsc.Language()) },
-	Compile:      lang.SplitCompiler("c", defsSource, usesSource),
+	Compile:      lang.SplitCompiler("c", queries),
 	NewExtractor: func(b *lang.ExtractorBase[*lang.SplitQueries]) lang.TreeExtractor { return &extractor{b} },
 	StandAlone:   true,
 	MemberBodies: []string{"field_declaration_list"},

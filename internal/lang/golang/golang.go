@@ -1,7 +1,7 @@
 package golang
 
 import (
-	_ "embed"
+	"embed"
 
 	ts "github.com/tree-sitter/go-tree-sitter"
 	tsgo "github.com/tree-sitter/tree-sitter-go/bindings/go"
@@ -9,11 +9,8 @@ import (
 	"gitnexus.dev/gitnexus/internal/lang"
 )
 
-//go:embed queries/defs.scm
-var defsSource string
-
-//go:embed queries/facts.scm
-var factsSource string
+//go:embed queries/*.scm
+var queries embed.FS
 
 // Language is the registered Go language.
 //
@@ -26,7 +23,7 @@ var Language = lang.Define(lang.Spec[*lang.SplitQueries]{
 	Extensions:   []string{".go"},
 	Rules:        rules{},
 	Grammar:      func() *ts.Language { return ts.NewLanguage(tsgo.Language()) },
-	Compile:      lang.SplitCompiler("go", defsSource, factsSource),
+	Compile:      lang.SplitCompiler("go", queries),
 	NewExtractor: func(b *lang.ExtractorBase[*lang.SplitQueries]) lang.TreeExtractor { return &extractor{b} },
 	StandAlone:   true,
 	MemberBodies: []string{"field_declaration_list"},

@@ -1,7 +1,7 @@
 package java
 
 import (
-	_ "embed"
+	"embed"
 	"strings"
 
 	ts "github.com/tree-sitter/go-tree-sitter"
@@ -10,11 +10,8 @@ import (
 	"gitnexus.dev/gitnexus/internal/lang"
 )
 
-//go:embed queries/defs.scm
-var defsSource string
-
-//go:embed queries/uses.scm
-var usesSource string
+//go:embed queries/*.scm
+var queries embed.FS
 
 // Language is the registered Java language.
 //
@@ -27,7 +24,7 @@ var Language = lang.Define(lang.Spec[*lang.SplitQueries]{
 	Extensions:   []string{".java"},
 	Rules:        rules{},
 	Grammar:      func() *ts.Language { return ts.NewLanguage(tsjava.Language()) },
-	Compile:      lang.SplitCompiler("java", defsSource, usesSource),
+	Compile:      lang.SplitCompiler("java", queries),
 	NewExtractor: func(b *lang.ExtractorBase[*lang.SplitQueries]) lang.TreeExtractor { return &extractor{b} },
 	StandAlone:   true,
 	MemberBodies: []string{"class_body", "interface_body", "enum_body", "annotation_type_body"},

@@ -1,7 +1,7 @@
 package python
 
 import (
-	_ "embed"
+	"embed"
 
 	ts "github.com/tree-sitter/go-tree-sitter"
 	tspython "github.com/tree-sitter/tree-sitter-python/bindings/go"
@@ -9,11 +9,8 @@ import (
 	"gitnexus.dev/gitnexus/internal/lang"
 )
 
-//go:embed queries/defs.scm
-var defsSource string
-
-//go:embed queries/facts.scm
-var factsSource string
+//go:embed queries/*.scm
+var queryFiles embed.FS
 
 // Language is the registered Python language. It claims `.py` only: stub
 // files (`.pyi`) restate declarations that a `.py` file of the repository
@@ -38,7 +35,8 @@ type queries struct {
 }
 
 func compile(l *ts.Language) *queries {
-	all, bounds := lang.NewQueryParts(l, "python/*.scm", defsSource, factsSource)
+	defs, facts := lang.QuerySources("python", queryFiles)
+	all, bounds := lang.NewQueryParts(l, "python/*.scm", defs, facts)
 	return &queries{all: all, defsPatterns: bounds[0], statements: newStatementKinds(l)}
 }
 

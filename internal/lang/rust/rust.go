@@ -1,7 +1,7 @@
 package rust
 
 import (
-	_ "embed"
+	"embed"
 
 	ts "github.com/tree-sitter/go-tree-sitter"
 	tsrust "github.com/tree-sitter/tree-sitter-rust/bindings/go"
@@ -9,11 +9,8 @@ import (
 	"gitnexus.dev/gitnexus/internal/lang"
 )
 
-//go:embed queries/defs.scm
-var defsSource string
-
-//go:embed queries/uses.scm
-var usesSource string
+//go:embed queries/*.scm
+var queries embed.FS
 
 // Language is the registered Rust language.
 //
@@ -27,7 +24,7 @@ var Language = lang.Define(lang.Spec[*lang.SplitQueries]{
 	Extensions:   []string{".rs"},
 	Rules:        rules{},
 	Grammar:      func() *ts.Language { return ts.NewLanguage(tsrust.Language()) },
-	Compile:      lang.SplitCompiler("rust", defsSource, usesSource),
+	Compile:      lang.SplitCompiler("rust", queries),
 	NewExtractor: func(b *lang.ExtractorBase[*lang.SplitQueries]) lang.TreeExtractor { return &extractor{b} },
 	StandAlone:   true,
 	MemberBodies: []string{"declaration_list"},

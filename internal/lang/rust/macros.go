@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	ts "github.com/tree-sitter/go-tree-sitter"
+
+	"gitnexus.dev/gitnexus/internal/lang"
 )
 
 // Calls in macro arguments. The grammar keeps a macro's arguments as a
@@ -104,7 +106,7 @@ func (e *extractor) readMacroArgs(x *extraction) error {
 		cCallee = e.Q.All.Capture("callee")
 		cArgs   = e.Q.All.Capture("args")
 	)
-	lines := lineStarts(x.src)
+	lines := lang.LineStarts(x.src)
 	orig := x.src
 	x.src = buf
 	defer func() { x.src = orig }()

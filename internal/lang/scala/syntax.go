@@ -62,15 +62,7 @@ func (x *extraction) signature(n *ts.Node) string {
 }
 
 // doc is the first paragraph of the Scaladoc comment above a declaration.
-func (x *extraction) doc(n *ts.Node) string {
-	texts := lang.CommentsBefore(n, x.src, func(c *ts.Node) bool {
-		return c.Kind() == "block_comment" && strings.HasPrefix(lang.Text(c, x.src), "/**")
-	})
-	if len(texts) == 0 {
-		return ""
-	}
-	return lang.FirstParagraph(lang.CleanComment(texts[len(texts)-1:]))
-}
+func (x *extraction) doc(n *ts.Node) string { return lang.DocBlock(n, x.src, "block_comment") }
 
 // typeText is a written type without spaces, "" for none.
 func typeText(x *extraction, n *ts.Node) string {

@@ -52,6 +52,13 @@ type Spec[Q any] struct {
 // Numbered, ContentClaimer) that the spec's fields ask for, and no other;
 // it panics on a combination no language has needed yet.
 func Define[Q any](spec Spec[Q]) Language {
+	l := newDefined(spec)
+	Register(l)
+	return l
+}
+
+// newDefined makes the language spec declares, unregistered.
+func newDefined[Q any](spec Spec[Q]) Language {
 	d := &defined[Q]{spec: spec, grammar: sync.OnceValue(spec.Grammar)}
 	d.compiled = sync.OnceValue(func() Q {
 		var q Q
@@ -80,7 +87,6 @@ func Define[Q any](spec Spec[Q]) Language {
 	default:
 		l = d
 	}
-	Register(l)
 	return l
 }
 

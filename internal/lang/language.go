@@ -1,6 +1,7 @@
 // Package lang holds what every supported language shares: the plain facts an
 // extractor reads off one file (facts.go), the Language interface and its
-// registry, tree-sitter plumbing, and the resolver that turns the facts of
+// registry, the declaration of a language from a Spec (define.go),
+// tree-sitter plumbing, and the resolver that turns the facts of
 // all files into graph nodes and edges (program.go, resolve*.go).
 //
 // Each language lives in its own subpackage (golang, python, typescript,

@@ -615,3 +615,15 @@ func (p *Program) NearestMembers(t SymID, name string) ([]SymID, int) {
 	}
 	return nil, 0
 }
+
+// DeclaringType is the type that declares type t (its nearest enclosing
+// type symbol), or NoSym.
+func (p *Program) DeclaringType(t SymID) SymID {
+	s := p.Sym(t)
+	for i := s.Parent; i >= 0; i = s.File.Facts.Symbols[i].Parent {
+		if s.File.Facts.Symbols[i].Kind.IsType() {
+			return s.File.SymOf(i)
+		}
+	}
+	return NoSym
+}

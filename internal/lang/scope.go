@@ -68,6 +68,19 @@ func CommentsBefore(n *ts.Node, src []byte, isComment func(*ts.Node) bool) []str
 	return out
 }
 
+// DocBlock is the first paragraph of the last `/** */` comment (a node
+// of kind comment) right above n: the doc of a declaration in Kotlin,
+// Scala and PHP.
+func DocBlock(n *ts.Node, src []byte, comment string) string {
+	texts := CommentsBefore(n, src, func(c *ts.Node) bool {
+		return c.Kind() == comment && strings.HasPrefix(Text(c, src), "/**")
+	})
+	if len(texts) == 0 {
+		return ""
+	}
+	return FirstParagraph(CleanComment(texts[len(texts)-1:]))
+}
+
 // CleanComment strips comment markers (//, #, /* */, /** */, leading *) from
 // comment texts and returns the lines.
 func CleanComment(texts []string) []string {

@@ -385,6 +385,21 @@ type SplitQueries struct {
 	Defs         *Query
 }
 
+// Read runs the declarations and uses queries over root as one query and
+// hands their matches to defs, then to uses: the declarations must all be
+// known before uses are attributed to them.
+func (q *SplitQueries) Read(c *ts.QueryCursor, root *ts.Node, src []byte, defs, uses func(*Query, []Match)) {
+	d, u := q.All.CollectSplit(c, root, src, q.DefsPatterns)
+	defs(q.All, d)
+	uses(q.All, u)
+}
+
+// ReadDefs runs the declarations' query alone over root and hands its
+// matches to defs: the symbols of a file without their uses.
+func (q *SplitQueries) ReadDefs(c *ts.QueryCursor, root *ts.Node, src []byte, defs func(*Query, []Match)) {
+	defs(q.Defs, q.Defs.Collect(c, root, src))
+}
+
 // CompileSplit compiles a language's declarations and uses queries; name
 // labels them in errors ("go" gives go/defs.scm).
 func CompileSplit(l *ts.Language, name, defs, uses string) *SplitQueries {

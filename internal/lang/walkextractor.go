@@ -3,10 +3,10 @@ package lang
 import ts "github.com/tree-sitter/go-tree-sitter"
 
 // WalkExtractor is the extractor of a language whose facts are read by
-// one walk of the syntax tree (C#, Kotlin, PHP): the walk reads symbols,
-// and with symbolsOnly false also calls, bindings and imports, so that
-// the same walk serves the index and, symbols only, the history
-// (SymbolReader).
+// one walk of the syntax tree (C#, Kotlin, PHP, Ruby, Scala): the walk
+// reads symbols, and with symbolsOnly false also calls, bindings and
+// imports, so that the same walk serves the index and, symbols only, the
+// history (SymbolReader).
 type WalkExtractor struct {
 	*TreeParser
 	grammar *ts.Language

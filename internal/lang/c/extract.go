@@ -27,23 +27,14 @@ import (
 //   - Declarations inside function bodies are locals (bindings), not
 //     symbols.
 
-// Extract parses one C file and returns its facts.
-func (e *extractor) Extract(path string, src []byte) (*lang.FileFacts, error) {
-	return e.ExtractParsed(path, src, e.ExtractTree)
-}
-
-// Grammar is the tree-sitter language of C files.
-func (e *extractor) Grammar(string) *ts.Language { return e.q.Lang }
-
 func newExtraction(path string, src []byte, root *ts.Node) *extraction {
-	x := &extraction{
+	facts := lang.NewFileFacts("c", path, src, root)
+	return &extraction{
 		src:    src,
-		facts:  &lang.FileFacts{Path: path, Language: "c", Lines: lang.CountLines(src)},
+		facts:  facts,
+		scopes: lang.NewScopeFinder(&facts.Symbols),
 		macros: map[string]bool{},
 	}
-	x.scopes = lang.NewScopeFinder(&x.facts.Symbols)
-	x.facts.SyntaxErrors = lang.CountSyntaxErrors(root)
-	return x
 }
 
 // ExtractTree reads the facts off a tree of src the caller parsed. A
@@ -56,9 +47,7 @@ func (e *extractor) ExtractTree(path string, src []byte, tree *ts.Tree) (*lang.F
 		return x.facts, nil
 	}
 	x.uses = true
-	defs, uses := e.q.All.CollectSplit(e.Cursor, root, src, e.q.DefsPatterns)
-	x.readDefs(e.q.All, defs)
-	x.readUses(e.q.All, uses)
+	e.Q.Read(e.Cursor, root, src, x.readDefs, x.readUses)
 	return x.facts, nil
 }
 
@@ -69,7 +58,7 @@ func (e *extractor) ExtractSymbols(path string, src []byte, tree *ts.Tree) (*lan
 	if isCPlusPlusHeader(path, src) {
 		return x.facts, nil
 	}
-	x.readDefs(e.q.Defs, e.q.Defs.Collect(e.Cursor, root, src))
+	e.Q.ReadDefs(e.Cursor, root, src, x.readDefs)
 	return x.facts, nil
 }
 

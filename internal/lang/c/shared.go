@@ -5,6 +5,7 @@ import (
 
 	ts "github.com/tree-sitter/go-tree-sitter"
 
+	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/lang"
 )
 
@@ -74,4 +75,20 @@ func IsWrite(n, parent *ts.Node) bool {
 		return true
 	}
 	return false
+}
+
+// MacroSymbol is the symbol of a function-like macro definition n: hidden
+// ("#define.NAME", decorated "define"), so that calls of its name are
+// known to be macro invocations. It reports false for a macro without a
+// name.
+func MacroSymbol(n *ts.Node, src []byte) (lang.Symbol, bool) {
+	nameNode := n.ChildByFieldName("name")
+	if nameNode == nil {
+		return lang.Symbol{}, false
+	}
+	name := lang.Text(nameNode, src)
+	return lang.Symbol{
+		Kind: graph.KindFunction, Name: name, Qual: "#define." + name, Parent: -1,
+		Span: lang.SpanOf(n), Hidden: true, Abstract: true, Decorators: []string{"define"},
+	}, true
 }

@@ -178,15 +178,10 @@ func isLiteral(v string) bool {
 // addMacro records a function-like macro: hidden, so that calls of its
 // name are known to be macro invocations.
 func (x *extraction) addMacro(n *ts.Node) {
-	name := n.ChildByFieldName("name")
-	if name == nil {
-		return
+	if s, ok := MacroSymbol(n, x.src); ok {
+		x.macros[s.Name] = true
+		x.add(s)
 	}
-	x.macros[x.text(name)] = true
-	x.add(lang.Symbol{
-		Kind: graph.KindFunction, Name: x.text(name), Qual: "#define." + x.text(name), Parent: -1,
-		Span: lang.SpanOf(n), Hidden: true, Abstract: true, Decorators: []string{"define"},
-	})
 }
 
 // addInclude records an #include of a header named between quotes or

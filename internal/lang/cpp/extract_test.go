@@ -7,6 +7,7 @@ import (
 	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/lang"
 	"gitnexus.dev/gitnexus/internal/lang/cpp"
+	"gitnexus.dev/gitnexus/internal/lang/langtest"
 )
 
 // TestSymbolDetails extracts one file and checks what each symbol carries
@@ -63,15 +64,7 @@ int shop::model::Record::size() const { return 0; }
 template <typename T>
 T pick(const T& a, T&& b) { return a; }
 `
-	ex, err := cpp.Language.NewExtractor()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ex.Close()
-	facts, err := ex.Extract("src/record.cpp", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
+	facts := langtest.Extract(t, cpp.Language, "src/record.cpp", src)
 	if facts.Language != "cpp" || facts.SyntaxErrors != 0 {
 		t.Errorf("language %q, %d syntax errors; want cpp, 0", facts.Language, facts.SyntaxErrors)
 	}

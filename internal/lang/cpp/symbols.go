@@ -23,7 +23,6 @@ const (
 	decoVirtual        = "virtual"
 	decoOverride       = "override"
 	decoSpecialization = "specialization"
-	decoDefine         = "define"
 	// decoScoped marks an `enum class`: its enumerators stay in it.
 	decoScoped = "scoped"
 )
@@ -462,13 +461,8 @@ func (x *extraction) addInclude(n *ts.Node) {
 // addMacro records a function-like macro: hidden, so that calls of its
 // name are known to be macro invocations.
 func (x *extraction) addMacro(n *ts.Node) {
-	name := n.ChildByFieldName("name")
-	if name == nil {
-		return
+	if s, ok := c.MacroSymbol(n, x.src); ok {
+		x.macros[s.Name] = true
+		x.add(s)
 	}
-	x.macros[x.text(name)] = true
-	x.add(lang.Symbol{
-		Kind: graph.KindFunction, Name: x.text(name), Qual: defineMark + x.text(name), Parent: -1,
-		Span: lang.SpanOf(n), Hidden: true, Abstract: true, Decorators: []string{decoDefine},
-	})
 }

@@ -6,6 +6,7 @@ import (
 	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/lang"
 	"gitnexus.dev/gitnexus/internal/lang/csharp"
+	"gitnexus.dev/gitnexus/internal/lang/langtest"
 )
 
 // TestSymbolDetails extracts one file and checks what each symbol carries
@@ -40,15 +41,7 @@ enum State { Open, Closed }
 
 public record Size(int W, Item H);
 `
-	ex, err := csharp.Language.NewExtractor()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ex.Close()
-	facts, err := ex.Extract("src/Order.cs", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
+	facts := langtest.Extract(t, csharp.Language, "src/Order.cs", src)
 	if facts.Package != "Shop.Orders" {
 		t.Errorf("package %q, want Shop.Orders", facts.Package)
 	}

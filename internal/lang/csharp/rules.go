@@ -173,29 +173,7 @@ func joinPartials(p *lang.Program) {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		decls := byQual[k]
-		own := make([][]lang.SymID, len(decls))
-		for i, d := range decls {
-			for _, ids := range p.AllMembers(d) {
-				for _, m := range ids {
-					if p.Owner(m) == d {
-						own[i] = append(own[i], m)
-					}
-				}
-			}
-			sort.Slice(own[i], func(a, b int) bool { return own[i][a] < own[i][b] })
-		}
-		for i, d := range decls {
-			for j := range decls {
-				if i == j {
-					continue
-				}
-				for _, m := range own[j] {
-					p.AddMember(d, m)
-					p.SetOwner(m, decls[j])
-				}
-			}
-		}
+		p.JoinDeclarations(byQual[k])
 	}
 }
 
@@ -349,29 +327,14 @@ func (r rules) typesAt(p *lang.Program, fqn string) []lang.SymID {
 // ParseType reads a dotted type name as the extractor writes it; "T[]"
 // is a sequence of T.
 func (rules) ParseType(text string) lang.TypeExpr {
-	t := strings.TrimSpace(text)
-	var elem uint8
-	for strings.HasSuffix(t, "[]") {
-		t, elem = t[:len(t)-2], elem+1
-	}
-	if t == "" {
-		return lang.TypeExpr{}
-	}
-	return lang.TypeExpr{Path: strings.Split(t, "."), Elem: elem}
+	return lang.ParseDottedType(text)
 }
 
 // BindImports turns using directives into IMPORTS edges: a namespace
 // import to the namespace's Package node, an alias or `using static` to
 // the file declaring the type.
 func (r rules) BindImports(p *lang.Program, f *lang.File) {
-	seen := map[string]bool{}
-	edge := func(target string, line int) {
-		if target == "" || target == graph.FileID(f.Facts.Path) || seen[target] {
-			return
-		}
-		seen[target] = true
-		f.ImportEdges = append(f.ImportEdges, lang.ImportEdge{Target: target, Line: line})
-	}
+	edge := lang.ImportEdgeOnce(f)
 	for _, imp := range f.Facts.Imports {
 		if m, ok := p.Modules[imp.Path]; ok && m.IsPackage && imp.Kind == lang.ImportWildcard {
 			edge(graph.PackageID(m.Key), imp.Line)

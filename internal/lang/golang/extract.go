@@ -11,23 +11,10 @@ import (
 	"gitnexus.dev/gitnexus/internal/lang"
 )
 
-// Extract parses one Go file and returns its facts.
-func (e *extractor) Extract(path string, src []byte) (*lang.FileFacts, error) {
-	return e.ExtractParsed(path, src, e.ExtractTree)
-}
-
-// Grammar is the tree-sitter language of Go files.
-func (e *extractor) Grammar(string) *ts.Language { return e.q.Lang }
-
 // newExtraction starts reading the file path (src, parsed into root).
 func newExtraction(path string, src []byte, root *ts.Node) *extraction {
-	x := &extraction{
-		src:   src,
-		facts: &lang.FileFacts{Path: path, Language: "go", Lines: lang.CountLines(src)},
-	}
-	x.scopes = lang.NewScopeFinder(&x.facts.Symbols)
-	x.facts.SyntaxErrors = lang.CountSyntaxErrors(root)
-	return x
+	facts := lang.NewFileFacts("go", path, src, root)
+	return &extraction{src: src, facts: facts, scopes: lang.NewScopeFinder(&facts.Symbols)}
 }
 
 // ExtractTree reads the facts off a tree of src the caller parsed.
@@ -35,10 +22,7 @@ func (e *extractor) ExtractTree(path string, src []byte, tree *ts.Tree) (*lang.F
 	root := tree.RootNode()
 	x := newExtraction(path, src, root)
 	x.facts.Constraint = buildConstraint(src)
-	// Declarations must all be known before uses are attributed to them.
-	defs, uses := e.q.All.CollectSplit(e.Cursor, root, src, e.q.DefsPatterns)
-	x.readDefs(e.q.All, defs)
-	x.readUses(e.q.All, uses)
+	e.Q.Read(e.Cursor, root, src, x.readDefs, x.readUses)
 	x.readRefs()
 	x.addAnonStructs()
 	return x.facts, nil
@@ -51,7 +35,7 @@ func (e *extractor) ExtractTree(path string, src []byte, tree *ts.Tree) (*lang.F
 func (e *extractor) ExtractSymbols(path string, src []byte, tree *ts.Tree) (*lang.FileFacts, error) {
 	root := tree.RootNode()
 	x := newExtraction(path, src, root)
-	x.readDefs(e.q.Defs, e.q.Defs.Collect(e.Cursor, root, src))
+	e.Q.ReadDefs(e.Cursor, root, src, x.readDefs)
 	return x.facts, nil
 }
 

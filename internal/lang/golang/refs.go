@@ -20,7 +20,7 @@ import (
 // identifiers, and names called as functions. On the standard library that
 // keeps about a third of the 1.2 million names mentioned.
 func (x *extraction) readRefs() {
-	lines := lineStarts(x.src)
+	lines := lang.LineStarts(x.src)
 	locals := map[int]map[string]bool{}
 	for _, b := range x.facts.Bindings {
 		if b.Scope >= 0 {
@@ -126,16 +126,4 @@ func (x *extraction) scanRefs(scope int, lines []int, locals map[string]bool) {
 			emit("", t.lit, t.off)
 		}
 	}
-}
-
-// lineStarts returns the byte offset at which each line starts, with a
-// sentinel, so that sort.SearchInts(lines, off+1) is the 1-based line of off.
-func lineStarts(src []byte) []int {
-	out := []int{0}
-	for i, b := range src {
-		if b == '\n' {
-			out = append(out, i+1)
-		}
-	}
-	return out
 }

@@ -378,7 +378,7 @@ func (rules) ParseType(text string) lang.TypeExpr {
 			}
 			parts := strings.Split(t, ".")
 			for _, part := range parts {
-				if part == "" || !isIdent(part) {
+				if part == "" || !lang.IsIdentifier(part, "") {
 					return lang.TypeExpr{}
 				}
 			}
@@ -402,14 +402,4 @@ func matchingBracket(s string, open int) int {
 		}
 	}
 	return -1
-}
-
-func isIdent(s string) bool {
-	for i, r := range s {
-		if r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || r > 127 || (i > 0 && r >= '0' && r <= '9') {
-			continue
-		}
-		return false
-	}
-	return s != ""
 }

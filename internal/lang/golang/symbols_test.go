@@ -17,20 +17,12 @@ import (
 // symbols (those of the graph: the hidden anonymous struct types only uses
 // find are left out by design) with what the history reads of them.
 func TestExtractSymbolsMatchesExtract(t *testing.T) {
-	ex, err := golang.Language.NewExtractor()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ex.Close()
-	e, ok := ex.(langtest.SymbolsExtractor)
-	if !ok {
-		t.Fatalf("the golang extractor does not read symbols alone")
-	}
+	e := langtest.NewSymbolsExtractor(t, golang.Language)
 	// The hidden anonymous struct types only uses find are left out by
 	// design.
 	anon := func(s *lang.Symbol) bool { return s.Hidden && strings.Contains(s.Qual, "anonStruct_") }
 	files := 0
-	err = filepath.WalkDir("../../..", func(path string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir("../../..", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}

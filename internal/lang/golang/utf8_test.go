@@ -6,17 +6,14 @@ import (
 	"unicode/utf8"
 
 	"gitnexus.dev/gitnexus/internal/lang/golang"
+	"gitnexus.dev/gitnexus/internal/lang/langtest"
 )
 
 // TestLongSignaturesStayUTF8: a signature cut to its cap ends on a
 // character, not in the middle of one (seen in the Go standard library's
 // tests: a var of Arabic text, a table of strings).
 func TestLongSignaturesStayUTF8(t *testing.T) {
-	ex, err := golang.Language.NewExtractor()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ex.Close()
+	ex := langtest.NewExtractor(t, golang.Language)
 	for shift := 0; shift < 4; shift++ {
 		src := "package p\n\nvar V = `" + strings.Repeat("x", shift) + strings.Repeat("ب", 400) + "`\n\n" +
 			"func F(s string) string { return \"" + strings.Repeat("x", shift) + strings.Repeat("日本", 200) + "\" }\n"

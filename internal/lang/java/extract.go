@@ -9,36 +9,25 @@ import (
 	"gitnexus.dev/gitnexus/internal/lang"
 )
 
-// Extract parses one Java file and returns its facts.
-func (e *extractor) Extract(path string, src []byte) (*lang.FileFacts, error) {
-	return e.ExtractParsed(path, src, e.ExtractTree)
-}
-
-// Grammar is the tree-sitter language of Java files.
-func (e *extractor) Grammar(string) *ts.Language { return e.q.Lang }
-
 // newExtraction starts reading the file path (src, parsed into root).
 func newExtraction(path string, src []byte, root *ts.Node) *extraction {
-	x := &extraction{
+	facts := lang.NewFileFacts("java", path, src, root)
+	return &extraction{
 		src:        src,
-		facts:      &lang.FileFacts{Path: path, Language: "java", Lines: lang.CountLines(src)},
+		facts:      facts,
+		scopes:     lang.NewScopeFinder(&facts.Symbols),
 		anonCount:  map[int]int{},
 		localCount: map[localKey]int{},
 		components: map[int][]lang.Param{},
 		hasCtor:    map[int]bool{},
 	}
-	x.scopes = lang.NewScopeFinder(&x.facts.Symbols)
-	x.facts.SyntaxErrors = lang.CountSyntaxErrors(root)
-	return x
 }
 
 // ExtractTree reads the facts off a tree of src the caller parsed.
 func (e *extractor) ExtractTree(path string, src []byte, tree *ts.Tree) (*lang.FileFacts, error) {
 	root := tree.RootNode()
 	x := newExtraction(path, src, root)
-	defs, uses := e.q.All.CollectSplit(e.Cursor, root, src, e.q.DefsPatterns)
-	x.readDefs(e.q.All, defs)
-	x.readUses(e.q.All, uses)
+	e.Q.Read(e.Cursor, root, src, x.readDefs, x.readUses)
 	return x.facts, nil
 }
 
@@ -48,7 +37,7 @@ func (e *extractor) ExtractTree(path string, src []byte, tree *ts.Tree) (*lang.F
 func (e *extractor) ExtractSymbols(path string, src []byte, tree *ts.Tree) (*lang.FileFacts, error) {
 	root := tree.RootNode()
 	x := newExtraction(path, src, root)
-	x.readDefs(e.q.Defs, e.q.Defs.Collect(e.Cursor, root, src))
+	e.Q.ReadDefs(e.Cursor, root, src, x.readDefs)
 	return x.facts, nil
 }
 

@@ -1,52 +1,8 @@
-// Package java is the Java language: extraction of types, members, imports,
-// calls, local bindings and references from Java source with tree-sitter,
-// and the rules that resolve them (packages by their declaration,
-// single-type, on-demand and static imports, member lookup through enclosing
-// and inherited classes, overloads chosen by argument types).
-//
-// Naming conventions of the graph for Java:
-//   - Nested and inner classes are qualified by their enclosing classes
-//     (Qual "Outer.Inner"); local classes by the enclosing method
-//     ("Outer.run.Local").
-//   - Anonymous classes are Class nodes named the way javac names them,
-//     numbered per enclosing class in order of appearance ("Outer$1",
-//     "Outer$Inner$1", "Outer$1$1" for one inside another), with Qual the
-//     enclosing class's Qual plus ".$N" ("Outer.$1", "Outer.Inner.$1").
-//     Enum constants with a body are anonymous classes of the enum.
-//   - Constructors are named after their class (Qual "Outer.Outer");
-//     overloads get the parameter-type suffix the engine adds to ids.
-//   - Exported means public or protected (members of interfaces and
-//     annotation types are implicitly public).
-//   - Fields are Properties; `static final` fields with UPPER_CASE names,
-//     interface constants and enum constants are Consts. Record components
-//     are Properties.
-//   - Packages are Package nodes keyed by the dotted name; files without a
-//     package declaration form one module per directory, without a node.
-//     IMPORTS edges go from a file to the file declaring a type it imports
-//     (single-type and static imports) and to the Package of an on-demand
-//     package import.
-//
-// Calls:
-//   - `m()`, `this.m()`, `super.m()` (no dispatch), `Type.m()`, `x.m()`
-//     and chains; `new T(...)` calls the constructor chosen by arguments,
-//     or the class itself when it declares none; `this(...)` and
-//     `super(...)` call constructors; the `super()` that javac inserts in a
-//     constructor (or in the default constructor, attributed to the class)
-//     is a call too. An anonymous class creation calls the superclass
-//     constructor (nothing for an interface); an enum constant calls the
-//     enum's constructor.
-//   - Overloads are chosen by argument types (overload.go); a call whose
-//     arguments leave several overloads open links none of them.
-//   - Method references (`Foo::bar`) and annotations are not calls; lambdas
-//     are not nodes, so their calls belong to the enclosing method.
-//   - REFERENCES link methods to the static fields and constants they read
-//     or write, by simple name or through a type (`Color.RED`).
 package java
 
 import (
-	_ "embed"
+	"embed"
 	"strings"
-	"sync"
 
 	ts "github.com/tree-sitter/go-tree-sitter"
 	tsjava "github.com/tree-sitter/tree-sitter-java/bindings/go"
@@ -54,37 +10,31 @@ import (
 	"gitnexus.dev/gitnexus/internal/lang"
 )
 
-//go:embed queries/defs.scm
-var defsSource string
-
-//go:embed queries/uses.scm
-var usesSource string
+//go:embed queries/*.scm
+var queries embed.FS
 
 // Language is the registered Java language.
-var Language lang.Language = javaLanguage{}
+//
+// Its type declarations stand alone: a type declaration's symbols, nested
+// and anonymous classes numbered inside it included, come from its own
+// text; so do the members of a class, interface, enum or annotation type
+// body (lang.MemberBodies), but for anonymous classes (numberedName).
+var Language = lang.Define(lang.Spec[*lang.SplitQueries]{
+	Name:         "java",
+	Extensions:   []string{".java"},
+	Rules:        rules{},
+	Grammar:      func() *ts.Language { return ts.NewLanguage(tsjava.Language()) },
+	Compile:      lang.SplitCompiler("java", queries),
+	NewExtractor: func(b *lang.ExtractorBase[*lang.SplitQueries]) lang.TreeExtractor { return &extractor{b} },
+	StandAlone:   true,
+	MemberBodies: []string{"class_body", "interface_body", "enum_body", "annotation_type_body"},
+	NumberedName: numberedName,
+})
 
-func init() { lang.Register(Language) }
-
-type javaLanguage struct{}
-
-func (javaLanguage) Name() string         { return "java" }
-func (javaLanguage) Extensions() []string { return []string{".java"} }
-func (javaLanguage) Rules() lang.Rules    { return rules{} }
-
-// StandAloneDeclarations: a Java type declaration's symbols, nested and
-// anonymous classes numbered inside it included, come from its own text.
-func (javaLanguage) StandAloneDeclarations() bool { return true }
-
-// MemberBodies: the members of a class, interface, enum or annotation type body stand alone in it
-// (lang.MemberBodies).
-func (javaLanguage) MemberBodies() []string {
-	return []string{"class_body", "interface_body", "enum_body", "annotation_type_body"}
-}
-
-// NumberedName: an anonymous class is named by its order in the enclosing
+// numberedName: an anonymous class is named by its order in the enclosing
 // type (Outer$1), so the members of a type that holds one are read
 // together (lang.Numbered).
-func (javaLanguage) NumberedName(name string) bool {
+func numberedName(name string) bool {
 	i := strings.LastIndexByte(name, '$')
 	if i < 0 || i == len(name)-1 {
 		return false
@@ -97,25 +47,7 @@ func (javaLanguage) NumberedName(name string) bool {
 	return true
 }
 
-// compiled holds the Java queries (lang.SplitQueries), compiled once per
-// process and shared by every extractor.
-var compiled = sync.OnceValue(func() *lang.SplitQueries {
-	return lang.CompileSplit(ts.NewLanguage(tsjava.Language()), "java", defsSource, usesSource)
-})
-
-// Prepare compiles the queries (lang.Preparer).
-func (javaLanguage) Prepare(string) { compiled() }
-
-func (javaLanguage) NewExtractor() (lang.Extractor, error) {
-	q := compiled()
-	tp, err := lang.NewTreeParser(q.Lang)
-	if err != nil {
-		return nil, err
-	}
-	return &extractor{TreeParser: tp, q: q}, nil
-}
-
+// extractor reads Java files with the queries (e.Q).
 type extractor struct {
-	*lang.TreeParser
-	q *lang.SplitQueries
+	*lang.ExtractorBase[*lang.SplitQueries]
 }

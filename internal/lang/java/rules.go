@@ -100,9 +100,7 @@ func (rules) Export(p *lang.Program, m *lang.Module, name string) lang.Value {
 		return lang.SymValue(t)
 	}
 	if m.IsPackage || m.PackagePrefix {
-		if sub, ok := p.Modules[m.Key+"."+name]; ok {
-			return lang.ModuleValue(sub)
-		}
+		return lang.Subpackage(p, m, name)
 	}
 	return lang.None()
 }
@@ -168,7 +166,7 @@ func (rules) ParseType(text string) lang.TypeExpr {
 	}
 	parts := strings.Split(t, ".")
 	for _, part := range parts {
-		if !isIdent(part) {
+		if !lang.IsIdentifier(part, "$") {
 			return lang.TypeExpr{}
 		}
 	}
@@ -195,14 +193,4 @@ func stripTypeArgs(t string) string {
 		}
 	}
 	return b.String()
-}
-
-func isIdent(s string) bool {
-	for i, r := range s {
-		if r == '_' || r == '$' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || r > 127 || (i > 0 && r >= '0' && r <= '9') {
-			continue
-		}
-		return false
-	}
-	return s != ""
 }

@@ -59,15 +59,7 @@ func javaSources(t *testing.T) map[string][]byte {
 // with ExtractSymbols and with the full extraction, and requires the same
 // symbols with what the history reads of them.
 func TestExtractSymbolsMatchesExtract(t *testing.T) {
-	ex, err := java.Language.NewExtractor()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ex.Close()
-	e, ok := ex.(langtest.SymbolsExtractor)
-	if !ok {
-		t.Fatalf("the java extractor does not read symbols alone")
-	}
+	e := langtest.NewSymbolsExtractor(t, java.Language)
 	sources := javaSources(t)
 	if len(sources) < 40 {
 		t.Fatalf("only %d Java sources", len(sources))

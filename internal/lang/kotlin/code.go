@@ -15,7 +15,7 @@ func (x *extraction) addImport(n *ts.Node) {
 	if x.symbolsOnly {
 		return
 	}
-	q := firstNamed(n, "qualified_identifier", "identifier")
+	q := lang.FirstNamed(n, "qualified_identifier", "identifier")
 	if q == nil {
 		return
 	}
@@ -68,10 +68,10 @@ func (x *extraction) code(n *ts.Node, owner int) {
 	case "when_expression", "if_expression":
 		x.addSmartCasts(n)
 	case "constructor_invocation":
-		if t := firstNamed(n, "user_type"); t != nil {
+		if t := lang.FirstNamed(n, "user_type"); t != nil {
 			// A supertype's constructor run by the class header.
 			var args []*lang.Expr
-			if va := firstNamed(n, "value_arguments"); va != nil {
+			if va := lang.FirstNamed(n, "value_arguments"); va != nil {
 				args = x.arguments(va)
 			}
 			x.facts.Calls = append(x.facts.Calls, lang.Call{Scope: x.callScope(n),
@@ -90,11 +90,11 @@ func (x *extraction) code(n *ts.Node, owner int) {
 
 // addBinding records a local `val`/`var`, visible to the end of its block.
 func (x *extraction) addBinding(n *ts.Node) {
-	vd := firstNamed(n, "variable_declaration")
+	vd := lang.FirstNamed(n, "variable_declaration")
 	if vd == nil {
 		return
 	}
-	name := firstNamed(vd, "identifier")
+	name := lang.FirstNamed(vd, "identifier")
 	if name == nil {
 		return
 	}

@@ -41,7 +41,7 @@ func (x *extraction) addElementLambda(nav, al *ts.Node) {
 	if !elementLambdas[fn] || recv.Kind() != "identifier" {
 		return
 	}
-	lambda := firstNamed(al, "lambda_literal")
+	lambda := lang.FirstNamed(al, "lambda_literal")
 	if lambda == nil {
 		return
 	}
@@ -60,14 +60,14 @@ func (x *extraction) addElementLambda(nav, al *ts.Node) {
 // lambdaParam is the name of a lambda's one parameter: `it`, or the one
 // it declares without a type; false for anything else.
 func (x *extraction) lambdaParam(lambda *ts.Node) (string, bool) {
-	ps := firstNamed(lambda, "lambda_parameters")
+	ps := lang.FirstNamed(lambda, "lambda_parameters")
 	if ps == nil {
 		return "it", true
 	}
 	if ps.NamedChildCount() != 1 || ps.NamedChild(0).Kind() != "variable_declaration" {
 		return "", false
 	}
-	id := firstNamed(ps.NamedChild(0), "identifier")
+	id := lang.FirstNamed(ps.NamedChild(0), "identifier")
 	if id == nil || typeChild(ps.NamedChild(0)) != nil {
 		return "", false
 	}

@@ -46,7 +46,7 @@ func (x *extraction) declarations(n *ts.Node, owner int, static bool) {
 		c := n.NamedChild(i)
 		switch c.Kind() {
 		case "package_header":
-			if q := firstNamed(c, "qualified_identifier", "identifier"); q != nil {
+			if q := lang.FirstNamed(c, "qualified_identifier", "identifier"); q != nil {
 				x.facts.Package = x.text(q)
 			}
 		case "import":
@@ -55,7 +55,7 @@ func (x *extraction) declarations(n *ts.Node, owner int, static bool) {
 			x.addType(c, owner)
 		case "companion_object":
 			if owner >= 0 {
-				if body := firstNamed(c, "class_body"); body != nil {
+				if body := lang.FirstNamed(c, "class_body"); body != nil {
 					x.declarations(body, owner, true)
 				}
 			}
@@ -72,7 +72,7 @@ func (x *extraction) declarations(n *ts.Node, owner int, static bool) {
 					Exported: x.exported(c)})
 			}
 		case "enum_entry":
-			if name := firstNamed(c, "identifier"); name != nil && owner >= 0 {
+			if name := lang.FirstNamed(c, "identifier"); name != nil && owner >= 0 {
 				x.add(lang.Symbol{Kind: graph.KindConst, Name: x.text(name), Qual: x.qualOf(owner, x.text(name)),
 					Parent: owner, Span: lang.SpanOf(c), Signature: lang.OneLine(x.text(name)), Exported: true, Static: true,
 					Type: x.facts.Symbols[owner].Qual})
@@ -83,19 +83,6 @@ func (x *extraction) declarations(n *ts.Node, owner int, static bool) {
 			x.code(c, owner)
 		}
 	}
-}
-
-// firstNamed returns the first named child of n of one of the kinds.
-func firstNamed(n *ts.Node, kinds ...string) *ts.Node {
-	for i := uint(0); i < n.NamedChildCount(); i++ {
-		c := n.NamedChild(i)
-		for _, k := range kinds {
-			if c.Kind() == k {
-				return c
-			}
-		}
-	}
-	return nil
 }
 
 // hasToken reports whether n has an anonymous child spelled tok.
@@ -111,7 +98,7 @@ func hasToken(n *ts.Node, tok string) bool {
 // modifierWords are the words of a declaration's modifiers.
 func (x *extraction) modifierWords(n *ts.Node) map[string]bool {
 	words := map[string]bool{}
-	if m := firstNamed(n, "modifiers"); m != nil {
+	if m := lang.FirstNamed(n, "modifiers"); m != nil {
 		for i := uint(0); i < m.NamedChildCount(); i++ {
 			if c := m.NamedChild(i); c.Kind() != "annotation" {
 				words[x.text(c)] = true
@@ -146,24 +133,24 @@ func (x *extraction) addType(n *ts.Node, owner int) {
 	s := lang.Symbol{Kind: kind, Name: name, Qual: x.qualOf(owner, name), Parent: owner, Span: lang.SpanOf(n),
 		Signature: x.signature(n), Doc: x.doc(n), Exported: !words["private"] && !words["internal"],
 		Abstract: words["abstract"] || words["sealed"] || iface, Content: lang.Content(x.src, lang.SpanOf(n))}
-	body := firstNamed(n, "class_body", "enum_class_body")
+	body := lang.FirstNamed(n, "class_body", "enum_class_body")
 	var misread *ts.Node
-	if ds := firstNamed(n, "delegation_specifiers"); ds != nil {
+	if ds := lang.FirstNamed(n, "delegation_specifiers"); ds != nil {
 		for i := uint(0); i < ds.NamedChildCount(); i++ {
 			spec := ds.NamedChild(i)
-			if ed := firstNamed(spec, "explicit_delegation"); ed != nil {
+			if ed := lang.FirstNamed(spec, "explicit_delegation"); ed != nil {
 				// `I by delegate`: the class implements I.
-				if t := firstNamed(ed, "user_type"); t != nil {
+				if t := lang.FirstNamed(ed, "user_type"); t != nil {
 					s.Bases = append(s.Bases, lang.Base{Type: x.text(t), Kind: lang.BaseImplements})
 				}
 				if body == nil && i == ds.NamedChildCount()-1 {
 					misread = misreadBody(ed)
 				}
-			} else if inv := firstNamed(spec, "constructor_invocation"); inv != nil {
-				if t := firstNamed(inv, "user_type"); t != nil {
+			} else if inv := lang.FirstNamed(spec, "constructor_invocation"); inv != nil {
+				if t := lang.FirstNamed(inv, "user_type"); t != nil {
 					s.Bases = append(s.Bases, lang.Base{Type: x.text(t), Kind: lang.BaseExtends})
 				}
-			} else if t := firstNamed(spec, "user_type"); t != nil {
+			} else if t := lang.FirstNamed(spec, "user_type"); t != nil {
 				k := lang.BaseImplements
 				if iface {
 					k = lang.BaseExtends
@@ -173,10 +160,10 @@ func (x *extraction) addType(n *ts.Node, owner int) {
 		}
 	}
 	idx := x.add(s)
-	if pc := firstNamed(n, "primary_constructor"); pc != nil {
+	if pc := lang.FirstNamed(n, "primary_constructor"); pc != nil {
 		x.addPrimaryConstructor(pc, idx, name)
 	}
-	if ds := firstNamed(n, "delegation_specifiers"); ds != nil && misread == nil {
+	if ds := lang.FirstNamed(n, "delegation_specifiers"); ds != nil && misread == nil {
 		x.code(ds, idx)
 	}
 	if body == nil {
@@ -193,12 +180,12 @@ func (x *extraction) addType(n *ts.Node, owner int) {
 // d { ... }`), or nil: the delegate is a plain name, so the braces can
 // only be the class body.
 func misreadBody(ed *ts.Node) *ts.Node {
-	ce := firstNamed(ed, "call_expression")
+	ce := lang.FirstNamed(ed, "call_expression")
 	if ce == nil || ce.NamedChildCount() != 2 || ce.NamedChild(0).Kind() != "identifier" {
 		return nil
 	}
 	if al := ce.NamedChild(1); al.Kind() == "annotated_lambda" {
-		return firstNamed(al, "lambda_literal")
+		return lang.FirstNamed(al, "lambda_literal")
 	}
 	return nil
 }
@@ -214,13 +201,13 @@ func (x *extraction) addPrimaryConstructor(pc *ts.Node, owner int, class string)
 	var props []lang.Symbol
 	var defaults []*ts.Node
 	var plain []lang.Binding
-	if ps := firstNamed(pc, "class_parameters"); ps != nil {
+	if ps := lang.FirstNamed(pc, "class_parameters"); ps != nil {
 		for i := uint(0); i < ps.NamedChildCount(); i++ {
 			p := ps.NamedChild(i)
 			if p.Kind() != "class_parameter" {
 				continue
 			}
-			name := firstNamed(p, "identifier")
+			name := lang.FirstNamed(p, "identifier")
 			if name == nil {
 				continue
 			}
@@ -344,7 +331,7 @@ func (x *extraction) addFunction(n *ts.Node, owner int, static bool) {
 	}
 	name := x.text(nameNode)
 	words := x.modifierWords(n)
-	body := firstNamed(n, "function_body")
+	body := lang.FirstNamed(n, "function_body")
 	s := lang.Symbol{Kind: graph.KindFunction, Name: name, Qual: x.qualOf(owner, name), Parent: owner,
 		Span: lang.SpanOf(n), Signature: x.signature(n), Doc: x.doc(n), Exported: !words["private"] && !words["internal"],
 		Static: static, Content: lang.Content(x.src, lang.SpanOf(n))}
@@ -429,7 +416,7 @@ func (x *extraction) parameters(ps *ts.Node) []lang.Param {
 			}
 			continue
 		}
-		name := firstNamed(p, "identifier")
+		name := lang.FirstNamed(p, "identifier")
 		if name == nil {
 			continue
 		}
@@ -446,14 +433,14 @@ func (x *extraction) addSecondaryConstructor(n *ts.Node, owner int) {
 	class := x.facts.Symbols[owner].Name
 	s := lang.Symbol{Kind: graph.KindConstructor, Name: class, Qual: x.qualOf(owner, class), Parent: owner,
 		Span: lang.SpanOf(n), Signature: x.signature(n), Doc: x.doc(n), Exported: x.exported(n)}
-	if ps := firstNamed(n, "function_value_parameters"); ps != nil {
+	if ps := lang.FirstNamed(n, "function_value_parameters"); ps != nil {
 		s.Params = x.parameters(ps)
 	}
 	idx := x.add(s)
-	if d := firstNamed(n, "constructor_delegation_call"); d != nil && !x.symbolsOnly {
+	if d := lang.FirstNamed(n, "constructor_delegation_call"); d != nil && !x.symbolsOnly {
 		x.addDelegationCall(d)
 	}
-	if b := firstNamed(n, "block"); b != nil {
+	if b := lang.FirstNamed(n, "block"); b != nil {
 		x.code(b, idx)
 	}
 }
@@ -467,7 +454,7 @@ func (x *extraction) addDelegationCall(d *ts.Node) {
 		callee = &lang.Expr{Kind: lang.ExprSuper}
 	}
 	var args []*lang.Expr
-	if va := firstNamed(d, "value_arguments"); va != nil {
+	if va := lang.FirstNamed(d, "value_arguments"); va != nil {
 		args = x.arguments(va)
 		x.code(va, -1)
 	}
@@ -477,11 +464,11 @@ func (x *extraction) addDelegationCall(d *ts.Node) {
 
 // addProperty reads a property of a class or of the file.
 func (x *extraction) addProperty(n *ts.Node, owner int, static bool) {
-	vd := firstNamed(n, "variable_declaration")
+	vd := lang.FirstNamed(n, "variable_declaration")
 	if vd == nil {
 		return
 	}
-	name := firstNamed(vd, "identifier")
+	name := lang.FirstNamed(vd, "identifier")
 	if name == nil {
 		return
 	}
@@ -521,19 +508,11 @@ func (x *extraction) addProperty(n *ts.Node, owner int, static bool) {
 // signature is the declaration up to its body, on one line.
 func (x *extraction) signature(n *ts.Node) string {
 	end := n.EndByte()
-	if body := firstNamed(n, "class_body", "enum_class_body", "function_body", "block"); body != nil {
+	if body := lang.FirstNamed(n, "class_body", "enum_class_body", "function_body", "block"); body != nil {
 		end = body.StartByte()
 	}
 	return lang.OneLine(strings.TrimSpace(string(x.src[n.StartByte():end])))
 }
 
 // doc is the first paragraph of the KDoc comment above a declaration.
-func (x *extraction) doc(n *ts.Node) string {
-	texts := lang.CommentsBefore(n, x.src, func(c *ts.Node) bool {
-		return c.Kind() == "block_comment" && strings.HasPrefix(lang.Text(c, x.src), "/**")
-	})
-	if len(texts) == 0 {
-		return ""
-	}
-	return lang.FirstParagraph(lang.CleanComment(texts[len(texts)-1:]))
-}
+func (x *extraction) doc(n *ts.Node) string { return lang.DocBlock(n, x.src, "block_comment") }

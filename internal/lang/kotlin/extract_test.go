@@ -7,6 +7,7 @@ import (
 	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/lang"
 	"gitnexus.dev/gitnexus/internal/lang/kotlin"
+	"gitnexus.dev/gitnexus/internal/lang/langtest"
 )
 
 // TestSymbolDetails extracts one file and checks what each symbol carries
@@ -53,15 +54,7 @@ typealias Records = List<Record>
 
 const val LIMIT = 3
 `
-	ex, err := kotlin.Language.NewExtractor()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ex.Close()
-	facts, err := ex.Extract("src/Record.kt", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
+	facts := langtest.Extract(t, kotlin.Language, "src/Record.kt", src)
 	if facts.Package != "shop.model" || facts.SyntaxErrors != 0 {
 		t.Errorf("package %q, %d syntax errors; want shop.model, 0", facts.Package, facts.SyntaxErrors)
 	}

@@ -154,10 +154,7 @@ func (rules) Export(p *lang.Program, m *lang.Module, name string) lang.Value {
 	if ids := m.Scope[name]; len(ids) > 0 && m.IsPackage {
 		return lang.SymsValue(ids)
 	}
-	if sub, ok := p.Modules[m.Key+"."+name]; ok {
-		return lang.ModuleValue(sub)
-	}
-	return lang.None()
+	return lang.Subpackage(p, m, name)
 }
 
 // Lookup resolves a simple name: members of the enclosing classes and
@@ -170,7 +167,7 @@ func (rules) Lookup(p *lang.Program, c *lang.Ctx, name string) (lang.Value, grap
 			return lang.SymsValue(ids), graph.ReasonReceiverTyped
 		}
 	}
-	for t := p.EnclosingType(f, c.Scope); t != lang.NoSym; t = enclosingOf(p, t) {
+	for t := p.EnclosingType(f, c.Scope); t != lang.NoSym; t = p.DeclaringType(t) {
 		// A constructor is a member named after its class, but the
 		// name stands for the class.
 		if ids, _ := p.FindMember(t, name); len(ids) > 0 && p.Sym(ids[0]).Kind != graph.KindConstructor {
@@ -232,17 +229,6 @@ func lambdaReceiverMember(p *lang.Program, c *lang.Ctx, name string) []lang.SymI
 	return nil
 }
 
-// enclosingOf is the type that declares type t, or NoSym.
-func enclosingOf(p *lang.Program, t lang.SymID) lang.SymID {
-	s := p.Sym(t)
-	for i := s.Parent; i >= 0; i = s.File.Facts.Symbols[i].Parent {
-		if s.File.Facts.Symbols[i].Kind.IsType() {
-			return s.File.SymOf(i)
-		}
-	}
-	return lang.NoSym
-}
-
 // ParseType reduces a Kotlin type to its named part: "List<Foo>" is List,
 // "a.b.C" is [a b C], "Foo?" is Foo; type arguments are dropped.
 func (rules) ParseType(text string) lang.TypeExpr {
@@ -256,21 +242,11 @@ func (rules) ParseType(text string) lang.TypeExpr {
 	}
 	parts := strings.Split(t, ".")
 	for _, part := range parts {
-		if !isIdent(part) {
+		if !lang.IsIdentifier(part, "") {
 			return lang.TypeExpr{}
 		}
 	}
 	return lang.TypeExpr{Path: parts}
-}
-
-func isIdent(s string) bool {
-	for i, r := range s {
-		if r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || r > 127 || (i > 0 && r >= '0' && r <= '9') {
-			continue
-		}
-		return false
-	}
-	return s != ""
 }
 
 // BindImports resolves the imports of f: `import a.b.C` (and `as D`)
@@ -278,14 +254,7 @@ func isIdent(s string) bool {
 // IMPORTS edge to the file that declares it; `import a.b.*` makes the
 // package's names visible, with an IMPORTS edge to its Package node.
 func (rules) BindImports(p *lang.Program, f *lang.File) {
-	seen := map[string]bool{}
-	edge := func(target string, line int) {
-		if target == "" || target == graph.FileID(f.Facts.Path) || seen[target] {
-			return
-		}
-		seen[target] = true
-		f.ImportEdges = append(f.ImportEdges, lang.ImportEdge{Target: target, Line: line})
-	}
+	edge := lang.ImportEdgeOnce(f)
 	for _, imp := range f.Facts.Imports {
 		if imp.Kind == lang.ImportWildcard {
 			if m, ok := p.Modules[imp.Path]; ok && m.IsPackage && m != f.Module {

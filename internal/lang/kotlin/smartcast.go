@@ -20,7 +20,7 @@ import (
 func (x *extraction) addSmartCasts(n *ts.Node) {
 	switch n.Kind() {
 	case "when_expression":
-		subj := firstNamed(n, "when_subject")
+		subj := lang.FirstNamed(n, "when_subject")
 		var name string
 		if subj != nil && subj.NamedChildCount() == 1 && subj.NamedChild(0).Kind() == "identifier" {
 			name = x.text(subj.NamedChild(0))
@@ -30,7 +30,7 @@ func (x *extraction) addSmartCasts(n *ts.Node) {
 			if entry.Kind() != "when_entry" {
 				continue
 			}
-			conds := childrenByField(entry, "condition")
+			conds := lang.ChildrenByField(entry, "condition")
 			if len(conds) != 1 {
 				continue
 			}
@@ -114,17 +114,17 @@ func (x *extraction) addScopeLambda(call *ts.Node) {
 	if fn != "let" && fn != "also" {
 		return
 	}
-	lambda := firstNamed(al, "lambda_literal")
+	lambda := lang.FirstNamed(al, "lambda_literal")
 	recv := x.expr(nav.NamedChild(0))
 	if lambda == nil || recv == nil {
 		return
 	}
 	name := "it"
-	if ps := firstNamed(lambda, "lambda_parameters"); ps != nil {
+	if ps := lang.FirstNamed(lambda, "lambda_parameters"); ps != nil {
 		if ps.NamedChildCount() != 1 || ps.NamedChild(0).Kind() != "variable_declaration" {
 			return
 		}
-		id := firstNamed(ps.NamedChild(0), "identifier")
+		id := lang.FirstNamed(ps.NamedChild(0), "identifier")
 		if id == nil || typeChild(ps.NamedChild(0)) != nil {
 			return
 		}
@@ -136,21 +136,10 @@ func (x *extraction) addScopeLambda(call *ts.Node) {
 
 // bindReceiver records recv as the receiver of the lambda of al.
 func (x *extraction) bindReceiver(al *ts.Node, recv *lang.Expr) {
-	lambda := firstNamed(al, "lambda_literal")
+	lambda := lang.FirstNamed(al, "lambda_literal")
 	if lambda == nil {
 		return
 	}
 	x.facts.Bindings = append(x.facts.Bindings, lang.Binding{Scope: x.callScope(lambda), Name: receiverBinding,
 		Value: recv, Byte: uint32(lambda.StartByte()), End: uint32(lambda.EndByte())})
-}
-
-// childrenByField returns the children of n in field name.
-func childrenByField(n *ts.Node, field string) []*ts.Node {
-	var out []*ts.Node
-	for i := uint(0); i < n.ChildCount(); i++ {
-		if n.FieldNameForChild(uint32(i)) == field {
-			out = append(out, n.Child(i))
-		}
-	}
-	return out
 }

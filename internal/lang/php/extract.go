@@ -418,12 +418,4 @@ func (x *extraction) signature(n *ts.Node) string {
 }
 
 // doc is the first paragraph of the `/** */` comment above a declaration.
-func (x *extraction) doc(n *ts.Node) string {
-	texts := lang.CommentsBefore(n, x.src, func(c *ts.Node) bool {
-		return c.Kind() == "comment" && strings.HasPrefix(lang.Text(c, x.src), "/**")
-	})
-	if len(texts) == 0 {
-		return ""
-	}
-	return lang.FirstParagraph(lang.CleanComment(texts[len(texts)-1:]))
-}
+func (x *extraction) doc(n *ts.Node) string { return lang.DocBlock(n, x.src, "comment") }

@@ -5,6 +5,7 @@ import (
 
 	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/lang"
+	"gitnexus.dev/gitnexus/internal/lang/langtest"
 	"gitnexus.dev/gitnexus/internal/lang/php"
 )
 
@@ -35,15 +36,7 @@ abstract class Record extends Base implements \Countable
     public static function find(int $id, Query ...$q): ?static {}
 }
 `
-	ex, err := php.Language.NewExtractor()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ex.Close()
-	facts, err := ex.Extract("src/Models/Record.php", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
+	facts := langtest.Extract(t, php.Language, "src/Models/Record.php", src)
 	if facts.Package != "App.Models" {
 		t.Errorf("package %q, want App.Models", facts.Package)
 	}

@@ -85,10 +85,7 @@ func (rules) Export(p *lang.Program, m *lang.Module, name string) lang.Value {
 		}
 		return lang.None()
 	}
-	if sub, ok := p.Modules[m.Key+"."+name]; ok {
-		return lang.ModuleValue(sub)
-	}
-	return lang.None()
+	return lang.Subpackage(p, m, name)
 }
 
 // visible keeps the symbols that are not hidden.
@@ -152,15 +149,7 @@ func functions(p *lang.Program, ids []lang.SymID) []lang.SymID {
 // ParseType reads a dotted fully qualified class name, as the extractor
 // writes declared types; "C[]" is a list of C (from doc comments).
 func (rules) ParseType(text string) lang.TypeExpr {
-	t := strings.TrimSpace(text)
-	var elem uint8
-	for strings.HasSuffix(t, "[]") {
-		t, elem = t[:len(t)-2], elem+1
-	}
-	if t == "" {
-		return lang.TypeExpr{}
-	}
-	return lang.TypeExpr{Path: strings.Split(t, "."), Elem: elem}
+	return lang.ParseDottedType(text)
 }
 
 // BindImports turns `use` imports into IMPORTS edges to the files that
@@ -168,14 +157,7 @@ func (rules) ParseType(text string) lang.TypeExpr {
 // PSR-4 map), and `require`/`include` of a literal path into edges to that
 // file.
 func (rules) BindImports(p *lang.Program, f *lang.File) {
-	seen := map[string]bool{}
-	edge := func(target string, line int) {
-		if target == "" || target == graph.FileID(f.Facts.Path) || seen[target] {
-			return
-		}
-		seen[target] = true
-		f.ImportEdges = append(f.ImportEdges, lang.ImportEdge{Target: target, Line: line})
-	}
+	edge := lang.ImportEdgeOnce(f)
 	global := p.Modules[globalNamespace]
 	for _, imp := range f.Facts.Imports {
 		switch imp.Kind {

@@ -8,22 +8,14 @@ import (
 	"gitnexus.dev/gitnexus/internal/lang"
 )
 
-// Extract parses one Python file and returns its facts.
-func (e *extractor) Extract(path string, src []byte) (*lang.FileFacts, error) {
-	return e.ExtractParsed(path, src, e.ExtractTree)
-}
-
-// Grammar is the tree-sitter language of Python files.
-func (e *extractor) Grammar(string) *ts.Language { return e.q.lang }
-
 // ExtractTree reads the facts off a tree of src the caller parsed.
 func (e *extractor) ExtractTree(path string, src []byte, tree *ts.Tree) (*lang.FileFacts, error) {
 	root := tree.RootNode()
 	x := newExtraction(path, src)
 	x.facts.SyntaxErrors = lang.CountSyntaxErrors(root)
-	defs, uses := e.q.all.CollectSplit(e.Cursor, root, src, e.q.defsPatterns)
-	x.readDefs(e.q.all, defs)
-	x.readUses(e.q.all, uses)
+	defs, uses := e.Q.all.CollectSplit(e.Cursor, root, src, e.Q.defsPatterns)
+	x.readDefs(e.Q.all, defs)
+	x.readUses(e.Q.all, uses)
 	return x.facts, nil
 }
 

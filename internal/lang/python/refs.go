@@ -44,7 +44,7 @@ func (x *extraction) readRefs() {
 	if len(names) == 0 && len(modules) == 0 && !wildcard {
 		return
 	}
-	lines := lineStarts(x.src)
+	lines := lang.LineStarts(x.src)
 	type refKey struct {
 		scope      int
 		qual, name string
@@ -130,16 +130,4 @@ func firstName(alias, path string) string {
 		}
 	}
 	return path
-}
-
-// lineStarts returns the byte offsets at which lines start, so that
-// sort.SearchInts(lines, off+1) is the 1-based line of offset off.
-func lineStarts(src []byte) []int {
-	out := []int{0}
-	for i, b := range src {
-		if b == '\n' {
-			out = append(out, i+1)
-		}
-	}
-	return out
 }

@@ -24,7 +24,7 @@ import (
 func (e *extractor) ExtractSymbols(path string, src []byte, tree *ts.Tree) (*lang.FileFacts, error) {
 	x := newExtraction(path, src)
 	x.symbolsOnly = true
-	defs, assigns := e.q.statements.declarations(tree.RootNode())
+	defs, assigns := e.Q.statements.declarations(tree.RootNode())
 	x.addDeclarations(defs, assigns)
 	return x.facts, nil
 }

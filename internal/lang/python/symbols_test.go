@@ -26,12 +26,7 @@ func TestExtractSymbolsOnCorpus(t *testing.T) {
 	if len(dirs) == 0 {
 		t.Skip("set PYTHON_SYMBOLS_CORPUS to directories of Python code")
 	}
-	ex, err := python.Language.NewExtractor()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ex.Close()
-	e := ex.(langtest.SymbolsExtractor)
+	e := langtest.NewSymbolsExtractor(t, python.Language)
 	for _, dir := range dirs {
 		files := 0
 		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {

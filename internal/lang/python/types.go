@@ -108,7 +108,7 @@ func dottedType(t string) lang.TypeExpr {
 	}
 	parts := strings.Split(t, ".")
 	for _, p := range parts {
-		if !isIdent(p) {
+		if !lang.IsIdentifier(p, "") {
 			return lang.TypeExpr{}
 		}
 	}
@@ -149,14 +149,4 @@ func splitTop(s string, sep byte) []string {
 		out = append(out, last)
 	}
 	return out
-}
-
-func isIdent(s string) bool {
-	for i, r := range s {
-		if r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || r > 127 || (i > 0 && r >= '0' && r <= '9') {
-			continue
-		}
-		return false
-	}
-	return s != ""
 }

@@ -30,38 +30,13 @@ import (
 //   - `require_relative "x"` and `require "x"` are side-effect imports
 //     (Path "./x" for the relative form).
 
-// Extract parses one Ruby file and returns its facts.
-func (e *extractor) Extract(path string, src []byte) (*lang.FileFacts, error) {
-	return e.ExtractParsed(path, src, e.ExtractTree)
-}
-
-// Grammar is the tree-sitter language of Ruby files.
-func (e *extractor) Grammar(string) *ts.Language { return e.q.lang }
-
-// ExtractTree reads the facts off a tree of src the caller parsed.
-func (e *extractor) ExtractTree(path string, src []byte, tree *ts.Tree) (*lang.FileFacts, error) {
+// extract is the walk of one file: its symbols and, unless symbolsOnly,
+// its calls, bindings and imports.
+func extract(path string, src []byte, tree *ts.Tree, symbolsOnly bool) *lang.FileFacts {
 	root := tree.RootNode()
-	x := &extraction{
-		src:   src,
-		facts: &lang.FileFacts{Path: path, Language: "ruby", Lines: lang.CountLines(src)},
-	}
-	x.facts.SyntaxErrors = lang.CountSyntaxErrors(root)
+	x := &extraction{src: src, facts: lang.NewFileFacts("ruby", path, src, root), symbolsOnly: symbolsOnly}
 	x.body(root, scope{sym: -1, typ: -1, locals: map[string]bool{}})
-	return x.facts, nil
-}
-
-// ExtractSymbols reads the symbols of a tree of src alone, without calls,
-// bindings or imports: what the history needs of each version of a file.
-func (e *extractor) ExtractSymbols(path string, src []byte, tree *ts.Tree) (*lang.FileFacts, error) {
-	root := tree.RootNode()
-	x := &extraction{
-		src:         src,
-		facts:       &lang.FileFacts{Path: path, Language: "ruby", Lines: lang.CountLines(src)},
-		symbolsOnly: true,
-	}
-	x.facts.SyntaxErrors = lang.CountSyntaxErrors(root)
-	x.body(root, scope{sym: -1, typ: -1, locals: map[string]bool{}})
-	return x.facts, nil
+	return x.facts
 }
 
 type extraction struct {

@@ -5,6 +5,7 @@ import (
 
 	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/lang"
+	"gitnexus.dev/gitnexus/internal/lang/langtest"
 	"gitnexus.dev/gitnexus/internal/lang/ruby"
 )
 
@@ -56,15 +57,7 @@ def helper; end
 // TestSymbols reads one file and checks each symbol's kind, qualified
 // name, visibility, staticness, doc and parameters.
 func TestSymbols(t *testing.T) {
-	ex, err := ruby.Language.NewExtractor()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ex.Close()
-	ff, err := ex.Extract("store.rb", []byte(visibilitySource))
-	if err != nil {
-		t.Fatal(err)
-	}
+	ff := langtest.Extract(t, ruby.Language, "store.rb", visibilitySource)
 	type want struct {
 		kind             graph.NodeKind
 		exported, static bool

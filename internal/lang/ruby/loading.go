@@ -138,28 +138,7 @@ func joinReopened(p *lang.Program, st *state) {
 		if len(decls) < 2 {
 			continue
 		}
-		own := make([][]lang.SymID, len(decls))
-		for i, d := range decls {
-			for _, ids := range p.AllMembers(d) {
-				for _, m := range ids {
-					if p.Owner(m) == d {
-						own[i] = append(own[i], m)
-					}
-				}
-			}
-			sort.Slice(own[i], func(a, b int) bool { return own[i][a] < own[i][b] })
-		}
-		for i, d := range decls {
-			for j := range decls {
-				if i == j {
-					continue
-				}
-				for _, m := range own[j] {
-					p.AddMember(d, m)
-					p.SetOwner(m, decls[j])
-				}
-			}
-		}
+		p.JoinDeclarations(decls)
 	}
 }
 

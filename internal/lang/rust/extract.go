@@ -31,32 +31,20 @@ import (
 //   - macro_rules! definitions have no node kind and are left out; macro
 //     invocations are counted (FileFacts.Macros), never calls.
 
-// Extract parses one Rust file and returns its facts.
-func (e *extractor) Extract(path string, src []byte) (*lang.FileFacts, error) {
-	return e.ExtractParsed(path, src, e.ExtractTree)
-}
-
-// Grammar is the tree-sitter language of Rust files.
-func (e *extractor) Grammar(string) *ts.Language { return e.q.Lang }
-
 func newExtraction(path string, src []byte, root *ts.Node) *extraction {
-	x := &extraction{
-		src:   src,
-		facts: &lang.FileFacts{Path: path, Language: "rust", Lines: lang.CountLines(src)},
+	facts := lang.NewFileFacts("rust", path, src, root)
+	return &extraction{
+		src:    src,
+		facts:  facts,
+		scopes: lang.NewScopeFinder(&facts.Symbols),
 	}
-	x.scopes = lang.NewScopeFinder(&x.facts.Symbols)
-	x.facts.SyntaxErrors = lang.CountSyntaxErrors(root)
-	return x
 }
 
 // ExtractTree reads the facts off a tree of src the caller parsed.
 func (e *extractor) ExtractTree(path string, src []byte, tree *ts.Tree) (*lang.FileFacts, error) {
 	root := tree.RootNode()
 	x := newExtraction(path, src, root)
-	// Items must all be known before uses are attributed to them.
-	defs, uses := e.q.All.CollectSplit(e.Cursor, root, src, e.q.DefsPatterns)
-	x.readDefs(e.q.All, defs)
-	x.readUses(e.q.All, uses)
+	e.Q.Read(e.Cursor, root, src, x.readDefs, x.readUses)
 	if err := e.readMacroArgs(x); err != nil {
 		return nil, err
 	}
@@ -69,7 +57,7 @@ func (e *extractor) ExtractTree(path string, src []byte, tree *ts.Tree) (*lang.F
 func (e *extractor) ExtractSymbols(path string, src []byte, tree *ts.Tree) (*lang.FileFacts, error) {
 	root := tree.RootNode()
 	x := newExtraction(path, src, root)
-	x.readDefs(e.q.Defs, e.q.Defs.Collect(e.Cursor, root, src))
+	e.Q.ReadDefs(e.Cursor, root, src, x.readDefs)
 	return x.facts, nil
 }
 

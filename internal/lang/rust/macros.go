@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	ts "github.com/tree-sitter/go-tree-sitter"
+
+	"gitnexus.dev/gitnexus/internal/lang"
 )
 
 // Calls in macro arguments. The grammar keeps a macro's arguments as a
@@ -98,13 +100,13 @@ func (e *extractor) readMacroArgs(x *extraction) error {
 		return err
 	}
 	defer tree.Close()
-	_, uses := e.q.All.CollectSplit(e.Cursor, tree.RootNode(), buf, e.q.DefsPatterns)
+	_, uses := e.Q.All.CollectSplit(e.Cursor, tree.RootNode(), buf, e.Q.DefsPatterns)
 	var (
-		cCall   = e.q.All.Capture("call")
-		cCallee = e.q.All.Capture("callee")
-		cArgs   = e.q.All.Capture("args")
+		cCall   = e.Q.All.Capture("call")
+		cCallee = e.Q.All.Capture("callee")
+		cArgs   = e.Q.All.Capture("args")
 	)
-	lines := lineStarts(x.src)
+	lines := lang.LineStarts(x.src)
 	orig := x.src
 	x.src = buf
 	defer func() { x.src = orig }()

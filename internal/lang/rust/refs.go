@@ -28,7 +28,7 @@ func (x *extraction) readRefs() {
 			continue
 		}
 		if lines == nil {
-			lines = lineStarts(x.src)
+			lines = lang.LineStarts(x.src)
 		}
 		x.scanRefs(i, lines, locals[i])
 	}
@@ -168,16 +168,4 @@ func (x *extraction) scanRefs(scope int, lines []int, locals map[string]bool) {
 			i++
 		}
 	}
-}
-
-// lineStarts returns the byte offset at which each line starts, with a
-// sentinel, so that sort.SearchInts(lines, off+1) is the 1-based line of off.
-func lineStarts(src []byte) []int {
-	out := []int{0}
-	for i, b := range src {
-		if b == '\n' {
-			out = append(out, i+1)
-		}
-	}
-	return out
 }

@@ -13,14 +13,7 @@ import (
 // names of a package visible (an IMPORTS edge to its Package node) or
 // the members of an object (an edge to the object's file).
 func (rules) BindImports(p *lang.Program, f *lang.File) {
-	seen := map[string]bool{}
-	edge := func(target string, line int) {
-		if target == "" || target == graph.FileID(f.Facts.Path) || seen[target] {
-			return
-		}
-		seen[target] = true
-		f.ImportEdges = append(f.ImportEdges, lang.ImportEdge{Target: target, Line: line})
-	}
+	edge := lang.ImportEdgeOnce(f)
 	for _, imp := range f.Facts.Imports {
 		if imp.Kind == lang.ImportWildcard {
 			var v lang.Value

@@ -29,7 +29,7 @@ func (x *extraction) code(n *ts.Node) {
 		return
 	}
 	if n.Kind() == "instance_expression" {
-		if body := firstNamed(n, "template_body"); body != nil {
+		if body := lang.FirstNamed(n, "template_body"); body != nil {
 			// `new T(args) { ... }`: the construction, then an anonymous
 			// subclass of T.
 			if !x.symbolsOnly {
@@ -226,7 +226,7 @@ func (x *extraction) newCall(n *ts.Node) {
 	if t := instanceType(n); t != nil {
 		x.addCall(n, &lang.Expr{Kind: lang.ExprNew, Name: typeText(x, firstOfCompound(t))}, args, false)
 	}
-	if a != nil && n.Kind() == "instance_expression" && firstNamed(n, "template_body") != nil {
+	if a != nil && n.Kind() == "instance_expression" && lang.FirstNamed(n, "template_body") != nil {
 		x.code(a)
 	}
 }

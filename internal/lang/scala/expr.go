@@ -106,7 +106,7 @@ func (x *extraction) forValue(n *ts.Node) *lang.Expr {
 	if !hasToken(n, "yield") {
 		return nil
 	}
-	enums := firstNamed(n, "enumerators")
+	enums := lang.FirstNamed(n, "enumerators")
 	if enums == nil {
 		return nil
 	}

@@ -6,6 +6,7 @@ import (
 
 	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/lang"
+	"gitnexus.dev/gitnexus/internal/lang/langtest"
 	"gitnexus.dev/gitnexus/internal/lang/scala"
 )
 
@@ -68,15 +69,7 @@ val Limit = 3
 
 given order: Ordering[Record] = null
 `
-	ex, err := scala.Language.NewExtractor()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ex.Close()
-	facts, err := ex.Extract("src/Record.scala", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
+	facts := langtest.Extract(t, scala.Language, "src/Record.scala", src)
 	if facts.Package != "shop.model" || facts.SyntaxErrors != 0 {
 		t.Errorf("package %q, %d syntax errors; want shop.model, 0", facts.Package, facts.SyntaxErrors)
 	}

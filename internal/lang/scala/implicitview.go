@@ -112,7 +112,7 @@ func isImplicitDef(sig string) bool {
 // or a type alias of it there. Several different ones: none.
 func lookupView(p *lang.Program, c *lang.Ctx, typ string) (lang.Value, graph.Reason) {
 	names := implicitDefNames(p)
-	for t := p.EnclosingType(c.File, c.Scope); t != lang.NoSym; t = enclosingOf(p, t) {
+	for t := p.EnclosingType(c.File, c.Scope); t != lang.NoSym; t = p.DeclaringType(t) {
 		var found []lang.SymID
 		for _, name := range names {
 			ids, _ := p.FindMember(t, name)

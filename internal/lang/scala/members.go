@@ -41,12 +41,12 @@ func (x *extraction) addFunction(n *ts.Node, owner int, static bool, receiver st
 	}
 	var lists []*ts.Node // the grammar puts type parameters under the same field
 	var bounds []lang.Param
-	for _, l := range childrenByField(n, "parameters") {
+	for _, l := range lang.ChildrenByField(n, "parameters") {
 		switch l.Kind() {
 		case "parameters":
 			lists = append(lists, l)
 		case "type_parameters":
-			for _, b := range childrenByField(l, "bound") {
+			for _, b := range lang.ChildrenByField(l, "bound") {
 				if b.Kind() == "context_bound" {
 					bounds = append(bounds, lang.Param{Type: typeText(x, b.ChildByFieldName("type")), Optional: true})
 				}
@@ -210,8 +210,8 @@ func (x *extraction) addTypeAlias(n *ts.Node, owner int) {
 // extension method of T, in which x is a binding of type T.
 func (x *extraction) addExtension(n *ts.Node, owner int) {
 	var recvName, recvType string
-	for _, ps := range childrenByField(n, "parameters") {
-		if p := firstNamed(ps, "parameter"); p != nil && recvType == "" {
+	for _, ps := range lang.ChildrenByField(n, "parameters") {
+		if p := lang.FirstNamed(ps, "parameter"); p != nil && recvType == "" {
 			if nm := p.ChildByFieldName("name"); nm != nil {
 				recvName, recvType = x.text(nm), typeText(x, p.ChildByFieldName("type"))
 			}
@@ -221,7 +221,7 @@ func (x *extraction) addExtension(n *ts.Node, owner int) {
 		return
 	}
 	var defs []*ts.Node
-	for _, b := range childrenByField(n, "body") {
+	for _, b := range lang.ChildrenByField(n, "body") {
 		if b.Kind() == "template_body" {
 			defs = append(defs, childrenByKind(b, "function_definition", "function_declaration")...)
 		} else {

@@ -100,10 +100,7 @@ func (rules) Export(p *lang.Program, m *lang.Module, name string) lang.Value {
 	if ids := m.Scope[name]; len(ids) > 0 && (m.IsPackage || strings.HasPrefix(m.Key, objectMembers)) {
 		return lang.SymsValue(ids)
 	}
-	if sub, ok := p.Modules[m.Key+"."+name]; ok {
-		return lang.ModuleValue(sub)
-	}
-	return lang.None()
+	return lang.Subpackage(p, m, name)
 }
 
 // Lookup resolves a simple name: members of the enclosing classes and
@@ -130,7 +127,7 @@ func (rules) Lookup(p *lang.Program, c *lang.Ctx, name string) (lang.Value, grap
 			}
 		}
 	}
-	for t := p.EnclosingType(f, c.Scope); t != lang.NoSym; t = enclosingOf(p, t) {
+	for t := p.EnclosingType(f, c.Scope); t != lang.NoSym; t = p.DeclaringType(t) {
 		// A constructor is a member named after its class, but the
 		// name stands for the class.
 		if ids, _ := p.FindMember(t, name); len(ids) > 0 && p.Sym(ids[0]).Kind != graph.KindConstructor {
@@ -183,17 +180,6 @@ func (rules) Lookup(p *lang.Program, c *lang.Ctx, name string) (lang.Value, grap
 	return lang.External(), ""
 }
 
-// enclosingOf is the type that declares type t, or NoSym.
-func enclosingOf(p *lang.Program, t lang.SymID) lang.SymID {
-	s := p.Sym(t)
-	for i := s.Parent; i >= 0; i = s.File.Facts.Symbols[i].Parent {
-		if s.File.Facts.Symbols[i].Kind.IsType() {
-			return s.File.SymOf(i)
-		}
-	}
-	return lang.NoSym
-}
-
 // ParseType reduces a Scala type to its named part: "a.b.C" is [a b C],
 // "=> T" and "T*" are T, "A & B" is A; type arguments are dropped, except
 // that a collection or an Option of one type ("List[Foo]", "Option[Foo]")
@@ -229,7 +215,7 @@ func (rules) ParseType(text string) lang.TypeExpr {
 	}
 	parts := strings.Split(t, ".")
 	for _, part := range parts {
-		if !isIdent(part) && !symbolic.MatchString(part) {
+		if !lang.IsIdentifier(part, "$") && !symbolic.MatchString(part) {
 			// `~` is a class name too (`case class ~[+A, +B]`).
 			return lang.TypeExpr{}
 		}
@@ -264,16 +250,6 @@ func isOneType(args string) bool {
 var elementContainers = map[string]bool{"List": true, "Seq": true, "IndexedSeq": true, "Vector": true,
 	"Array": true, "Set": true, "Iterable": true, "Iterator": true, "Option": true, "ArrayBuffer": true,
 	"ListBuffer": true, "Buffer": true, "LazyList": true, "Stream": true, "Chunk": true, "NonEmptyList": true}
-
-func isIdent(s string) bool {
-	for i, r := range s {
-		if r == '_' || r == '$' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || r > 127 || (i > 0 && r >= '0' && r <= '9') {
-			continue
-		}
-		return false
-	}
-	return s != ""
-}
 
 // memberNamespace keeps the members a name can mean where it is used:
 // types where a type is written (`new Parser` next to `def Parser`), else

@@ -62,15 +62,7 @@ func (x *extraction) signature(n *ts.Node) string {
 }
 
 // doc is the first paragraph of the Scaladoc comment above a declaration.
-func (x *extraction) doc(n *ts.Node) string {
-	texts := lang.CommentsBefore(n, x.src, func(c *ts.Node) bool {
-		return c.Kind() == "block_comment" && strings.HasPrefix(lang.Text(c, x.src), "/**")
-	})
-	if len(texts) == 0 {
-		return ""
-	}
-	return lang.FirstParagraph(lang.CleanComment(texts[len(texts)-1:]))
-}
+func (x *extraction) doc(n *ts.Node) string { return lang.DocBlock(n, x.src, "block_comment") }
 
 // typeText is a written type without spaces, "" for none.
 func typeText(x *extraction, n *ts.Node) string {
@@ -88,19 +80,6 @@ func typeText(x *extraction, n *ts.Node) string {
 	return strings.Join(strings.Fields(x.text(n)), "")
 }
 
-// firstNamed returns the first named child of n of one of the kinds.
-func firstNamed(n *ts.Node, kinds ...string) *ts.Node {
-	for i := uint(0); i < n.NamedChildCount(); i++ {
-		c := n.NamedChild(i)
-		for _, k := range kinds {
-			if c.Kind() == k {
-				return c
-			}
-		}
-	}
-	return nil
-}
-
 // childrenByKind returns the named children of n of the kinds.
 func childrenByKind(n *ts.Node, kinds ...string) []*ts.Node {
 	var out []*ts.Node
@@ -111,17 +90,6 @@ func childrenByKind(n *ts.Node, kinds ...string) []*ts.Node {
 				out = append(out, c)
 				break
 			}
-		}
-	}
-	return out
-}
-
-// childrenByField returns the children of n under a field name.
-func childrenByField(n *ts.Node, field string) []*ts.Node {
-	var out []*ts.Node
-	for i := uint(0); i < n.ChildCount(); i++ {
-		if n.FieldNameForChild(uint32(i)) == field {
-			out = append(out, n.Child(i))
 		}
 	}
 	return out

@@ -31,7 +31,7 @@ func (x *extraction) addType(n *ts.Node, owner int) int {
 		Abstract: words["abstract"] || words["sealed"] || isTrait, Content: lang.Content(x.src, lang.SpanOf(n))}
 	ext := n.ChildByFieldName("extend")
 	if ext != nil {
-		for i, t := range childrenByField(ext, "type") {
+		for i, t := range lang.ChildrenByField(ext, "type") {
 			k := lang.BaseImplements
 			if i == 0 || isTrait {
 				k = lang.BaseExtends
@@ -52,7 +52,7 @@ func (x *extraction) addType(n *ts.Node, owner int) int {
 	}
 	if ext != nil && !x.symbolsOnly && !isTrait {
 		x.superConstructorCall(ext)
-		for _, a := range childrenByField(ext, "arguments") {
+		for _, a := range lang.ChildrenByField(ext, "arguments") {
 			x.code(a)
 		}
 	}
@@ -66,8 +66,8 @@ func (x *extraction) addType(n *ts.Node, owner int) int {
 // that `extends B(args)` makes, also without arguments (`extends B`: the
 // rules drop it when B is a trait).
 func (x *extraction) superConstructorCall(ext *ts.Node) {
-	types := childrenByField(ext, "type")
-	argLists := childrenByField(ext, "arguments")
+	types := lang.ChildrenByField(ext, "type")
+	argLists := lang.ChildrenByField(ext, "arguments")
 	if len(types) == 0 {
 		return
 	}
@@ -91,7 +91,7 @@ func endOf(types []*ts.Node, i int, n *ts.Node) uint {
 // primaryParams is the first parameter list of a class that is not
 // `implicit`/`using`, nil when it has none.
 func primaryParams(n *ts.Node) *ts.Node {
-	for _, ps := range childrenByField(n, "class_parameters") {
+	for _, ps := range lang.ChildrenByField(n, "class_parameters") {
 		if !hasToken(ps, "implicit") && !hasToken(ps, "using") {
 			return ps
 		}
@@ -109,7 +109,7 @@ func (x *extraction) addPrimaryConstructor(n, params *ts.Node, owner int, class 
 		sig = class + lang.OneLine(x.text(params))
 	}
 	exported := true
-	if m := firstNamed(n, "access_modifier"); m != nil {
+	if m := lang.FirstNamed(n, "access_modifier"); m != nil {
 		exported = false
 	}
 	ctor := lang.Symbol{Kind: graph.KindConstructor, Name: class, Qual: x.qualOf(owner, class), Parent: owner,

@@ -51,17 +51,16 @@ func (e *extractor) ExtractTree(path string, src []byte, tree *ts.Tree) (*lang.F
 
 // newExtraction starts the extraction of a tree of src parsed with g.
 func (e *extractor) newExtraction(g *grammar, path string, src []byte, root *ts.Node) *extraction {
-	x := &extraction{
-		g:     g,
-		src:   src,
-		dts:   isDeclarationFile(path),
-		facts: &lang.FileFacts{Path: path, Language: e.language, Lines: lang.CountLines(src)},
-		symAt: map[uintptr]int{},
-		body:  map[int]uint32{},
+	facts := lang.NewFileFacts(e.language, path, src, root)
+	return &extraction{
+		g:      g,
+		src:    src,
+		dts:    isDeclarationFile(path),
+		facts:  facts,
+		scopes: lang.NewScopeFinder(&facts.Symbols),
+		symAt:  map[uintptr]int{},
+		body:   map[int]uint32{},
 	}
-	x.scopes = lang.NewScopeFinder(&x.facts.Symbols)
-	x.facts.SyntaxErrors = lang.CountSyntaxErrors(root)
-	return x
 }
 
 type extraction struct {

@@ -29,12 +29,7 @@ func TestExtractSymbolsCorpus(t *testing.T) {
 	}
 	extractors := map[string]langtest.SymbolsExtractor{}
 	for _, l := range []lang.Language{typescript.TypeScript, typescript.JavaScript} {
-		ex, err := l.NewExtractor()
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer ex.Close()
-		extractors[l.Name()] = ex.(langtest.SymbolsExtractor)
+		extractors[l.Name()] = langtest.NewSymbolsExtractor(t, l)
 	}
 	files := 0
 	for _, dir := range dirs {

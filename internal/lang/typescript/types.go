@@ -73,7 +73,7 @@ func (rules) ParseType(text string) lang.TypeExpr {
 		}
 		parts := strings.Split(t, ".")
 		for _, p := range parts {
-			if !isIdent(p) {
+			if !lang.IsIdentifier(p, "$") {
 				return lang.TypeExpr{}
 			}
 		}
@@ -145,14 +145,4 @@ func splitTop(s string, sep byte) []string {
 		}
 	}
 	return append(out, strings.TrimSpace(s[start:]))
-}
-
-func isIdent(s string) bool {
-	for i, r := range s {
-		if r == '_' || r == '$' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || r > 127 || (i > 0 && r >= '0' && r <= '9') {
-			continue
-		}
-		return false
-	}
-	return s != ""
 }

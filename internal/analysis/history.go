@@ -7,6 +7,7 @@ import (
 
 	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/memgraph"
+	"gitnexus.dev/gitnexus/internal/search"
 )
 
 // HistoryIndex answers history questions over the records an index keeps
@@ -147,6 +148,17 @@ func (x *HistoryIndex) FilesOf(i int) []graph.FileChange {
 func (x *HistoryIndex) SymbolsOf(i int) []graph.SymbolChange {
 	r := x.symbols[i]
 	return x.H.Symbols[r[0]:r[1]]
+}
+
+// CommitTerms is what commit i is found by in a commit search: the terms
+// of its message and of the names of the symbols it changed, tokenised as
+// the symbol index is (search.Terms).
+func (x *HistoryIndex) CommitTerms(i int) []string {
+	terms := search.Terms(x.Commit(i).Message)
+	for _, s := range x.SymbolsOf(i) {
+		terms = append(terms, search.Terms(s.Name)...)
+	}
+	return terms
 }
 
 // RevertedBy returns the commits that revert the commit with this hash.

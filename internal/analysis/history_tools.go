@@ -491,3 +491,44 @@ func CommitImpact(g *memgraph.Graph, x *HistoryIndex, i int, limit int) CommitIm
 	res.Callers = Impact(g, start, ImpactOptions{Upstream: true, MaxDepth: 2, Limit: limit})
 	return res
 }
+
+// CommitSearchHit is a commit a search found: what it is, its score and
+// what it changed.
+type CommitSearchHit struct {
+	Rank int `json:"rank"`
+	CommitInfo
+	Score float64 `json:"score"`
+	Files int     `json:"files"`
+	// Symbols are the names of the first symbols it changed (of
+	// SymbolCount), in the order the history lists them.
+	Symbols     []string `json:"symbols"`
+	SymbolCount int      `json:"symbolCount"`
+}
+
+// CommitSearchResult answers search_commits: the commits best first, and
+// how they were ranked.
+type CommitSearchResult struct {
+	Query   string            `json:"query"`
+	Ranking string            `json:"ranking"` // search.RankingBM25 or search.RankingFused
+	Note    string            `json:"note"`
+	Results []CommitSearchHit `json:"results"`
+}
+
+// CommitSearchSymbols is how many changed symbols a hit names.
+const CommitSearchSymbols = 5
+
+// NewCommitSearchHit describes commit i of x at rank (1-based) with its
+// score.
+func NewCommitSearchHit(x *HistoryIndex, i, rank int, score float64) CommitSearchHit {
+	h := CommitSearchHit{Rank: rank, CommitInfo: commitInfo(x.Commit(i)), Score: score, Files: len(x.FilesOf(i)), Symbols: []string{}}
+	syms := x.SymbolsOf(i)
+	h.SymbolCount = len(syms)
+	for _, s := range syms[:min(len(syms), CommitSearchSymbols)] {
+		name := s.Qual
+		if name == "" {
+			name = s.Name
+		}
+		h.Symbols = append(h.Symbols, name)
+	}
+	return h
+}

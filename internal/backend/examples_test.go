@@ -35,6 +35,7 @@ var toolExamples = []struct {
 	{"get_symbol_history", map[string]any{"name": "Store.Get"}},
 	{"get_recent_changes", map[string]any{"limit": 3}},
 	{"get_commit_impact", map[string]any{"hash": "{commit}"}},
+	{"search_commits", map[string]any{"query": "count gets in the store", "limit": 3}},
 }
 
 // exampleTimes are the moments an answer depends on the day it was made

@@ -15,6 +15,7 @@ import (
 	"gitnexus.dev/gitnexus/internal/format"
 	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/memgraph"
+	"gitnexus.dev/gitnexus/internal/search"
 )
 
 // The tools that read the git history the index keeps.
@@ -77,6 +78,18 @@ func historyTools() []*Tool {
 				repoParam,
 			},
 			run: runCommitImpact,
+		},
+		{
+			Name: "search_commits", Title: "Commits about a subject", ReadOnly: true, IndexOnly: true,
+			Description: "Find the commits a question is about, best first: BM25 over each commit's message and the " +
+				"names of the symbols it changed (fused with vector similarity when the index has embeddings). " +
+				"Each hit: hash, date, author, subject, score, and the files and symbols it changed.",
+			Params: []Param{
+				{Name: "query", Type: TypeString, Description: "Words to search the commits for, e.g. \"retry on timeout\".", Required: true, Aliases: []string{"search_query"}},
+				{Name: "limit", Type: TypeInteger, Description: "Commits listed.", Default: 10, Min: num(1), Max: num(analysis.MaxHistoryLimit), Aliases: []string{"top_k"}},
+				repoParam,
+			},
+			run: runSearchCommits,
 		},
 	}
 }
@@ -425,5 +438,33 @@ func runCommitImpact(ctx context.Context, b *Backend, a *Args) (*Result, error) 
 		res := analysis.CommitImpact(s.Graph, x, i, a.Int("limit"))
 		h := hint(call("context"), " on a changed symbol, or ", call("get_symbol_history"), " to see its other changes.")
 		return &Result{Data: res, Text: format.CommitImpact(&res), Hint: h, volatile: !inIndex}, nil
+	})
+}
+
+func runSearchCommits(ctx context.Context, b *Backend, a *Args) (*Result, error) {
+	q := strings.TrimSpace(a.String("query"))
+	if q == "" {
+		return nil, &ArgError{Param: "query", Msg: "is empty"}
+	}
+	return b.withHistory(ctx, a, func(s *Snapshot, x *analysis.HistoryIndex) (*Result, error) {
+		h := &HistoryView{b: b, s: s, X: x}
+		found, err := h.SearchCommits(ctx, q, a.Int("limit"))
+		if err != nil {
+			return nil, err
+		}
+		res := analysis.CommitSearchResult{Query: q, Ranking: found.Ranking, Note: found.Note, Results: []analysis.CommitSearchHit{}}
+		for _, hit := range found.Hits {
+			if i := x.CommitIndex(hit.CommitHash); i >= 0 {
+				res.Results = append(res.Results, analysis.NewCommitSearchHit(x, i, len(res.Results)+1, hit.Score))
+			}
+		}
+		hn := hint(call("get_commit_impact"), " on a hash for what the commit changed and what depends on it now.")
+		if len(res.Results) == 0 {
+			hn = hint("try other words, or ", call("get_symbol_history"), " on a symbol the subject is about.")
+		}
+		// As for query: a ranking that lost its vector half may be whole
+		// the next time, so the answer is not for reuse.
+		degraded := s.Meta.Embeddings != nil && found.Ranking != search.RankingFused
+		return &Result{Data: res, Text: format.CommitSearch(&res), Hint: hn, volatile: degraded}, nil
 	})
 }

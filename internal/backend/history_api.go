@@ -287,18 +287,13 @@ func commitTerms(x *analysis.HistoryIndex, i int) []string {
 }
 
 // commitCorpus is the BM25 index over the commits, built once per
-// snapshot: the terms of each message and of the names of the symbols
-// the commit changed, tokenised as the symbol index is (search.Terms).
+// snapshot: the CommitTerms of each commit.
 func (h *HistoryView) commitCorpus() *search.Corpus {
 	s := h.s
 	s.corpusOnce.Do(func() {
 		docs := make([][]string, len(h.X.H.Commits))
 		for i := range docs {
-			c := h.X.Commit(i)
-			docs[i] = search.Terms(c.Message)
-			for _, s := range h.X.SymbolsOf(i) {
-				docs[i] = append(docs[i], search.Terms(s.Name)...)
-			}
+			docs[i] = h.X.CommitTerms(i)
 		}
 		s.corpus = search.NewCorpus(docs)
 	})

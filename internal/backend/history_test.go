@@ -10,6 +10,7 @@ import (
 
 	"gitnexus.dev/gitnexus/internal/analysis"
 	"gitnexus.dev/gitnexus/internal/format"
+	"gitnexus.dev/gitnexus/internal/search"
 	"gitnexus.dev/gitnexus/internal/testrepo"
 )
 
@@ -297,5 +298,52 @@ func TestFileHistoryAcrossDeletionAndRename(t *testing.T) {
 	})
 	if err != nil || !strings.Contains(out.(*Source).SourceCode, "return 2") {
 		t.Errorf("B as of %s: %v %+v", first[:7], err, out)
+	}
+}
+
+// TestSearchCommits asks the history fixture's commits questions: the
+// commit whose message and changed symbols hold the words ranks first,
+// limit and top_k bound the list, and an empty question is refused.
+func TestSearchCommits(t *testing.T) {
+	b, _, h := historyShop(t)
+	revert, drop, rename, count, initial := h[0], h[1], h[2], h[3], h[4]
+	ctx := context.Background()
+	for _, tc := range []struct {
+		args map[string]any
+		want []string // hashes, best first
+	}{
+		// "count" and "gets" are in the subject of count and of its revert
+		// (longer: "Revert ..."), and Store.Get is what both changed.
+		{map[string]any{"query": "count gets", "limit": 2}, []string{count, revert}},
+		// Purge is in two messages, and drop changed nothing else.
+		{map[string]any{"query": "Purge", "top_k": 5}, []string{drop, rename}},
+		// No message says "get": the commits that changed a Get method
+		// are found by its name, the shortest document first.
+		{map[string]any{"query": "Get"}, []string{count, revert, initial}},
+		{map[string]any{"query": "memo.go rename"}, []string{rename}},
+		{map[string]any{"query": "initial", "limit": 1}, []string{initial}},
+		{map[string]any{"query": "nothing like this anywhere"}, nil},
+	} {
+		res, err := b.CallTool(ctx, "search_commits", tc.args)
+		if err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		d := res.Data.(analysis.CommitSearchResult)
+		var got []string
+		for i, hit := range d.Results {
+			got = append(got, hit.Hash)
+			if hit.Rank != i+1 || hit.ShortHash == "" || hit.Subject == "" || hit.Files == 0 || hit.Score <= 0 {
+				t.Errorf("%v: hit %d: %+v", tc.args, i, hit)
+			}
+		}
+		if !slices.Equal(short(got), short(tc.want)) {
+			t.Errorf("%v: commits %v, want %v\n%s", tc.args, short(got), short(tc.want), res.Markdown())
+		}
+		if d.Ranking != search.RankingBM25 || !strings.Contains(res.Markdown(), "Ranked by BM25 alone") {
+			t.Errorf("%v: ranking %q, text:\n%s", tc.args, d.Ranking, res.Markdown())
+		}
+	}
+	if _, err := b.CallTool(ctx, "search_commits", map[string]any{"query": "  "}); !isArg(err) {
+		t.Errorf("an empty question: error %v, want an argument error", err)
 	}
 }

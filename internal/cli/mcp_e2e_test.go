@@ -143,7 +143,7 @@ func TestMCPOverStdio(t *testing.T) {
 		}
 		want := []string{"context", "cypher", "detect_changes", "find_symbol", "get_callees_of", "get_callers_of",
 			"get_commit_impact", "get_file_history", "get_module_dependencies", "get_recent_changes", "get_symbol_history",
-			"impact", "list_repos", "overview", "query", "rename", "trace"}
+			"impact", "list_repos", "overview", "query", "rename", "search_commits", "trace"}
 		if !slices.Equal(names, want) {
 			t.Errorf("tools = %v, want %v", names, want)
 		}

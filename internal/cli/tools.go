@@ -25,11 +25,14 @@ type toolCommand struct {
 	use        string
 	aliases    []string
 	positional []string
-	example    string
+	// words: the one positional parameter takes every argument, joined
+	// by spaces (the words of a search).
+	words   bool
+	example string
 }
 
 var toolCommands = []toolCommand{
-	{tool: "query", use: "query <words>...", positional: []string{"query"},
+	{tool: "query", use: "query <words>...", positional: []string{"query"}, words: true,
 		example: "  gitnexus query \"parse config file\"\n  gitnexus query retry backoff --limit 10 --json"},
 	{tool: "context", use: "context [<symbol>]", positional: []string{"name"},
 		example: "  gitnexus context Server.Serve\n  gitnexus context ParseConfig --file-path internal/config --include-content\n  gitnexus context --uid 'Function:cmd/main.go:main'"},
@@ -57,6 +60,8 @@ var toolCommands = []toolCommand{
 		example: "  gitnexus get-recent-changes --since 2024-06-01\n  gitnexus get-recent-changes --range v1.2.0..v1.3.0\n  gitnexus get-recent-changes --branch feature/x --json"},
 	{tool: "get_commit_impact", use: "get-commit-impact <hash>", positional: []string{"hash"},
 		example: "  gitnexus get-commit-impact 1a2b3c4\n  gitnexus get-commit-impact 1a2b3c4 --json"},
+	{tool: "search_commits", use: "search-commits <words>...", positional: []string{"query"}, words: true,
+		example: "  gitnexus search-commits \"retry on timeout\"\n  gitnexus search-commits cache eviction --limit 5 --json"},
 }
 
 // flagName is the flag of a tool parameter (max_symbols → max-symbols).
@@ -84,8 +89,8 @@ func newToolCmd(stdio *IO, tc toolCommand) *cobra.Command {
 		Example: tc.example,
 		Args:    argsRange(0, len(tc.positional)),
 	}
-	if tc.tool == "query" {
-		cmd.Args = argsRange(0, 1<<20) // the words of the query, or --query
+	if tc.words {
+		cmd.Args = argsRange(0, 1<<20) // the words, or the parameter's flag
 	}
 	f := cmd.Flags()
 	isPositional := map[string]bool{}
@@ -146,7 +151,7 @@ func newToolCmd(stdio *IO, tc toolCommand) *cobra.Command {
 				callArgs[t.Params[i].Name] = get[name]()
 			}
 		}
-		if tc.tool == "query" && len(args) > 0 {
+		if tc.words && len(args) > 0 {
 			args = []string{strings.Join(args, " ")}
 		}
 		{

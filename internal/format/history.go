@@ -2,6 +2,7 @@ package format
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"gitnexus.dev/gitnexus/internal/analysis"
@@ -271,4 +272,31 @@ func shortAll(hs []string) []string {
 		out[i] = short(h)
 	}
 	return out
+}
+
+// CommitSearch renders a search_commits answer: the commits best first.
+func CommitSearch(r *analysis.CommitSearchResult) string {
+	var b strings.Builder
+	if len(r.Results) == 0 {
+		fmt.Fprintf(&b, "No commit matches %q.\n", r.Query)
+	} else {
+		fmt.Fprintf(&b, "%d %s for %q, best first.\n\n", len(r.Results), noun(len(r.Results), "commit", "commits"), r.Query)
+		rows := make([][]string, 0, len(r.Results))
+		for _, h := range r.Results {
+			changed := fmt.Sprintf("%d %s", h.Files, noun(h.Files, "file", "files"))
+			if h.SymbolCount > 0 {
+				changed += ": " + strings.Join(h.Symbols, ", ")
+				if more := h.SymbolCount - len(h.Symbols); more > 0 {
+					changed += fmt.Sprintf(" and %d more", more)
+				}
+			}
+			rows = append(rows, []string{strconv.Itoa(h.Rank), h.ShortHash, day(h.Date), h.Author, h.Subject,
+				strconv.FormatFloat(h.Score, 'f', 3, 64), changed})
+		}
+		b.WriteString(Table([]string{"#", "commit", "date", "author", "subject", "score", "changed"}, rows))
+	}
+	if note := strings.TrimSuffix(r.Note, "."); note != "" {
+		fmt.Fprintf(&b, "\n%s%s.\n", strings.ToUpper(note[:1]), note[1:])
+	}
+	return b.String()
 }

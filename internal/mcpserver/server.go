@@ -39,6 +39,7 @@ Start with list_repos when several repositories may be indexed (pass "repo" to t
 - get_file_history / get_symbol_history: the commits that changed a file (following renames) or a symbol (deleted ones too), newest first.
 - get_recent_changes: the symbols a range, branch or date window of commits changed, by file.
 - get_commit_impact: what one commit changed, what depends on that code now, and whether it was reverted.
+- search_commits: the commits a question is about (their messages and the names of the symbols they changed), best first.
 - cypher: read-only Cypher for anything else (counts, filters, multi-hop patterns); read gitnexus://repo/{name}/schema first.
 Read gitnexus://repo/{name}/context for a repository's summary.`
 

@@ -151,12 +151,18 @@ func (x *HistoryIndex) SymbolsOf(i int) []graph.SymbolChange {
 }
 
 // CommitTerms is what commit i is found by in a commit search: the terms
-// of its message and of the names of the symbols it changed, tokenised as
-// the symbol index is (search.Terms).
+// of its message and, twice, of the names of the symbols it changed,
+// tokenised as the symbol index is (search.Terms). Counting the names
+// twice found the commit that introduced what a later fix repairs first
+// more often (bench/retrieval -commits, MRR 0.240 → 0.265 on the tuning
+// set, 0.234 → 0.253 on the reporting set).
 func (x *HistoryIndex) CommitTerms(i int) []string {
 	terms := search.Terms(x.Commit(i).Message)
-	for _, s := range x.SymbolsOf(i) {
-		terms = append(terms, search.Terms(s.Name)...)
+	syms := x.SymbolsOf(i)
+	for range 2 {
+		for _, s := range syms {
+			terms = append(terms, search.Terms(s.Name)...)
+		}
 	}
 	return terms
 }

@@ -47,6 +47,7 @@ func main() {
 	dir := flag.String("dir", "/work/scratch/retrieval", "where the checkouts of the listed repositories are (fetch.sh)")
 	reuse := flag.String("reuse", reuseBuild, "take an index already in a checkout when built at HEAD with the whole history: build (by this very executable), any (by any build of this bench), never")
 	only := flag.String("rankings", "", "comma-separated names of the rankings to run besides the baseline (empty: all)")
+	commits := flag.Bool("commits", false, "measure commit search (commits.go) instead: a fix's message as the question, the commits that wrote the lines it changed as the answers")
 	list := flag.Bool("questions", false, "index and list each repository's questions (both variants, the answers) instead of ranking")
 	flag.StringVar(&buildEfs, "build-ef", "", "with -latency: rebuild the HNSW with these efConstruction values (comma-separated) and compare")
 	flag.Parse()
@@ -74,6 +75,25 @@ func main() {
 	chosen, err := chooseRankings(*only)
 	if err != nil {
 		log.Fatal(err)
+	}
+	if *commits {
+		cfg := runConfig{maxQuestions: *maxQueries, reuse: *reuse}
+		var results []*commitResult
+		start := time.Now()
+		for _, rp := range repos {
+			if err := checkCheckout(rp); err != nil {
+				log.Fatal(err)
+			}
+			res, err := evaluateCommits(ctx, rp, cfg)
+			if err != nil {
+				log.Fatalf("%s: %v", rp.name, err)
+			}
+			printCommitRepo(os.Stdout, res)
+			results = append(results, res)
+		}
+		printCommitSummary(os.Stdout, results)
+		fmt.Printf("Whole run (commit search): %s.\n\n", time.Since(start).Round(time.Second))
+		return
 	}
 	for _, name := range strings.Split(*embedders, ",") {
 		start := time.Now()

@@ -88,6 +88,34 @@ func (r rules) typeOf(p *lang.Program, c lang.Ctx, text string) jtype {
 	return unknownType
 }
 
+// typeInScope reads the type text written at decl for a value used at c.
+// A type variable that is in scope at c (a parameter `T item` of the
+// enclosing method, a field of the enclosing generic class, a cast `(T)`)
+// is, for overload choice, its bound: Object when it has none, since
+// nothing narrower is known of it there (typeOf already gives a bounded
+// variable its bound). A type variable seen from outside its declaration (a
+// field of a generic supertype) stays one: its argument is not known.
+func (r rules) typeInScope(p *lang.Program, c, decl lang.Ctx, text string) jtype {
+	t := r.typeOf(p, decl, text)
+	if !t.typeVar || decl.File != c.File {
+		return t
+	}
+	te := r.ParseType(text)
+	if len(te.Path) != 1 {
+		return t
+	}
+	tp, owner, ok := typeParamOwner(decl.File, decl.Scope, te.Path[0])
+	if !ok || tp.Type != "" {
+		return t // not a variable, or bounds that lead back to it (broken code)
+	}
+	for s := c.Scope; s >= 0; s = c.File.Facts.Symbols[s].Parent {
+		if s == owner {
+			return jtype{kind: jRef, sym: lang.NoSym, name: "Object", dims: t.dims}
+		}
+	}
+	return t
+}
+
 // literalType is the type of a literal expression.
 func literalType(name string) jtype {
 	switch name {
@@ -116,7 +144,7 @@ func (r rules) argType(p *lang.Program, c lang.Ctx, e *lang.Expr, depth int) jty
 		}
 		return literalType(e.Name)
 	case lang.ExprNew, lang.ExprTypeAssert:
-		return r.typeOf(p, c, e.Name)
+		return r.typeInScope(p, c, c, e.Name)
 	case lang.ExprIndex:
 		if t := r.argType(p, c, e.X, depth+1); t.dims > 0 {
 			t.dims--
@@ -126,7 +154,7 @@ func (r rules) argType(p *lang.Program, c lang.Ctx, e *lang.Expr, depth int) jty
 	case lang.ExprIdent:
 		if d, ok := r.declared(p, c, e.Name); ok {
 			if d.text != "" {
-				return r.typeOf(p, d.ctx, d.text)
+				return r.typeInScope(p, c, d.ctx, d.text)
 			}
 			if d.value != nil {
 				return r.argType(p, d.ctx, d.value, depth+1)

@@ -36,7 +36,8 @@
 //     constructor (nothing for an interface); an enum constant calls the
 //     enum's constructor.
 //   - Overloads are chosen by argument types (overload.go); a call whose
-//     arguments leave several overloads open links none of them.
+//     arguments leave several overloads open, or whose choice an argument
+//     of unknown type could change, links none of them.
 //   - Method references (`Foo::bar`) and annotations are not calls; lambdas
 //     are not nodes, so their calls belong to the enclosing method.
 //   - REFERENCES link methods to the static fields and constants they read

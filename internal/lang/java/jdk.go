@@ -55,6 +55,31 @@ Member:
 Enum: Comparable Serializable Constable
 Record:
 Thread: Runnable
+Supplier:
+Function:
+Consumer:
+Predicate:
+BiFunction:
+BiConsumer:
+BiPredicate:
+UnaryOperator: Function
+BinaryOperator: BiFunction
+IntFunction:
+IntPredicate:
+IntConsumer:
+IntSupplier:
+IntUnaryOperator:
+IntBinaryOperator:
+ToIntFunction:
+ToLongFunction:
+ToDoubleFunction:
+LongSupplier:
+DoubleSupplier:
+BooleanSupplier:
+Callable:
+Comparator:
+FileFilter:
+FilenameFilter:
 Throwable: Serializable
 Exception: Throwable
 Error: Throwable
@@ -153,6 +178,29 @@ LocalDate: Temporal TemporalAdjuster ChronoLocalDate Serializable
 LocalDateTime: Temporal TemporalAdjuster ChronoLocalDateTime Serializable
 LocalTime: Temporal TemporalAdjuster Comparable Serializable
 Duration: TemporalAmount Comparable Serializable
+TemporalAccessor:
+Temporal: TemporalAccessor
+TemporalAdjuster:
+TemporalAmount:
+ChronoLocalDate: Temporal TemporalAdjuster Comparable
+ChronoLocalDateTime: Temporal TemporalAdjuster Comparable
+ChronoZonedDateTime: Temporal Comparable
+ChronoPeriod: TemporalAmount
+ZonedDateTime: Temporal ChronoZonedDateTime Serializable
+OffsetDateTime: Temporal TemporalAdjuster Comparable Serializable
+OffsetTime: Temporal TemporalAdjuster Comparable Serializable
+Year: Temporal TemporalAdjuster Comparable Serializable
+YearMonth: Temporal TemporalAdjuster Comparable Serializable
+MonthDay: TemporalAccessor TemporalAdjuster Comparable Serializable
+Period: ChronoPeriod Serializable
+ZoneId: Serializable
+ZoneOffset: ZoneId TemporalAccessor TemporalAdjuster Comparable Serializable
+Clock: InstantSource
+InstantSource:
+DateTimeFormatter:
+FileTime: Comparable
+FileSystem: Closeable
+Charset: Comparable
 Pattern: Serializable
 File: Serializable Comparable
 Path: Comparable Iterable Watchable
@@ -238,7 +286,8 @@ var finalJDK = map[string]bool{}
 func init() {
 	for _, n := range strings.Fields(`String Integer Long Short Byte Double Float Character Boolean Void Class
 		StringBuilder StringBuffer Math System Locale UUID Optional Pattern URI URL LocalDate LocalDateTime
-		LocalTime Instant Duration`) {
+		LocalTime Instant Duration ZonedDateTime OffsetDateTime OffsetTime Year YearMonth MonthDay Period
+		ZoneOffset DateTimeFormatter FileTime`) {
 		finalJDK[n] = true
 	}
 }
@@ -256,6 +305,8 @@ var libraryResults = map[string]string{
 	"booleanValue": "boolean", "compareTo": "int", "indexOf": "int", "lastIndexOf": "int", "ordinal": "int",
 	"toCharArray": "char[]", "getBytes": "byte[]", "getName": "String", "charValue": "char",
 	"shortValue": "short", "byteValue": "byte",
+	// Collection.toArray(T[]) gives the array type it is handed.
+	"toArray": sameAsFirstArgument,
 }
 
 // stringResults are the result types of String methods, for a receiver
@@ -291,6 +342,9 @@ var staticLibraryResults = map[string]string{
 	"Double.doubleToLongBits": "long", "Float.floatToIntBits": "int", "Math.toIntExact": "int",
 	"Locale.getDefault": "Locale", "TimeZone.getDefault": "TimeZone", "TimeZone.getTimeZone": "TimeZone",
 	"Objects.requireNonNull": sameAsFirstArgument, "Objects.requireNonNullElse": sameAsFirstArgument,
+	"Files.newInputStream": "InputStream", "Files.newOutputStream": "OutputStream",
+	"Files.newBufferedReader": "BufferedReader", "Files.newBufferedWriter": "BufferedWriter",
+	"ZonedDateTime.now": "ZonedDateTime", "OffsetDateTime.now": "OffsetDateTime",
 	"LocalDateTime.now": "LocalDateTime", "Duration.ofMillis": "Duration", "Duration.ofSeconds": "Duration",
 }
 

@@ -1,6 +1,8 @@
 package java
 
 import (
+	"slices"
+
 	"gitnexus.dev/gitnexus/internal/lang"
 )
 
@@ -10,7 +12,10 @@ import (
 // in the first phase that admits any, the most specific ones are kept.
 // Arguments whose type is unknown fit anything and decide nothing; when
 // they leave several candidates with different parameter types, none is
-// kept (a wrong edge is worse than a missing one).
+// kept (a wrong edge is worse than a missing one). A fit that rests on an
+// unknown type (an argument of unknown type, two outside types the JDK
+// table does not relate) is unsure, and a choice that an unsure fit could
+// overturn is not made (settled).
 
 // SelectOverload keeps the candidates a call with these arguments may run.
 func (r rules) SelectOverload(p *lang.Program, c lang.Ctx, cands []lang.SymID, args []*lang.Expr) []lang.SymID {
@@ -18,8 +23,9 @@ func (r rules) SelectOverload(p *lang.Program, c lang.Ctx, cands []lang.SymID, a
 }
 
 type fitting struct {
-	id    lang.SymID
-	phase int // 1 strict, 2 boxing, 3 variable arity
+	id     lang.SymID
+	phase  int   // 1 strict, 2 boxing, 3 variable arity
+	unsure []int // argument positions whose fit rests on an unknown type
 }
 
 func (r rules) selectOverload(p *lang.Program, c lang.Ctx, cands []lang.SymID, args []*lang.Expr, depth int) []lang.SymID {
@@ -45,8 +51,8 @@ func (r rules) selectOverload(p *lang.Program, c lang.Ctx, cands []lang.SymID, a
 	var fits []fitting
 	best := 4
 	for _, id := range byArity {
-		if phase := r.applicable(p, id, argTypes); phase > 0 {
-			fits = append(fits, fitting{id, phase})
+		if phase, unsure := r.applicable(p, id, argTypes); phase > 0 {
+			fits = append(fits, fitting{id, phase, unsure})
 			best = min(best, phase)
 		}
 	}
@@ -62,7 +68,58 @@ func (r rules) selectOverload(p *lang.Program, c lang.Ctx, cands []lang.SymID, a
 		// all would add wrong edges, so the call stays unresolved.
 		return nil
 	}
+	if len(kept) > 0 && !r.settled(p, kept, fits, n) {
+		return nil
+	}
 	return kept
+}
+
+// settled reports whether the choice of kept (the most specific overloads
+// of the first phase that admits any, taking every unsure fit as a fit)
+// stands whatever the unknown types turn out to be. A sure winner does: the
+// others of its phase lose to it either way, and later phases only count
+// when no method of its phase applies. An unsure winner stands only when
+// every other applicable overload takes, at each of its unsure positions,
+// a subtype of its parameter: then an argument that fits the other fits it
+// too, and it applies whenever the other would. Otherwise the call is left
+// unresolved (no edge) rather than guessed: `isNewer(file, when)` with
+// isNewer(Path, Path) and isNewer(Path, ChronoZonedDateTime, LinkOption...)
+// when the type of when is not known to be or not to be a Path. When every
+// candidate fits only unsurely and no other candidate competes, the choice
+// is kept as before: the code compiles, so that overload is the one run.
+func (r rules) settled(p *lang.Program, kept []lang.SymID, fits []fitting, n int) bool {
+	var win fitting
+	for _, f := range fits {
+		if f.id == kept[0] {
+			win = f
+		}
+	}
+	if len(win.unsure) == 0 {
+		return true
+	}
+	wp := r.paramsFor(p, win, n)
+	for _, f := range fits {
+		if slices.Contains(kept, f.id) {
+			continue
+		}
+		fp := r.paramsFor(p, f, n)
+		for _, i := range win.unsure {
+			if !r.subtypeOf(p, fp[i], wp[i]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// paramsFor are the parameter types of an applicable overload, one per
+// argument (a variable arity parameter spread in phase 3).
+func (r rules) paramsFor(p *lang.Program, f fitting, n int) []jtype {
+	ps := r.paramTypes(p, f.id)
+	if f.phase == 3 || len(ps) != n {
+		ps = expandVariadic(ps, n)
+	}
+	return ps
 }
 
 // sameSignatures reports whether the candidates all take the same
@@ -86,46 +143,45 @@ func (r rules) sameSignatures(p *lang.Program, ids []lang.SymID) bool {
 }
 
 // applicable returns the phase in which method m accepts arguments of
-// these types, 0 when it does not.
-func (r rules) applicable(p *lang.Program, m lang.SymID, args []jtype) int {
+// these types (0 when it does not) and the argument positions whose fit is
+// unsure.
+func (r rules) applicable(p *lang.Program, m lang.SymID, args []jtype) (phase int, unsure []int) {
 	params := r.paramTypes(p, m)
 	np := len(params)
 	variadic := np > 0 && p.Sym(m).Params[np-1].Variadic
 	if len(args) == np {
-		phase := 1
-		ok := true
+		phase = 1
 		for i := range args {
-			fit, boxing := r.compatible(p, args[i], params[i])
-			if !fit {
-				ok = false
+			cv := r.compatible(p, args[i], params[i])
+			if !cv.fit {
+				phase, unsure = 0, nil
 				break
 			}
-			if boxing {
+			if cv.boxing {
 				phase = 2
 			}
+			if cv.unsure {
+				unsure = append(unsure, i)
+			}
 		}
-		if ok {
-			return phase
+		if phase > 0 {
+			return phase, unsure
 		}
 	}
 	if !variadic || len(args) < np-1 {
-		return 0
+		return 0, nil
 	}
-	for i := 0; i < np-1; i++ {
-		if fit, _ := r.compatible(p, args[i], params[i]); !fit {
-			return 0
+	expanded := expandVariadic(params, len(args))
+	for i, a := range args {
+		cv := r.compatible(p, a, expanded[i])
+		if !cv.fit {
+			return 0, nil
+		}
+		if cv.unsure {
+			unsure = append(unsure, i)
 		}
 	}
-	elem := params[np-1]
-	if elem.dims > 0 {
-		elem.dims--
-	}
-	for _, a := range args[np-1:] {
-		if fit, _ := r.compatible(p, a, elem); !fit {
-			return 0
-		}
-	}
-	return 3
+	return 3, unsure
 }
 
 // mostSpecific drops every candidate that another candidate is strictly
@@ -244,7 +300,13 @@ var (
 	// functionalJDK are JDK interfaces of the supertype table that a lambda
 	// may implement; the other types there are classes or not functional.
 	functionalJDK = map[string]bool{"Runnable": true, "Comparable": true, "Iterable": true,
-		"AutoCloseable": true, "Closeable": true, "Readable": true}
+		"AutoCloseable": true, "Closeable": true, "Readable": true, "Supplier": true, "Function": true,
+		"Consumer": true, "Predicate": true, "BiFunction": true, "BiConsumer": true, "BiPredicate": true,
+		"UnaryOperator": true, "BinaryOperator": true, "IntFunction": true, "IntPredicate": true,
+		"IntConsumer": true, "IntSupplier": true, "IntUnaryOperator": true, "IntBinaryOperator": true,
+		"ToIntFunction": true, "ToLongFunction": true, "ToDoubleFunction": true, "LongSupplier": true,
+		"DoubleSupplier": true, "BooleanSupplier": true, "Callable": true, "Comparator": true,
+		"FileFilter": true, "FilenameFilter": true}
 )
 
 func widens(from, to string) bool {
@@ -259,108 +321,161 @@ func widens(from, to string) bool {
 	return false
 }
 
+// conversion is how an argument of one type is passed as a parameter of
+// another.
+type conversion struct {
+	fit    bool // the argument may be passed
+	boxing bool // it takes boxing or unboxing (phase 2)
+	// unsure: the argument fits only because a type involved is not known
+	// (an argument of unknown type, an outside type the JDK table does not
+	// relate, a repository type with supertypes outside it).
+	unsure bool
+}
+
+var (
+	noFit    = conversion{}
+	sureFit  = conversion{fit: true}
+	maybeFit = conversion{fit: true, unsure: true}
+	boxedFit = conversion{fit: true, boxing: true}
+	boxedMay = conversion{fit: true, boxing: true, unsure: true}
+)
+
+// fitIf is sureFit when ok, noFit otherwise.
+func fitIf(ok bool) conversion {
+	if ok {
+		return sureFit
+	}
+	return noFit
+}
+
 // compatible reports whether an argument of type a may be passed as a
-// parameter of type q, and whether that takes boxing or unboxing.
-func (r rules) compatible(p *lang.Program, a, q jtype) (fit, boxing bool) {
+// parameter of type q, whether that takes boxing or unboxing, and whether
+// the answer rests on a type that is not known.
+func (r rules) compatible(p *lang.Program, a, q jtype) conversion {
 	switch {
 	case a.kind == jUnknown || q.kind == jUnknown || (a.kind == jRef && a.typeVar && a.dims == 0):
-		return true, false
+		return maybeFit
 	case a.kind == jRef && a.typeVar:
-		// An array of a type variable: an array of references.
+		// An array of an inferred type variable: an array of references.
 		switch {
 		case q.typeVar || q.kind == jUnknown:
-			return q.dims <= a.dims, false
+			return conversion{fit: q.dims <= a.dims, unsure: true}
 		case q.dims == a.dims:
-			return q.kind == jRef, false
+			return conversion{fit: q.kind == jRef, unsure: true}
 		case q.dims < a.dims:
-			return q.kind == jRef && q.sym == lang.NoSym &&
-				(q.name == "Object" || q.name == "Cloneable" || q.name == "Serializable"), false
+			return fitIf(q.kind == jRef && q.sym == lang.NoSym &&
+				(q.name == "Object" || q.name == "Cloneable" || q.name == "Serializable"))
 		}
-		return false, false
+		return noFit
 	case a.kind == jNull:
-		return q.kind != jPrim || q.dims > 0, false
+		return fitIf(q.kind != jPrim || q.dims > 0)
 	case a.kind == jLambda:
 		switch {
 		case q.dims > 0 || q.kind == jPrim:
-			return false, false
+			return noFit
 		case q.typeVar:
-			return true, false
+			return sureFit
 		case q.sym != lang.NoSym:
-			return isInterface(p, q.sym), false
+			return fitIf(isInterface(p, q.sym))
 		}
-		_, jdk := jdkSupers[q.name]
-		return !jdk || functionalJDK[q.name], false
+		if _, jdk := jdkSupers[q.name]; jdk {
+			return fitIf(functionalJDK[q.name])
+		}
+		return maybeFit
 	case a.kind == jNumeric:
 		switch {
 		case q.dims > 0:
-			return false, false
+			return noFit
 		case q.kind == jPrim:
-			return q.prim != "boolean" && widens(a.prim, q.prim), false
+			return fitIf(q.prim != "boolean" && widens(a.prim, q.prim))
 		case q.typeVar:
-			return true, true
+			return boxedFit
 		case q.sym != lang.NoSym:
-			return false, false
+			return noFit
+		case q.name == "":
+			return boxedMay
 		}
-		return q.name == "" || q.name == "Number" || q.name == "Object" || q.name == "Comparable" ||
-			q.name == "Serializable" || unboxOf[q.name] != "" && unboxOf[q.name] != "boolean" && unboxOf[q.name] != "char", true
+		if q.name == "Number" || q.name == "Object" || q.name == "Comparable" || q.name == "Serializable" ||
+			unboxOf[q.name] != "" && unboxOf[q.name] != "boolean" && unboxOf[q.name] != "char" {
+			return boxedFit
+		}
+		return noFit
 	case q.typeVar:
 		if q.dims > a.dims || (q.dims > 0 && q.dims == a.dims && a.kind == jPrim) {
-			return false, false // T[] takes arrays of references only
+			return noFit // T[] takes arrays of references only
 		}
-		return true, a.kind == jPrim && a.dims == 0
+		return conversion{fit: true, boxing: a.kind == jPrim && a.dims == 0}
 	case a.dims > 0 || q.dims > 0:
 		if q.dims < a.dims && q.kind == jRef && q.sym == lang.NoSym &&
 			(q.name == "Object" || q.name == "Cloneable" || q.name == "Serializable") {
-			return true, false // every array is an Object; Foo[][] is an Object[]
+			return sureFit // every array is an Object; Foo[][] is an Object[]
 		}
 		if a.dims != q.dims {
-			return false, false
+			return noFit
 		}
 		if a.kind == jPrim || q.kind == jPrim {
-			return a.kind == q.kind && a.prim == q.prim, false
+			return fitIf(a.kind == q.kind && a.prim == q.prim)
 		}
-		return r.refCompatible(p, a, q), false
+		return r.refCompatible(p, a, q)
 	case a.kind == jPrim && q.kind == jPrim:
-		return widens(a.prim, q.prim), false
+		return fitIf(widens(a.prim, q.prim))
 	case a.kind == jPrim:
-		if q.sym != lang.NoSym {
-			return false, false
+		switch {
+		case q.sym != lang.NoSym:
+			return noFit
+		case q.name == "":
+			return boxedMay
 		}
-		box := boxOf[a.prim]
-		return q.name == "" || q.name == box || jdkSupers[box][q.name], true
+		if box := boxOf[a.prim]; q.name == box || jdkSupers[box][q.name] {
+			return boxedFit
+		}
+		return noFit
 	case q.kind == jPrim:
-		if a.sym != lang.NoSym {
-			return false, false
+		switch {
+		case a.sym != lang.NoSym:
+			return noFit
+		case a.name == "":
+			return boxedMay
 		}
-		if a.name == "" {
-			return true, true
+		if prim, ok := unboxOf[a.name]; ok && widens(prim, q.prim) {
+			return boxedFit
 		}
-		prim, ok := unboxOf[a.name]
-		return ok && widens(prim, q.prim), true
+		return noFit
 	}
-	return r.refCompatible(p, a, q), false
+	return r.refCompatible(p, a, q)
 }
 
 // refCompatible compares two reference types (or their array elements).
-func (r rules) refCompatible(p *lang.Program, a, q jtype) bool {
+func (r rules) refCompatible(p *lang.Program, a, q jtype) conversion {
 	switch {
 	case q.sym != lang.NoSym && a.sym != lang.NoSym:
-		return subtypeDistance(p, a.sym, q.sym) >= 0
+		return fitIf(subtypeDistance(p, a.sym, q.sym) >= 0)
 	case q.sym != lang.NoSym:
 		// An outside type is never a subtype of a repository type.
-		return a.name == ""
-	case q.name == "Object" || q.name == "":
-		return true
+		if a.name == "" {
+			return maybeFit
+		}
+		return noFit
+	case q.name == "Object":
+		return sureFit
+	case q.name == "":
+		return maybeFit
 	case a.sym != lang.NoSym:
 		// A repository type fits an outside type only through the outside
 		// supertypes its hierarchy names.
 		supers, closed := r.outsideSupers(p, a.sym)
-		return supers[q.name] || !closed
+		switch {
+		case supers[q.name]:
+			return sureFit
+		case !closed:
+			return maybeFit
+		}
+		return noFit
 	case a.name == "":
-		return true
+		return maybeFit
 	}
-	fits, _ := outsideSubtype(a.name, q.name)
-	return fits
+	fits, known := outsideSubtype(a.name, q.name)
+	return conversion{fit: fits, unsure: fits && !known}
 }
 
 // sameTopLevel reports whether two places (file and local symbol index) are

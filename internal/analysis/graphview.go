@@ -105,8 +105,11 @@ func ViewNodeOf(g *memgraph.Graph, n memgraph.NodeID) ViewNode {
 
 // Neighbourhood returns the nodes within opt.Depth edges of center, in
 // either direction, found breadth first, and the edges among them. When
-// the limit cuts a level, the nodes of that level kept are those whose
-// ids sort first.
+// the limit cuts a level, the nodes of that level kept are the most
+// closely tied to the nodes before it (closer first): more edges from the
+// level before, then the strongest kind of edge (calls and inheritance,
+// then references and imports, then what defines or holds them), then
+// the most confident, then code before tests, then by id.
 func Neighbourhood(g *memgraph.Graph, center memgraph.NodeID, opt NeighbourhoodOptions) GraphView {
 	depth := min(max(opt.Depth, 1), MaxNeighbourhood)
 	limit := viewLimit(opt.Limit)
@@ -122,29 +125,41 @@ func Neighbourhood(g *memgraph.Graph, center memgraph.NodeID, opt NeighbourhoodO
 	truncated := false
 	for d := 0; d < depth && len(frontier) > 0 && !truncated; d++ {
 		var next []memgraph.NodeID
-		visit := func(to memgraph.NodeID) {
-			if seen.Has(to) {
+		ties := map[memgraph.NodeID]*tie{}
+		visit := func(e memgraph.Edge) {
+			if t := ties[e.To]; t != nil {
+				t.add(e)
 				return
 			}
-			seen.Add(to)
-			if opt.HideTests && IsTestPath(g.Nodes[to].FilePath) {
+			if seen.Has(e.To) {
 				return
 			}
-			next = append(next, to)
+			seen.Add(e.To)
+			if opt.HideTests && IsTestPath(g.Nodes[e.To].FilePath) {
+				return
+			}
+			t := &tie{strength: 3, test: IsTestPath(g.Nodes[e.To].FilePath)}
+			t.add(e)
+			ties[e.To] = t
+			next = append(next, e.To)
 		}
 		for _, n := range frontier {
 			for _, e := range g.Out(n) {
 				if keep(e) {
-					visit(e.To)
+					visit(e)
 				}
 			}
 			for _, e := range g.In(n) {
 				if keep(e) {
-					visit(e.To)
+					visit(e)
 				}
 			}
 		}
-		slices.SortFunc(next, func(a, b memgraph.NodeID) int { return cmp.Compare(g.Nodes[a].ID, g.Nodes[b].ID) })
+		slices.SortFunc(next, func(a, b memgraph.NodeID) int {
+			ta, tb := ties[a], ties[b]
+			return cmp.Or(cmp.Compare(tb.edges, ta.edges), cmp.Compare(ta.strength, tb.strength),
+				cmp.Compare(tb.confidence, ta.confidence), boolOrder(ta.test, tb.test), cmp.Compare(g.Nodes[a].ID, g.Nodes[b].ID))
+		})
 		if room := limit - len(nodes); len(next) > room {
 			next, truncated = next[:room], true
 		}
@@ -152,6 +167,45 @@ func Neighbourhood(g *memgraph.Graph, center memgraph.NodeID, opt NeighbourhoodO
 		frontier = next
 	}
 	return viewOf(g, nodes, limit, keep, truncated)
+}
+
+// tie is how a node found at one level of a neighbourhood is tied to the
+// level before it.
+type tie struct {
+	edges      int     // edges from the level before
+	strength   int     // the strongest kind among them (edgeStrength: 0 strongest)
+	confidence float32 // the most confident of them
+	test       bool    // the node is in a test file
+}
+
+func (t *tie) add(e memgraph.Edge) {
+	t.edges++
+	t.strength = min(t.strength, edgeStrength(e.Type))
+	t.confidence = max(t.confidence, e.Confidence)
+}
+
+// edgeStrength ranks what an edge says of the code it joins: a call or
+// inheritance first, then a reference or import, then definition and
+// membership.
+func edgeStrength(t graph.EdgeType) int {
+	switch t {
+	case graph.EdgeCalls, graph.EdgeExtends, graph.EdgeImplements:
+		return 0
+	case graph.EdgeReferences, graph.EdgeImports:
+		return 1
+	}
+	return 2
+}
+
+// boolOrder puts false before true.
+func boolOrder(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case !a:
+		return -1
+	}
+	return 1
 }
 
 // CommunityView returns the members of community c (by id, at most

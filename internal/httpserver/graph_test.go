@@ -74,8 +74,17 @@ func TestGraphViews(t *testing.T) {
 			nodes: []string{idStoreFile, idGet, idStore, idErrMissing},
 			edges: []string{idStoreFile + " -DEFINES-> " + idGet, idStoreFile + " -DEFINES-> " + idStore, idStoreFile + " -DEFINES-> " + idErrMissing,
 				idGet + " -REFERENCES-> " + idErrMissing, idStore + " -HAS_METHOD-> " + idGet}}},
+		// A cut level keeps its caller over the file that defines it.
 		{"neighbourhood cut by the limit", "/api/v1/graph/neighbourhood?uid=" + idGet + "&limit=2", view{
-			nodes: []string{idStoreFile, idGet}, edges: []string{idStoreFile + " -DEFINES-> " + idGet}, truncated: true}},
+			nodes: []string{idPlace, idGet}, edges: []string{idPlace + " -CALLS-> " + idGet}, truncated: true}},
+		// Of level 2, New, NewService and Put are called by both main and
+		// TestPlace, Warm by main alone: Warm goes first although its id
+		// sorts first; of the three, the two whose ids sort first stay.
+		{"neighbourhood cut at depth 2", "/api/v1/graph/neighbourhood?uid=" + idPlace + "&depth=2&types=calls&limit=6", view{
+			nodes: []string{idMain, idNewService, idTestPlace, idNew, idPlace, idGet},
+			edges: []string{idMain + " -CALLS-> " + idNewService, idMain + " -CALLS-> " + idNew, idMain + " -CALLS-> " + idPlace,
+				idTestPlace + " -CALLS-> " + idNewService, idTestPlace + " -CALLS-> " + idNew, idTestPlace + " -CALLS-> " + idPlace,
+				idPlace + " -CALLS-> " + idGet}, truncated: true}},
 		{"neighbourhood of calls, depth 2", "/api/v1/graph/neighbourhood?uid=" + idPlace + "&depth=2&types=calls", view{
 			nodes: []string{idWarm, idMain, idNewService, idTestPlace, idNew, idPlace, idGet, idPut},
 			edges: []string{idMain + " -CALLS-> " + idWarm, idMain + " -CALLS-> " + idNewService, idMain + " -CALLS-> " + idNew,

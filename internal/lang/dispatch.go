@@ -1,5 +1,7 @@
 package lang
 
+import "slices"
+
 // Dispatch: a call that resolves to a method of type T may run the method of
 // any subtype of T that overrides it (a class that extends T, a type that
 // implements interface T, a Go type whose method set satisfies T). Overrides
@@ -33,12 +35,55 @@ func (p *Program) OverridesBelow(m, recv SymID) []SymID {
 func (p *Program) overridesBelow(m, top SymID) []SymID {
 	arity := len(p.Syms[m].Params)
 	ov, overloading := p.Rules.(Overloading)
-	return p.methodsBelow(top, p.Syms[m].Name, m, func(s *Sym, id SymID) bool {
+	keep := func(s *Sym, id SymID) bool {
 		if !p.Rules.Features().LooseArity && len(s.Params) != arity && !Accepts(s.Symbol, arity) {
 			return false
 		}
 		return !overloading || ov.Overrides(p, m, id) // not an overload with other parameter types
-	})
+	}
+	owner := p.Syms[m].owner
+	if class, ok := p.mergedClass[owner]; ok && (top == owner || top == class) && p.Syms[m].Abstract {
+		// A signature of an interface merged with a class: the class's
+		// implementation runs, or one its subclasses override it with.
+		out := p.implementation(class, p.Syms[m].Name, keep)
+		for _, id := range p.methodsBelow(class, p.Syms[m].Name, m, keep) {
+			if !slices.Contains(out, id) {
+				out = append(out, id)
+			}
+		}
+		return out
+	}
+	return p.methodsBelow(top, p.Syms[m].Name, m, keep)
+}
+
+// implementation returns the concrete callables named name that class t
+// declares, else those the nearest of its bases declares or inherits.
+func (p *Program) implementation(t SymID, name string, keep func(*Sym, SymID) bool) []SymID {
+	concrete := func(ids []SymID) []SymID {
+		var out []SymID
+		for _, id := range ids {
+			if s := &p.Syms[id]; s.Kind.IsCallable() && !s.Abstract && keep(s, id) {
+				out = append(out, id)
+			}
+		}
+		return out
+	}
+	var own []SymID
+	for _, id := range p.Syms[t].members[name] {
+		if p.Syms[id].owner == t {
+			own = append(own, id)
+		}
+	}
+	if out := concrete(own); len(out) > 0 {
+		return out
+	}
+	for _, b := range p.bases(t) {
+		ids, _ := p.FindMember(b.sym, name)
+		if out := concrete(ids); len(out) > 0 {
+			return out
+		}
+	}
+	return nil
 }
 
 // declaredBelow returns the callables named name, taking args arguments,

@@ -36,7 +36,10 @@ type Program struct {
 	retMemo  Memo[SymID, Value] // result of a callable, resolved
 	aliases  map[SymID]bool     // type aliases being followed (ResolveType)
 	subtypes map[SymID][]SymID  // direct subtypes, from resolved bases
-	bindMemo Memo[bindKey, Value]
+	// mergedClass maps an interface merged with a class (MergeMembers)
+	// to that class.
+	mergedClass map[SymID]SymID
+	bindMemo    Memo[bindKey, Value]
 	// overrideMemo caches Overrides, belowMemo OverridesBelow.
 	overrideMemo Memo[SymID, []SymID]
 	belowMemo    Memo[[2]SymID, []SymID]
@@ -302,6 +305,12 @@ type Features struct {
 	// parameter `xs: T*` is a sequence of T (Scala), so `xs.foreach` is no
 	// member of T and the elements are Ts.
 	RepeatedIsSequence bool
+	// FirstFit: a method call runs the first of the same-named members
+	// found on the receiver's type that takes its arguments, not each
+	// that does (TypeScript picks one signature: the overloads of one
+	// declaration in the order written, a later merged declaration's
+	// before an earlier one's).
+	FirstFit bool
 }
 
 // Overloading is implemented by the Rules of languages where one name
@@ -416,6 +425,54 @@ func (p *Program) attach(parent, id SymID) {
 
 // AddMember attaches a member declared outside its type's body (Go methods).
 func (p *Program) AddMember(typ, member SymID) { p.attach(typ, member) }
+
+// MergeMembers makes decls, declarations of one type (TypeScript's
+// declaration merging: a class and an interface of one name, or several
+// interfaces), share their members: each finds, under a name, the members
+// all of them declare, those of later declarations first (the order in
+// which TypeScript tries the overloads of merged declarations). Each
+// member keeps the declaration that declares it as its owner. A call
+// resolved to an interface's method (a signature) that is merged with a
+// class dispatches to the class's implementation, its own or inherited,
+// and to the overrides below the class.
+func (p *Program) MergeMembers(decls []SymID) {
+	if len(decls) < 2 {
+		return
+	}
+	names := map[string]bool{}
+	for _, d := range decls {
+		for name := range p.Syms[d].members {
+			names[name] = true
+		}
+	}
+	merged := make(map[string][]SymID, len(names))
+	for name := range names {
+		var ids []SymID
+		for i := len(decls) - 1; i >= 0; i-- {
+			ids = append(ids, p.Syms[decls[i]].members[name]...)
+		}
+		merged[name] = ids
+	}
+	class := NoSym
+	for _, d := range decls {
+		if p.Syms[d].Kind == graph.KindClass {
+			class = d
+		}
+	}
+	for _, d := range decls {
+		if class != NoSym && d != class {
+			if p.mergedClass == nil {
+				p.mergedClass = map[SymID]SymID{}
+			}
+			p.mergedClass[d] = class
+		}
+		ms := make(map[string][]SymID, len(merged))
+		for name, ids := range merged {
+			ms[name] = append([]SymID(nil), ids...)
+		}
+		p.Syms[d].members = ms
+	}
+}
 
 // SetOwner makes typ the owner of member (HAS_METHOD, dispatch) without
 // making it a member that lookups find: a Go method declared for another

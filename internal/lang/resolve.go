@@ -387,6 +387,9 @@ func (p *Program) resolveCall(f *File, call *Call) callResolution {
 		case base.Kind == ValSym && p.Syms[base.Sym].Kind.IsType():
 			res.targets = p.preferStatic(res.targets, true)
 		}
+		if len(res.targets) > 1 && p.Rules.Features().FirstFit {
+			res.targets = res.targets[:1]
+		}
 		switch {
 		case e.X.Kind == ExprSuper:
 		case base.Kind == ValInstance && base.Elem == 0:

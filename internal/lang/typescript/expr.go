@@ -49,6 +49,9 @@ func (x *extraction) expr(n *ts.Node, depth int) *lang.Expr {
 		if fn == nil || fn.Kind() == "import" {
 			return &lang.Expr{}
 		}
+		if f := x.boundFunction(fn); f != nil {
+			return x.expr(f, depth+1)
+		}
 		return &lang.Expr{Kind: lang.ExprCall, X: x.expr(fn, depth+1)}
 	case "new_expression":
 		if c := n.ChildByFieldName("constructor"); c != nil && isNameExpr(c) {
@@ -100,6 +103,33 @@ func (x *extraction) expr(n *ts.Node, depth int) *lang.Expr {
 		return literal("Function")
 	}
 	return &lang.Expr{}
+}
+
+// boundFunction returns f of a callee `f.bind`, f a name or a member path
+// (`obj.method.bind(obj)`): the bound function calls f, so `const g =
+// f.bind(x)` holds f for calls of g (immer exports its API as
+// `immer.produce.bind(immer)`). The arguments bound are not followed.
+func (x *extraction) boundFunction(fn *ts.Node) *ts.Node {
+	if fn.Kind() != "member_expression" {
+		return nil
+	}
+	prop, obj := fn.ChildByFieldName("property"), fn.ChildByFieldName("object")
+	if prop == nil || obj == nil || x.text(prop) != "bind" || !isPath(obj) {
+		return nil
+	}
+	return obj
+}
+
+// isPath reports a name or a member path from a name or `this`.
+func isPath(n *ts.Node) bool {
+	switch n.Kind() {
+	case "identifier":
+		return true
+	case "member_expression":
+		o := n.ChildByFieldName("object")
+		return o != nil && (o.Kind() == "this" || isPath(o))
+	}
+	return false
 }
 
 // thisIsInstance reports whether `this` at n is the instance of the

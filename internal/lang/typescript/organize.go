@@ -30,6 +30,7 @@ func (rules) Organize(p *lang.Program) {
 		pkg := p.Module(key, name, dir, true)
 		pkg.Files = append(pkg.Files, f)
 	}
+	mergeDeclarations(p)
 }
 
 // moduleName is the name a file's module goes by: its base name without

@@ -17,7 +17,8 @@ import (
 type rules struct{}
 
 func (rules) Features() lang.Features {
-	return lang.Features{InheritedConstructors: true, UnexportedIsPrivate: true, NoNameOnly: true, FollowFunctionVariables: true, LooseArity: true}
+	return lang.Features{InheritedConstructors: true, UnexportedIsPrivate: true, NoNameOnly: true, FollowFunctionVariables: true, LooseArity: true,
+		FirstFit: true}
 }
 
 // ConfigNames are the files module resolution reads: package.json for
@@ -61,7 +62,8 @@ func (rules) Lookup(p *lang.Program, c *lang.Ctx, name string) (lang.Value, grap
 // pickDecl chooses among same-named file-level declarations (a class and
 // an interface merged, a const and a type of one name, namespace members):
 // declarations outside namespaces first, then types when the name is used
-// as a type and values otherwise.
+// as a type and values otherwise, a class before an interface it merges
+// with.
 func pickDecl(p *lang.Program, ids []lang.SymID, typesOnly bool) lang.SymID {
 	return pickDeclAt(p, ids, typesOnly, 0)
 }
@@ -75,12 +77,15 @@ func pickDeclAt(p *lang.Program, ids []lang.SymID, typesOnly bool, pos uint32) l
 		s := p.Sym(id)
 		score := 0
 		if s.Qual == s.Name {
-			score += 4
+			score += 8
 		}
 		isType := s.Kind.IsType()
 		valueKind := s.Kind != graph.KindInterface && s.Kind != graph.KindTypeAlias
 		if (typesOnly && isType) || (!typesOnly && valueKind) {
-			score += 2
+			score += 4
+		}
+		if typesOnly && isType && valueKind {
+			score += 2 // a class merged with an interface: the class constructs
 		}
 		if !s.Abstract {
 			score++

@@ -54,12 +54,13 @@ type extraction struct {
 
 // symInfo is what extraction needs to know about a symbol beyond the facts.
 type symInfo struct {
-	scope              bool   // a function or class: it has a body
-	bodyStart, bodyEnd uint32 // the body's byte range
-	receiver           string // a method's first parameter (self, cls)
-	classReceiver      bool   // the receiver is the class (classmethod, __new__)
-	generator          bool   // the function yields
-	typePath           string // a class's name path below its enclosing function: "Outer.Inner"
+	scope              bool          // a function or class: it has a body
+	bodyStart, bodyEnd uint32        // the body's byte range
+	receiver           string        // a method's first parameter (self, cls)
+	classReceiver      bool          // the receiver is the class (classmethod, __new__)
+	generator          bool          // the function yields
+	supplied           suppliedNames // a class's parametrize decorators (fixtures_extract.go)
+	typePath           string        // a class's name path below its enclosing function: "Outer.Inner"
 }
 
 func (x *extraction) text(n *ts.Node) string { return lang.Text(n, x.src) }
@@ -112,6 +113,7 @@ func (x *extraction) readDefs(q *lang.Query, matches []lang.Match) {
 	for i := range yields {
 		if s := x.scopes.at(uint32(yields[i].StartByte())); s >= 0 && x.facts.Symbols[s].Kind.IsCallable() {
 			x.info[s].generator = true
+			x.addYield(&yields[i], s)
 		}
 	}
 	for i := range returns {

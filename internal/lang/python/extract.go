@@ -110,6 +110,10 @@ func (x *extraction) readDefs(q *lang.Query, matches []lang.Match) {
 	for i := range globals {
 		x.addGlobal(&globals[i])
 	}
+	// Imports first: expressions read them (`t.cast` with typing as t).
+	for i := range imports {
+		x.addImport(&imports[i])
+	}
 	for i := range yields {
 		if s := x.scopes.at(uint32(yields[i].StartByte())); s >= 0 && x.facts.Symbols[s].Kind.IsCallable() {
 			x.info[s].generator = true
@@ -121,9 +125,6 @@ func (x *extraction) readDefs(q *lang.Query, matches []lang.Match) {
 	}
 	for i := range assigns {
 		x.addAssignment(&assigns[i])
-	}
-	for i := range imports {
-		x.addImport(&imports[i])
 	}
 	x.reorder()
 	x.scopes = newScopeIndex(x.facts.Symbols, x.info)

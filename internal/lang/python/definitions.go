@@ -128,7 +128,7 @@ func (x *extraction) addDef(d *defNode, parent int) int {
 	}
 	s.Params = params
 	if rt := n.ChildByFieldName("return_type"); rt != nil {
-		s.Returns = []string{lang.OneLine(x.text(rt))}
+		s.Returns = []string{x.annotation(rt)}
 	}
 	return x.add(s, info)
 }

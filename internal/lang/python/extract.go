@@ -47,6 +47,8 @@ type extraction struct {
 	globals map[int]map[string]bool
 	// receivers memoizes receiverAt.
 	receivers map[int]receiverRef
+	// typingAliases are the local names of typing modules (annotations.go).
+	typingAliases map[string]string
 	// symbolsOnly: record what the history reads of symbols only
 	// (ExtractSymbols): no signatures, docs, contents or values.
 	symbolsOnly bool
@@ -104,6 +106,7 @@ func (x *extraction) readDefs(q *lang.Query, matches []lang.Match) {
 	}
 	sort.SliceStable(defs, func(i, j int) bool { return defs[i].node.StartByte() < defs[j].node.StartByte() })
 	sort.SliceStable(assigns, func(i, j int) bool { return assigns[i].StartByte() < assigns[j].StartByte() })
+	x.readTypingAliases(imports)
 	x.addDefs(defs)
 	x.scopes = newScopeIndex(x.facts.Symbols, x.info)
 

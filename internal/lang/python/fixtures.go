@@ -12,7 +12,8 @@ import (
 // module, or a `test*` method of a `Test*` class) and each fixture it
 // needs with the parameters filled in by name: a parameter named like a
 // fixture visible from the requester holds what that fixture returns, or
-// what it first yields. A requests test calls its `httpbin` parameter,
+// what it first yields (the yielded expression, else the element of a
+// declared `Iterator[T]` or `Generator[T, ...]` result). A requests test calls its `httpbin` parameter,
 // which the `httpbin` fixture of tests/conftest.py fills with a nested
 // function of a helper: the call runs that function.
 //
@@ -48,10 +49,32 @@ func (r rules) InjectedParam(p *lang.Program, f *lang.File, scope int, prm lang.
 	}
 	fs := p.Sym(fix)
 	v := p.CallResult(lang.Ctx{File: fs.File, Scope: fs.Parent, Pos: fs.StartByte}, lang.SymValue(fix), 0)
+	if len(fs.Returns) == 1 && yieldsAnnotated(fs.Returns[0]) && v.Elem > 0 {
+		// `-> Iterator[Server]`: the fixture yields a Server.
+		v.Elem--
+	}
 	if fs.File == f {
 		return v, graph.ReasonSameFile
 	}
 	return v, graph.ReasonImportResolved
+}
+
+// yieldsAnnotated reports whether a result annotation declares a
+// generator (Iterator, Generator and their async forms), whose first
+// yielded value a fixture gives.
+func yieldsAnnotated(text string) bool {
+	base, _, ok := strings.Cut(text, "[")
+	if !ok {
+		return false
+	}
+	for _, prefix := range typingPrefixes {
+		base = strings.TrimPrefix(base, prefix)
+	}
+	switch strings.TrimSpace(base) {
+	case "Iterator", "Generator", "AsyncIterator", "AsyncGenerator":
+		return true
+	}
+	return false
 }
 
 // isTest reports whether local symbol scope of f is a test pytest

@@ -759,6 +759,7 @@ func symbolPrint(f *FileFacts, i int) uint64 {
 		h.flag(p.Variadic)
 		h.flag(p.Optional)
 		h.expr(p.Default)
+		h.flag(p.Supplied)
 	}
 	h.str(s.Receiver)
 	h.num(len(s.Bases))

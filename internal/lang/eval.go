@@ -196,8 +196,8 @@ func (p *Program) LookupIdent(c Ctx, name string) (Value, graph.Reason) {
 	}
 	for scope := c.Scope; ; {
 		if !c.types {
-			if v, ok := p.localBinding(c, scope, name); ok {
-				return v, graph.ReasonSameFile
+			if v, r, ok := p.localBinding(c, scope, name); ok {
+				return v, r
 			}
 		}
 		if scope < 0 {
@@ -209,6 +209,9 @@ func (p *Program) LookupIdent(c Ctx, name string) (Value, graph.Reason) {
 				if prm.Name == name {
 					if c.called && p.Rules.Features().CalledParamsTyped && len(p.Rules.ParseType(prm.Type).Path) > 0 {
 						continue
+					}
+					if v, r := p.injectedParam(f, scope, prm); v.Known() {
+						return v, r
 					}
 					return p.paramValue(f, scope, prm), graph.ReasonSameFile
 				}
@@ -266,8 +269,10 @@ func (p *Program) nearestDeclared(ids []SymID, pos uint32) []SymID {
 }
 
 // localBinding finds the binding of name in exactly this scope that is
-// visible at c.Pos and starts last.
-func (p *Program) localBinding(c Ctx, scope int, name string) (Value, bool) {
+// visible at c.Pos and starts last. A parameter's binding without a type
+// holds what the rules inject into it (ParamInjector), found for their
+// reason; any other binding is same-file.
+func (p *Program) localBinding(c Ctx, scope int, name string) (Value, graph.Reason, bool) {
 	f := c.File
 	idx := f.bindings[scopeName{scope, name}]
 	best := -1
@@ -287,13 +292,33 @@ func (p *Program) localBinding(c Ctx, scope int, name string) (Value, bool) {
 		if scope >= 0 && len(idx) > 0 && !p.Rules.Features().OrderedBindings {
 			for _, i := range idx {
 				if !f.Facts.Bindings[i].Field {
-					return p.bindingValue(c, i), true
+					return p.bindingValue(c, i), graph.ReasonSameFile, true
 				}
 			}
 		}
-		return none, false
+		return none, "", false
 	}
-	return p.bindingValue(c, best), true
+	if b := &f.Facts.Bindings[best]; scope >= 0 && b.Type == "" && b.Value == nil && !b.Elem {
+		for _, prm := range f.Facts.Symbols[scope].Params {
+			if prm.Name == name {
+				if v, r := p.injectedParam(f, scope, prm); v.Known() {
+					return v, r, true
+				}
+				break
+			}
+		}
+	}
+	return p.bindingValue(c, best), graph.ReasonSameFile, true
+}
+
+// injectedParam is what the rules inject into parameter prm of local
+// symbol scope of f when it declares no type (ParamInjector), else none.
+func (p *Program) injectedParam(f *File, scope int, prm Param) (Value, graph.Reason) {
+	pi, ok := p.Rules.(ParamInjector)
+	if !ok || prm.Type != "" {
+		return none, ""
+	}
+	return pi.InjectedParam(p, f, scope, prm)
 }
 
 func (p *Program) bindingValue(c Ctx, i int) Value {

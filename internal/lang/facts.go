@@ -108,6 +108,10 @@ type Param struct {
 	// Default is the default value when it may be a callable that flows
 	// into the parameter (Features.ValueFlow): a name or a dotted name.
 	Default *Expr
+	// Supplied: a decorator of the callable lists the values the
+	// parameter takes (Python's pytest.mark.parametrize), so no fixture
+	// is injected for its name (ParamInjector).
+	Supplied bool
 }
 
 // BaseKind says how a type names a supertype.

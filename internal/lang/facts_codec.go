@@ -342,6 +342,7 @@ func (e *factsEncoder) params(ps []Param) {
 		e.bool(p.Variadic)
 		e.bool(p.Optional)
 		e.expr(p.Default)
+		e.bool(p.Supplied)
 	}
 }
 
@@ -497,7 +498,7 @@ func (d *factsDecoder) params() []Param {
 	}
 	out := make([]Param, n)
 	for i := range out {
-		out[i] = Param{Name: d.str(), Type: d.str(), Variadic: d.bool(), Optional: d.bool(), Default: d.expr()}
+		out[i] = Param{Name: d.str(), Type: d.str(), Variadic: d.bool(), Optional: d.bool(), Default: d.expr(), Supplied: d.bool()}
 	}
 	return out
 }

@@ -209,6 +209,16 @@ type BuiltinMembers interface {
 	IsBuiltinMember(name string) bool
 }
 
+// ParamInjector is implemented by rules under which a framework passes
+// some parameters by their names rather than a call doing so: pytest gives
+// a test's parameter the value of the fixture of that name in scope.
+// InjectedParam returns the value parameter prm of local symbol scope
+// holds, with the reason the injected value was found, or an unknown value.
+// The resolver asks only for parameters that declare no type.
+type ParamInjector interface {
+	InjectedParam(p *Program, f *File, scope int, prm Param) (Value, graph.Reason)
+}
+
 // Accessors is implemented by rules in which reading some methods as
 // attributes runs them (Python @property, TS getters): the attribute's value
 // is the method's result, so that `obj.prop.run()` follows prop's result

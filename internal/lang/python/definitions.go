@@ -58,9 +58,11 @@ func (x *extraction) addDef(d *defNode, parent int) int {
 	name := x.text(n.ChildByFieldName("name"))
 	outer := n
 	var decorators []string
+	var supplied suppliedNames
 	if p := n.Parent(); p != nil && p.Kind() == "decorated_definition" {
 		outer = p
 		decorators = x.decorators(p)
+		supplied = x.supplied(p)
 	}
 	if !d.class && hasDecorator(decorators, "overload") {
 		return -1
@@ -86,6 +88,7 @@ func (x *extraction) addDef(d *defNode, parent int) int {
 			s.Bases = x.bases(n.ChildByFieldName("superclasses"))
 		}
 		info.typePath = name
+		info.supplied = supplied
 		if inClass {
 			info.typePath = x.info[parent].typePath + "." + name
 		}
@@ -115,9 +118,17 @@ func (x *extraction) addDef(d *defNode, parent int) int {
 			name == "__new__" || name == "__init_subclass__" || name == "__class_getitem__"
 		params = params[1:]
 	}
+	// Parametrize on the function or on a class around it supplies the
+	// values of the parameters it names.
+	for a := parent; a >= 0 && x.facts.Symbols[a].Kind.IsType(); a = x.facts.Symbols[a].Parent {
+		supplied = supplied.with(x.info[a].supplied)
+	}
+	for i := range params {
+		params[i].Supplied = supplied.has(params[i].Name)
+	}
 	s.Params = params
 	if rt := n.ChildByFieldName("return_type"); rt != nil {
-		s.Returns = []string{lang.OneLine(x.text(rt))}
+		s.Returns = []string{x.annotation(rt)}
 	}
 	return x.add(s, info)
 }

@@ -180,12 +180,35 @@ func (x *extraction) callExpr(n *ts.Node, scope, depth int) *lang.Expr {
 			}
 		}
 	}
-	if fn.Kind() == "attribute" && x.text(fn) == "typing.cast" {
+	if fn.Kind() == "attribute" && x.isTypingCast(fn) {
 		if t := x.castType(n); t != "" {
 			return &lang.Expr{Kind: lang.ExprTypeAssert, Name: t}
 		}
 	}
 	return &lang.Expr{Kind: lang.ExprCall, X: x.exprDepth(fn, scope, depth+1)}
+}
+
+// isTypingCast reports whether an attribute names typing's cast:
+// `typing.cast`, or `t.cast` where the file imports typing as t (an
+// import at file level, read before any expression).
+func (x *extraction) isTypingCast(fn *ts.Node) bool {
+	obj := fn.ChildByFieldName("object")
+	if obj == nil || x.text(fn.ChildByFieldName("attribute")) != "cast" {
+		return false
+	}
+	name := x.text(obj)
+	if name == "typing" {
+		return true
+	}
+	if obj.Kind() != "identifier" {
+		return false
+	}
+	for _, imp := range x.facts.Imports {
+		if imp.Kind == lang.ImportModule && imp.Path == "typing" && imp.Alias == name && imp.Scope < 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // classConstruction is what calling the receiver in scope means: in a

@@ -47,6 +47,8 @@ type extraction struct {
 	globals map[int]map[string]bool
 	// receivers memoizes receiverAt.
 	receivers map[int]receiverRef
+	// typingAliases are the local names of typing modules (annotations.go).
+	typingAliases map[string]string
 	// symbolsOnly: record what the history reads of symbols only
 	// (ExtractSymbols): no signatures, docs, contents or values.
 	symbolsOnly bool
@@ -54,12 +56,13 @@ type extraction struct {
 
 // symInfo is what extraction needs to know about a symbol beyond the facts.
 type symInfo struct {
-	scope              bool   // a function or class: it has a body
-	bodyStart, bodyEnd uint32 // the body's byte range
-	receiver           string // a method's first parameter (self, cls)
-	classReceiver      bool   // the receiver is the class (classmethod, __new__)
-	generator          bool   // the function yields
-	typePath           string // a class's name path below its enclosing function: "Outer.Inner"
+	scope              bool          // a function or class: it has a body
+	bodyStart, bodyEnd uint32        // the body's byte range
+	receiver           string        // a method's first parameter (self, cls)
+	classReceiver      bool          // the receiver is the class (classmethod, __new__)
+	generator          bool          // the function yields
+	supplied           suppliedNames // a class's parametrize decorators (fixtures_extract.go)
+	typePath           string        // a class's name path below its enclosing function: "Outer.Inner"
 }
 
 func (x *extraction) text(n *ts.Node) string { return lang.Text(n, x.src) }
@@ -103,15 +106,21 @@ func (x *extraction) readDefs(q *lang.Query, matches []lang.Match) {
 	}
 	sort.SliceStable(defs, func(i, j int) bool { return defs[i].node.StartByte() < defs[j].node.StartByte() })
 	sort.SliceStable(assigns, func(i, j int) bool { return assigns[i].StartByte() < assigns[j].StartByte() })
+	x.readTypingAliases(imports)
 	x.addDefs(defs)
 	x.scopes = newScopeIndex(x.facts.Symbols, x.info)
 
 	for i := range globals {
 		x.addGlobal(&globals[i])
 	}
+	// Imports first: expressions read them (`t.cast` with typing as t).
+	for i := range imports {
+		x.addImport(&imports[i])
+	}
 	for i := range yields {
 		if s := x.scopes.at(uint32(yields[i].StartByte())); s >= 0 && x.facts.Symbols[s].Kind.IsCallable() {
 			x.info[s].generator = true
+			x.addYield(&yields[i], s)
 		}
 	}
 	for i := range returns {
@@ -119,9 +128,6 @@ func (x *extraction) readDefs(q *lang.Query, matches []lang.Match) {
 	}
 	for i := range assigns {
 		x.addAssignment(&assigns[i])
-	}
-	for i := range imports {
-		x.addImport(&imports[i])
 	}
 	x.reorder()
 	x.scopes = newScopeIndex(x.facts.Symbols, x.info)

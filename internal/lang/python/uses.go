@@ -171,7 +171,7 @@ func (x *extraction) bindParams() {
 				continue
 			}
 			x.facts.Bindings = append(x.facts.Bindings, lang.Binding{
-				Scope: i, Name: p.Name, Type: p.Type, Byte: x.info[i].bodyStart,
+				Scope: i, Name: p.Name, Type: x.spelledOut(p.Type), Byte: x.info[i].bodyStart,
 			})
 		}
 	}
@@ -184,7 +184,7 @@ func (x *extraction) bindAssignment(n, left *ts.Node) {
 	if !ok || scope < 0 {
 		return // class attributes and module variables are symbols
 	}
-	typ := lang.OneLine(x.text(n.ChildByFieldName("type")))
+	typ := x.annotation(n.ChildByFieldName("type"))
 	for _, t := range x.targets(left, assignedValue(n), scope) {
 		if !t.field && !x.isLocal(scope, t.name) {
 			continue

@@ -100,7 +100,7 @@ func (x *extraction) addAssignment(n *ts.Node) {
 	}
 	scope := x.scopes.at(uint32(n.StartByte()))
 	value := assignedValue(n)
-	typ := lang.OneLine(x.text(n.ChildByFieldName("type")))
+	typ := x.annotation(n.ChildByFieldName("type"))
 	switch {
 	case scope < 0:
 		for _, t := range x.targets(left, value, scope) {

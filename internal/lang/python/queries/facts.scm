@@ -14,7 +14,24 @@
   right: (_) @right
   body: (_) @body) @for
 
-([(list_comprehension) (set_comprehension) (dictionary_comprehension) (generator_expression)]
+; One pattern per kind: `([(a) (b)] (for_in_clause))` would be an a or b
+; followed by a sibling clause, which never occurs.
+(list_comprehension
+  (for_in_clause
+    left: (_) @left
+    right: (_) @right)) @comprehension
+
+(set_comprehension
+  (for_in_clause
+    left: (_) @left
+    right: (_) @right)) @comprehension
+
+(dictionary_comprehension
+  (for_in_clause
+    left: (_) @left
+    right: (_) @right)) @comprehension
+
+(generator_expression
   (for_in_clause
     left: (_) @left
     right: (_) @right)) @comprehension

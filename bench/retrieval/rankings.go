@@ -16,10 +16,11 @@ import (
 	"gitnexus.dev/gitnexus/internal/store"
 )
 
-// rankFunc ranks the nodes of one index for a question, best first. It
+// rankFunc ranks the nodes of one index for a question (text, one
+// variant of asked), best first. It
 // need not stop at depth callables, nor list callables only: the metrics
 // read the first depth callables and pass over the rest.
-type rankFunc func(ctx context.Context, question string) ([]memgraph.NodeID, error)
+type rankFunc func(ctx context.Context, asked *question, text string) ([]memgraph.NodeID, error)
 
 // env is what a ranking is built from: one repository's checkout, index
 // and graph, and vector search when the index has embeddings and an
@@ -38,9 +39,9 @@ type ranking struct {
 	// baseline marks the plain BM25 the others are compared with.
 	baseline bool
 	// readsHistory marks a ranking whose signals come from the git
-	// history: under the leak rule it must be asked against the index as
-	// of each question's parent commit, which the bench cannot do yet
-	// (replayEnv). None of the rankings below reads history.
+	// history: under the leak rule it reads only the commits older than
+	// the question's (history_evidence.go), so its rankFunc needs the
+	// question, not only its text.
 	readsHistory bool
 	// build makes the ranking for one repository; nil, nil when it does
 	// not apply there (vector rankings without embeddings).
@@ -51,8 +52,9 @@ type ranking struct {
 // of the tables. Add a ranking by appending here.
 var rankings = []ranking{
 	{name: "BM25 (plain baseline)", baseline: true, build: buildBaseline},
-	{name: "query", build: buildQuery},
+	{name: "query", build: buildQuery}, // text evidence alone: no History
 	{name: "search.BM25", build: buildSearchBM25},
+	{name: "query + history", readsHistory: true, build: buildQueryHistory},
 	{name: "vector", build: buildVector},
 	{name: "search.BM25 + vector, RRF k=60", build: buildFused},
 }
@@ -62,7 +64,7 @@ func buildBaseline(ctx context.Context, e *env) (rankFunc, error) {
 	if err != nil {
 		return nil, err
 	}
-	return func(ctx context.Context, q string) ([]memgraph.NodeID, error) {
+	return func(ctx context.Context, _ *question, q string) ([]memgraph.NodeID, error) {
 		return x.search(tokens(q), 4*depth), nil
 	}, nil
 }
@@ -73,7 +75,7 @@ func buildBaseline(ctx context.Context, e *env) (rankFunc, error) {
 // in most answers with tests dropped; MaxSymbols (per process) does not
 // bear on the ranking.
 func buildQuery(ctx context.Context, e *env) (rankFunc, error) {
-	return func(ctx context.Context, q string) ([]memgraph.NodeID, error) {
+	return func(ctx context.Context, _ *question, q string) ([]memgraph.NodeID, error) {
 		res, err := analysis.Query(ctx, e.r, e.g, q, analysis.QueryOptions{Limit: 2 * depth, MaxSymbols: depth, Semantic: e.sem})
 		if err != nil {
 			return nil, err
@@ -86,7 +88,7 @@ func buildQuery(ctx context.Context, e *env) (rankFunc, error) {
 // (search.BM25 over FTS5), read to 4 × depth nodes so that depth
 // callables remain when types, files and tests are passed over.
 func buildSearchBM25(ctx context.Context, e *env) (rankFunc, error) {
-	return func(ctx context.Context, q string) ([]memgraph.NodeID, error) {
+	return func(ctx context.Context, _ *question, q string) ([]memgraph.NodeID, error) {
 		hits, err := search.BM25(ctx, e.r, e.g, q, 4*depth)
 		return hitNodes(hits), err
 	}, nil
@@ -96,7 +98,7 @@ func buildVector(ctx context.Context, e *env) (rankFunc, error) {
 	if !e.sem.Ready() {
 		return nil, nil
 	}
-	return func(ctx context.Context, q string) ([]memgraph.NodeID, error) {
+	return func(ctx context.Context, _ *question, q string) ([]memgraph.NodeID, error) {
 		v, err := e.emb.Embed(ctx, []string{q})
 		if err != nil {
 			return nil, err
@@ -109,7 +111,7 @@ func buildFused(ctx context.Context, e *env) (rankFunc, error) {
 	if !e.sem.Ready() {
 		return nil, nil
 	}
-	return func(ctx context.Context, q string) ([]memgraph.NodeID, error) {
+	return func(ctx context.Context, _ *question, q string) ([]memgraph.NodeID, error) {
 		ranked, err := search.Symbols(ctx, e.r, e.g, e.sem, q, 4*depth)
 		return hitNodes(ranked.Hits), err
 	}, nil

@@ -1,9 +1,11 @@
 package analysis
 
 import (
+	"cmp"
 	"context"
 	"math"
 	"path"
+	"slices"
 	"strings"
 
 	"gitnexus.dev/gitnexus/internal/graph"
@@ -13,6 +15,10 @@ import (
 	"gitnexus.dev/gitnexus/internal/store"
 )
 
+// RankingHistory is added to a query's ranking ("bm25+history") when the
+// history's evidence was fused in (QueryHistory).
+const RankingHistory = "+history"
+
 // QueryOptions bound a search.
 type QueryOptions struct {
 	Limit          int // symbols in Results
@@ -21,6 +27,8 @@ type QueryOptions struct {
 	// Semantic adds vector search, fused with BM25; nil or not ready ranks
 	// by BM25 alone.
 	Semantic *search.Semantic
+	// History adds the history's evidence (QueryHistory); nil for none.
+	History *QueryHistory
 }
 
 // QuerySymbol is a symbol a search found.
@@ -81,9 +89,106 @@ type QueryResult struct {
 	CommonWords []string `json:"commonWords,omitempty"`
 }
 
+// QueryHistory is what query reads of the git history: the commits whose
+// message and changed symbols' names best match the question vote for the
+// symbols they changed, and those votes re-rank the text
+// ranking's symbols by reciprocal rank (k = 60), weighing HistoryWeight
+// against its 1. Commits is a search.Corpus of the CommitTerms of X's
+// commits from First on, in order (all of them: First 0).
+type QueryHistory struct {
+	X       *HistoryIndex
+	Commits *search.Corpus
+	First   int
+}
+
+// The history's evidence as measured with bench/retrieval on its tuning
+// set (tests dropped, full messages): MRR 0.406 → 0.459, R@10 0.562 →
+// 0.610; with the answers' names cut from the question, MRR 0.302 →
+// 0.367, R@10 0.452 → 0.498. A weight of 0.5 gave the same MRR and a
+// lower R@10, 1 lowered both on httpx; spreading a commit's vote over the
+// symbols it changed, and letting votes add symbols the text ranking did
+// not find, each changed MRR and R@10 by less than 0.003: the vote is
+// spread (an initial import votes for everything, faintly) and adds
+// nothing (so that a small repository's answer is not filled with code
+// that shares no word with the question).
+const (
+	HistoryWeight = 0.3
+	HistoryVoters = 20 // the best matching commits that vote
+)
+
+// votes gives the rank (0 best) of each symbol among candidates that the
+// best HistoryVoters commits for text changed: each commit's score is
+// spread evenly over the symbols it changed (test code only when the
+// question asks for tests), a symbol's votes are summed, and equal sums
+// share a rank (so that the symbols of one commit gain alike).
+func (h *QueryHistory) votes(g *memgraph.Graph, text string, candidates map[memgraph.NodeID]bool) map[memgraph.NodeID]int {
+	tests := search.AsksForTests(text)
+	score := map[memgraph.NodeID]float64{}
+	var voted []memgraph.NodeID
+	for _, c := range h.Commits.Search(search.Terms(text), HistoryVoters) {
+		voted = voted[:0]
+		for _, s := range h.X.SymbolsOf(h.First + int(c.Doc)) {
+			n, ok := g.Lookup(s.NodeID)
+			if !ok || !g.Nodes[n].Kind.IsSymbol() || (!tests && IsTestPath(g.Nodes[n].FilePath)) {
+				continue
+			}
+			voted = append(voted, n)
+		}
+		for _, n := range voted {
+			if candidates[n] {
+				score[n] += c.Score / float64(len(voted))
+			}
+		}
+	}
+	sums := make([]float64, 0, len(score))
+	for _, v := range score {
+		sums = append(sums, v)
+	}
+	slices.SortFunc(sums, func(a, b float64) int { return cmp.Compare(b, a) })
+	rank := make(map[memgraph.NodeID]int, len(score))
+	for n, v := range score {
+		// The number of greater sums: competition ranking.
+		rank[n], _ = slices.BinarySearchFunc(sums, v, func(e, t float64) int { return cmp.Compare(t, e) })
+	}
+	return rank
+}
+
+// fuseHistory re-ranks the symbols among hits by reciprocal rank: a
+// symbol's rank among the hits' symbols (files and other nodes keep their
+// place and take no rank), plus HistoryWeight for its rank among the
+// votes (votes). Equal scores keep the hits' order.
+func fuseHistory(g *memgraph.Graph, hits []search.Hit, votes map[memgraph.NodeID]int) []search.Hit {
+	const k = 60
+	if len(votes) == 0 {
+		return hits
+	}
+	score := make(map[memgraph.NodeID]float64, len(hits))
+	var symbols []int // indexes into hits
+	for i, h := range hits {
+		if g.Nodes[h.Node].Kind.IsSymbol() {
+			score[h.Node] = 1 / float64(k+len(symbols)+1)
+			symbols = append(symbols, i)
+		}
+	}
+	for n, r := range votes {
+		score[n] += HistoryWeight / float64(k+r+1)
+	}
+	ranked := make([]search.Hit, len(symbols))
+	for j, i := range symbols {
+		ranked[j] = search.Hit{Node: hits[i].Node, Score: score[hits[i].Node]}
+	}
+	slices.SortStableFunc(ranked, func(a, b search.Hit) int { return cmp.Compare(b.Score, a.Score) })
+	out := slices.Clone(hits)
+	for j, i := range symbols {
+		out[i] = ranked[j]
+	}
+	return out
+}
+
 // Query searches the index: BM25 hits, fused with vector search hits when
 // the index has embeddings, test code below the rest unless the question
-// asks for tests. The answer is the symbols best first; then the files
+// asks for tests, re-ranked by the history's votes when opt.History is
+// set (QueryHistory). The answer is the symbols best first; then the files
 // they are in, the files whose paths matched, and the execution flows the
 // symbols are steps of (query_flows.go).
 func Query(ctx context.Context, r *store.Reader, g *memgraph.Graph, text string, opt QueryOptions) (*QueryResult, error) {
@@ -105,6 +210,18 @@ func Query(ctx context.Context, r *store.Reader, g *memgraph.Graph, text string,
 	precision := 1000.0
 	if ranked.Ranking == search.RankingFused {
 		precision = 1e6
+	}
+	if h := opt.History; h != nil && h.Commits != nil {
+		candidates := make(map[memgraph.NodeID]bool, len(hits))
+		for _, h := range hits {
+			candidates[h.Node] = true
+		}
+		if votes := h.votes(g, text, candidates); len(votes) > 0 {
+			hits = fuseHistory(g, hits, votes)
+			precision = 1e6
+			res.Ranking += RankingHistory
+			res.Note += "; then re-ranked by the commits whose messages best match the question: the symbols they changed gain"
+		}
 	}
 	words := map[string]bool{}
 	for _, w := range search.Words(text) {

@@ -53,6 +53,30 @@ func (s *Snapshot) history() *analysis.HistoryIndex {
 	return s.historyIdx
 }
 
+// commitCorpus is the BM25 index over the commits of the history, built
+// once per snapshot: the CommitTerms of each commit.
+func (s *Snapshot) commitCorpus() *search.Corpus {
+	s.corpusOnce.Do(func() {
+		x := s.history()
+		docs := make([][]string, len(x.H.Commits))
+		for i := range docs {
+			docs[i] = x.CommitTerms(i)
+		}
+		s.corpus = search.NewCorpus(docs)
+	})
+	return s.corpus
+}
+
+// queryHistory is the history's evidence for query, nil when the index
+// has no history.
+func (s *Snapshot) queryHistory() *analysis.QueryHistory {
+	x := s.history()
+	if x.Empty() {
+		return nil
+	}
+	return &analysis.QueryHistory{X: x, Commits: s.commitCorpus()}
+}
+
 // overview computes the repository overview once per snapshot: it walks
 // the whole graph, and the graph does not change while the snapshot lives.
 func (s *Snapshot) overview() analysis.OverviewResult {

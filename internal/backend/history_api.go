@@ -286,19 +286,7 @@ func commitTerms(x *analysis.HistoryIndex, i int) []string {
 	return terms
 }
 
-// commitCorpus is the BM25 index over the commits, built once per
-// snapshot: the CommitTerms of each commit.
-func (h *HistoryView) commitCorpus() *search.Corpus {
-	s := h.s
-	s.corpusOnce.Do(func() {
-		docs := make([][]string, len(h.X.H.Commits))
-		for i := range docs {
-			docs[i] = h.X.CommitTerms(i)
-		}
-		s.corpus = search.NewCorpus(docs)
-	})
-	return s.corpus
-}
+func (h *HistoryView) commitCorpus() *search.Corpus { return h.s.commitCorpus() }
 
 // CommitHit is a commit found by a search.
 type CommitHit struct {

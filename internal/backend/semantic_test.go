@@ -103,7 +103,7 @@ func TestQueryDegrades(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !strings.Contains(res.Text, "(bm25).") || !strings.Contains(res.Text, tc.wantNote) {
+			if !strings.Contains(res.Text, "(bm25") || !strings.Contains(res.Text, tc.wantNote) {
 				t.Errorf("answer does not say it fell back to BM25 because %q:\n%s", tc.wantNote, res.Text)
 			}
 			if !res.volatile {
@@ -160,7 +160,7 @@ func TestQueryPausesAFailingEndpoint(t *testing.T) {
 	}
 	srv.Reset()
 	start := time.Now()
-	if res := ask(); !strings.Contains(res.Text, "(bm25).") || !strings.Contains(res.Text, "embedding the query failed") {
+	if res := ask(); !strings.Contains(res.Text, "(bm25") || !strings.Contains(res.Text, "embedding the query failed") {
 		t.Fatalf("first question:\n%s", res.Text)
 	}
 	if n := srv.Requests(); n != 1 || time.Since(start) > 2*time.Second {
@@ -184,7 +184,8 @@ func TestQueryPausesAFailingEndpoint(t *testing.T) {
 	failing = false
 	mu.Unlock()
 	clock = clock.Add(2 * questionPause)
-	if res := ask(); res.Data.(*analysis.QueryResult).Ranking != "bm25+vector" || srv.Requests() != 3 {
+	// (+history: the fixture's commits re-rank the answer as well.)
+	if res := ask(); !strings.HasPrefix(res.Data.(*analysis.QueryResult).Ranking, "bm25+vector") || srv.Requests() != 3 {
 		t.Errorf("endpoint back: ranking %q after %d requests\n%s", res.Data.(*analysis.QueryResult).Ranking, srv.Requests(), res.Text)
 	}
 	if ask(); srv.Requests() != 4 {

@@ -41,7 +41,8 @@ func toolTable() []*Tool {
 				"unless the question is about tests. `results` is the flat ranked list (each with its score and where the " +
 				"words matched); the files of the results, files whose path matched, and the execution flows the results are " +
 				"steps of follow. When the index has embeddings, vector search ranks by meaning too (fused with the word " +
-				"ranking; `ranking` says which ran). Use to find where a concept lives; then call context on a symbol.",
+				"ranking); when it has history, the symbols changed by the commits whose messages best match the question " +
+				"gain (`ranking` says what ran). Use to find where a concept lives; then call context on a symbol.",
 			Params: []Param{
 				{Name: "query", Type: TypeString, Description: "Words to search for, e.g. \"parse config file\".", Required: true, Aliases: []string{"search_query"}},
 				{Name: "limit", Type: TypeInteger, Description: "Symbols to return.", Default: 10, Min: num(1), Max: num(100)},
@@ -294,7 +295,8 @@ func runQuery(ctx context.Context, b *Backend, a *Args) (*Result, error) {
 	}
 	return b.withRepo(ctx, a.String("repo"), func(s *Snapshot) (*Result, error) {
 		res, err := analysis.Query(ctx, s.Reader, s.Graph, q, analysis.QueryOptions{Limit: a.Int("limit"),
-			MaxSymbols: a.Int("max_symbols"), IncludeContent: a.Bool("include_content"), Semantic: b.semantic(ctx, s)})
+			MaxSymbols: a.Int("max_symbols"), IncludeContent: a.Bool("include_content"), Semantic: b.semantic(ctx, s),
+			History: s.queryHistory()})
 		if err != nil {
 			return nil, err
 		}
@@ -307,7 +309,7 @@ func runQuery(ctx context.Context, b *Backend, a *Args) (*Result, error) {
 		}
 		// Embeddings that did not rank (the provider failed) may rank the
 		// next time: the degraded answer is not for reuse.
-		degraded := s.Meta.Embeddings != nil && res.Ranking != search.RankingFused
+		degraded := s.Meta.Embeddings != nil && !strings.HasPrefix(res.Ranking, search.RankingFused)
 		return &Result{Data: res, Text: format.Query(res), Hint: h, volatile: degraded}, nil
 	})
 }

@@ -506,18 +506,7 @@ func printCommitRepo(w io.Writer, res *commitResult) {
 // printCommitSummary writes, for each set, the mean over its
 // repositories of every commit ranking (each repository weighs the same).
 func printCommitSummary(w io.Writer, results []*commitResult) {
-	for _, set := range []string{setTune, setReport, ""} {
-		var in []*commitResult
-		var names []string
-		for _, res := range results {
-			if res.repo.set == set {
-				in = append(in, res)
-				names = append(names, res.repo.name)
-			}
-		}
-		if len(in) == 0 {
-			continue
-		}
+	bySet(results, func(r *commitResult) repo { return r.repo }, func(set string, names []string, in []*commitResult) {
 		fmt.Fprintf(w, "## Commit search, summary: %s set (%s), mean over %d repositories\n\n%s", setName(set), strings.Join(names, ", "), len(in), commitTableHead)
 		for ri, rk := range commitRankings {
 			var sum metrics
@@ -532,5 +521,5 @@ func printCommitSummary(w io.Writer, results []*commitResult) {
 			fmt.Fprintf(w, "| %s | %.3f | %.3f | %.3f | %.3f | %d | %.1f |\n", rk.name, sum.r1, sum.r5, sum.r10, sum.mrr, questions, millis/float64(len(in)))
 		}
 		fmt.Fprintln(w)
-	}
+	})
 }

@@ -45,18 +45,7 @@ func printRepo(w io.Writer, res *repoResult) {
 // printSummary writes, for each set, the mean over its repositories of
 // every ranking's metrics (each repository weighs the same), per variant.
 func printSummary(w io.Writer, results []*repoResult) {
-	for _, set := range []string{setTune, setReport, ""} {
-		var in []*repoResult
-		var names []string
-		for _, res := range results {
-			if res.repo.set == set {
-				in = append(in, res)
-				names = append(names, res.repo.name)
-			}
-		}
-		if len(in) == 0 {
-			continue
-		}
+	bySet(results, func(r *repoResult) repo { return r.repo }, func(set string, names []string, in []*repoResult) {
 		fmt.Fprintf(w, "## Summary: %s set (%s), mean over %d repositories\n\n", setName(set), strings.Join(names, ", "), len(in))
 		for vi, v := range variants {
 			fmt.Fprintf(w, "### %s set: %s\n\n%s", setName(set), v.name, tableHead)
@@ -84,7 +73,7 @@ func printSummary(w io.Writer, results []*repoResult) {
 			}
 			fmt.Fprintln(w)
 		}
-	}
+	})
 }
 
 // rankingNames lists the rankings measured on any of the results, in
@@ -143,4 +132,23 @@ func printQuestions(w io.Writer, res *repoResult) {
 
 func indent(text string) string {
 	return "    " + strings.ReplaceAll(text, "\n", "\n    ")
+}
+
+// bySet calls fn with each set's results, the tuning set first, then the
+// reporting set, then repositories of no set; with the names of their
+// repositories. A set with no results is passed over.
+func bySet[R any](results []R, repoOf func(R) repo, fn func(set string, names []string, in []R)) {
+	for _, set := range []string{setTune, setReport, ""} {
+		var in []R
+		var names []string
+		for _, res := range results {
+			if r := repoOf(res); r.set == set {
+				in = append(in, res)
+				names = append(names, r.name)
+			}
+		}
+		if len(in) > 0 {
+			fn(set, names, in)
+		}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -123,9 +124,20 @@ const (
 )
 
 // Search ranks the documents for the query's terms by BM25 and returns
-// the best k (ties by document order).
+// the best k (ties by document order). Scores add up in a dense array and
+// the best k are kept in a heap, so that a query whose words are in most
+// of a large corpus (60,000 commits) does not sort them all.
 func (c *Corpus) Search(query []string, k int) []Scored {
-	scores := map[int32]float64{}
+	if k <= 0 {
+		return []Scored{}
+	}
+	acc := corpusScores.Get().(*[]float64)
+	defer corpusScores.Put(acc)
+	if len(*acc) < len(c.lens) {
+		*acc = make([]float64, len(c.lens))
+	}
+	scores := (*acc)[:len(c.lens)]
+	var touched []int32
 	seen := map[string]bool{}
 	n := float64(len(c.lens))
 	for _, t := range query {
@@ -141,24 +153,62 @@ func (c *Corpus) Search(query []string, k int) []Scored {
 		for _, p := range c.posts[t] {
 			tf := float64(p.tf)
 			norm := tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*float64(c.lens[p.doc])/c.avg))
-			scores[p.doc] += idf * norm
+			if scores[p.doc] == 0 {
+				touched = append(touched, p.doc)
+			}
+			scores[p.doc] += idf * norm // > 0: idf and norm are positive
 		}
 	}
-	out := make([]Scored, 0, len(scores))
-	for d, s := range scores {
-		out = append(out, Scored{Doc: int(d), Score: math.Round(s*1e4) / 1e4})
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Score != out[j].Score {
-			return out[i].Score > out[j].Score
+	// worse orders as the result does, reversed: the heap's top is the
+	// worst of the best k kept so far.
+	worse := func(a, b Scored) bool {
+		if a.Score != b.Score {
+			return a.Score < b.Score
 		}
-		return out[i].Doc < out[j].Doc
-	})
-	if len(out) > k {
-		out = out[:k]
+		return a.Doc > b.Doc
 	}
-	return out
+	best := make([]Scored, 0, min(k, len(touched)))
+	down := func(i int) {
+		for {
+			l, m := 2*i+1, i
+			if l < len(best) && worse(best[l], best[m]) {
+				m = l
+			}
+			if r := l + 1; r < len(best) && worse(best[r], best[m]) {
+				m = r
+			}
+			if m == i {
+				return
+			}
+			best[i], best[m] = best[m], best[i]
+			i = m
+		}
+	}
+	for _, d := range touched {
+		sc := Scored{Doc: int(d), Score: math.Round(scores[d]*1e4) / 1e4}
+		scores[d] = 0
+		switch {
+		case len(best) < k:
+			best = append(best, sc)
+			for i := len(best) - 1; i > 0; {
+				parent := (i - 1) / 2
+				if !worse(best[i], best[parent]) {
+					break
+				}
+				best[i], best[parent] = best[parent], best[i]
+				i = parent
+			}
+		case worse(best[0], sc):
+			best[0] = sc
+			down(0)
+		}
+	}
+	sort.Slice(best, func(i, j int) bool { return worse(best[j], best[i]) })
+	return best
 }
+
+// corpusScores are Search's score arrays, one per concurrent search.
+var corpusScores = sync.Pool{New: func() any { return new([]float64) }}
 
 // TFIDF returns each document's TF-IDF vector (term → weight), L2
 // normalised; terms in only one document, or in every document, are left

@@ -91,9 +91,9 @@ type QueryResult struct {
 
 // QueryHistory is what query reads of the git history: the commits whose
 // message and changed symbols' names best match the question vote for the
-// symbols they changed, and those votes re-rank the text
-// ranking's symbols by reciprocal rank (k = 60), weighing HistoryWeight
-// against its 1. Commits is a search.Corpus of the CommitTerms of X's
+// symbols they changed, and those votes re-rank the text ranking's
+// symbols by reciprocal rank (k = 60), weighing HistoryWeight against its
+// 1. Commits is a search.Corpus of the CommitTerms of X's
 // commits from First on, in order (all of them: First 0).
 type QueryHistory struct {
 	X       *HistoryIndex
@@ -103,8 +103,8 @@ type QueryHistory struct {
 
 // The history's evidence as measured with bench/retrieval on its tuning
 // set (tests dropped, full messages): MRR 0.406 → 0.459, R@10 0.562 →
-// 0.610; with the answers' names cut from the question, MRR 0.302 →
-// 0.367, R@10 0.452 → 0.498. A weight of 0.5 gave the same MRR and a
+// 0.612; with the answers' names cut from the question, MRR 0.302 →
+// 0.368, R@10 0.452 → 0.500 (RESULTS.md). A weight of 0.5 gave the same MRR and a
 // lower R@10, 1 lowered both on httpx; spreading a commit's vote over the
 // symbols it changed, and letting votes add symbols the text ranking did
 // not find, each changed MRR and R@10 by less than 0.003: the vote is

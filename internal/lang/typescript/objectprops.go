@@ -10,19 +10,21 @@ package typescript
 // would. immer's benchmark scripts dispatch all their scenarios so (38
 // calls on that corpus).
 //
-// The rule is syntactic and conservative, with no scope analysis beyond
-// counting declarations:
+// The rule is syntactic and conservative. Each name is looked up as
+// JavaScript scopes it: the declaration seen at a node is the one whose
+// block (let, const, class, function), function (var, parameters) or
+// file (imports) is the innermost around it.
 //
-//   - the variable is declared once in the file (const, let or var) with
-//     an object literal as its value, the call lies where that declaration
-//     is visible, and nothing in the file assigns the variable or one of
+//   - the declaration of the variable seen at the call is an untyped
+//     declarator (const, let or var) whose value is an object literal,
+//     and nothing in the file assigns a variable of that name or one of
 //     its members (`=`, `+=`, `++`, `delete`): a let or var that is never
-//     reassigned holds its literal like a const does;
+//     reassigned holds its literal as a const does;
 //   - the literal has no spread and no computed key, which could replace
 //     the property; the last property of the key wins, as in JavaScript;
-//   - the value's root name is declared at most once in the file and, when
-//     it is, the call lies where that declaration is visible, so the name
-//     means the same at the call as in the literal.
+//   - the value's root name sees the same declaration at the call as in
+//     the literal (or none in the file at both), so that it means the
+//     same there; a name declared twice in one scope is not followed.
 //
 // Not followed: methods and function expressions written in the literal
 // (`remove() {}`, `remove: () => ...`), which are not nodes; values that
@@ -36,18 +38,20 @@ import (
 
 // objectDecls is what the file declares, read once on first use.
 type objectDecls struct {
-	// declared counts the declarations of each name: declarators,
-	// parameters, functions, classes, catch parameters and imports.
-	declared map[string]int
-	// scopeOf is the node in which the single declaration of a name is
-	// visible (the file for imports).
-	scopeOf map[string]*ts.Node
-	// literals holds, for names declared by a declarator whose value is an
-	// object literal, that literal.
-	literals map[string]*ts.Node
+	// decls lists the declarations of each name (declarators, parameters,
+	// functions, classes, catch parameters and imports) with the node in
+	// which each is visible (the file for imports).
+	decls map[string][]declSite
+	// literals holds the object literal of each untyped declarator that
+	// has one as its value, by declarator.
+	literals map[uintptr]*ts.Node
 	// assigned holds the names assigned, or whose members are assigned.
 	assigned map[string]bool
 }
+
+// declSite is one declaration of a name: the declaring node and the node
+// it is visible in.
+type declSite struct{ node, scope *ts.Node }
 
 // literalProperty returns the value of the property a callee reads from a
 // variable holding an object literal (`v.k`, `v["k"]`), when that value
@@ -79,8 +83,12 @@ func (x *extraction) literalProperty(callee *ts.Node) *ts.Node {
 	}
 	d := x.objectDecls()
 	name := x.text(obj)
-	lit := d.literals[name]
-	if lit == nil || d.assigned[name] || !d.visible(name, callee) {
+	decl, ok := d.visible(name, callee)
+	if !ok || decl == nil || d.assigned[name] {
+		return nil
+	}
+	lit := d.literals[decl.Id()]
+	if lit == nil {
 		return nil
 	}
 	value := x.propertyValue(lit, key)
@@ -94,19 +102,37 @@ func (x *extraction) literalProperty(callee *ts.Node) *ts.Node {
 	if root == nil || (root.Kind() != "identifier" && root.Kind() != "shorthand_property_identifier") {
 		return nil
 	}
-	if r := x.text(root); d.declared[r] > 1 || (d.declared[r] == 1 && !d.visible(r, callee)) {
+	r := x.text(root)
+	atCall, ok1 := d.visible(r, callee)
+	atLiteral, ok2 := d.visible(r, lit)
+	if !ok1 || !ok2 || (atCall == nil) != (atLiteral == nil) || (atCall != nil && atCall.Id() != atLiteral.Id()) {
 		return nil
 	}
 	return value
 }
 
-// visible reports whether the single declaration of name is visible at n.
-func (d *objectDecls) visible(name string, n *ts.Node) bool {
-	if d.declared[name] != 1 {
-		return false
+// visible returns the declaration of name that n sees: the one whose
+// scope is the innermost containing n (nil when none in the file does:
+// a global). ok is false when two declarations share that scope
+// (a var or function declared twice), whose winner is not followed.
+func (d *objectDecls) visible(name string, n *ts.Node) (decl *ts.Node, ok bool) {
+	var best *ts.Node
+	ok = true
+	for _, s := range d.decls[name] {
+		if s.scope == nil {
+			return nil, false
+		}
+		if s.scope.StartByte() > n.StartByte() || n.EndByte() > s.scope.EndByte() {
+			continue
+		}
+		switch {
+		case best == nil || s.scope.EndByte()-s.scope.StartByte() < best.EndByte()-best.StartByte():
+			best, decl, ok = s.scope, s.node, true
+		case s.scope.Id() == best.Id():
+			ok = false
+		}
 	}
-	s := d.scopeOf[name]
-	return s != nil && s.StartByte() <= n.StartByte() && n.EndByte() <= s.EndByte()
+	return decl, ok
 }
 
 // propertyValue returns the value of key in an object literal: a
@@ -178,19 +204,17 @@ func (x *extraction) objectDecls() *objectDecls {
 		return x.objects
 	}
 	d := &objectDecls{
-		declared: map[string]int{}, scopeOf: map[string]*ts.Node{},
-		literals: map[string]*ts.Node{}, assigned: map[string]bool{},
+		decls: map[string][]declSite{}, literals: map[uintptr]*ts.Node{}, assigned: map[string]bool{},
 	}
 	x.objects = d
 	root := x.root
-	declare := func(name *ts.Node, scope *ts.Node) {
+	declare := func(decl, name, scope *ts.Node) {
 		if name == nil {
 			return
 		}
 		x.eachPatternName(name, func(id *ts.Node) {
 			s := x.text(id)
-			d.declared[s]++
-			d.scopeOf[s] = scope
+			d.decls[s] = append(d.decls[s], declSite{node: decl, scope: scope})
 		})
 	}
 	var walk func(n *ts.Node)
@@ -199,19 +223,19 @@ func (x *extraction) objectDecls() *objectDecls {
 		case "variable_declarator":
 			name := n.ChildByFieldName("name")
 			scope := declarationScope(n)
-			declare(name, scope)
+			declare(n, name, scope)
 			// A declared type decides what the properties are, for the
 			// checker as for us: only untyped declarators are followed.
 			v := unwrapObject(n.ChildByFieldName("value"))
 			if v != nil && name != nil && name.Kind() == "identifier" && n.ChildByFieldName("type") == nil {
-				d.literals[x.text(name)] = v
+				d.literals[n.Id()] = v
 			}
 		case "function_declaration", "generator_function_declaration", "class_declaration",
 			"abstract_class_declaration", "enum_declaration":
-			declare(n.ChildByFieldName("name"), enclosingScope(n))
+			declare(n, n.ChildByFieldName("name"), enclosingScope(n))
 		case "function_expression", "function", "generator_function", "class":
 			if nm := n.ChildByFieldName("name"); nm != nil {
-				declare(nm, n)
+				declare(n, nm, n)
 			}
 		case "formal_parameters":
 			for i := uint(0); i < n.NamedChildCount(); i++ {
@@ -219,14 +243,14 @@ func (x *extraction) objectDecls() *objectDecls {
 				if pat := p.ChildByFieldName("pattern"); pat != nil {
 					p = pat
 				}
-				declare(p, n.Parent())
+				declare(p, p, n.Parent())
 			}
 		case "arrow_function":
 			if p := n.ChildByFieldName("parameter"); p != nil {
-				declare(p, n)
+				declare(p, p, n)
 			}
 		case "catch_clause":
-			declare(n.ChildByFieldName("parameter"), n)
+			declare(n, n.ChildByFieldName("parameter"), n)
 		case "import_specifier", "namespace_import", "import_clause":
 			for i := uint(0); i < n.NamedChildCount(); i++ {
 				c := n.NamedChild(i)
@@ -234,7 +258,7 @@ func (x *extraction) objectDecls() *objectDecls {
 					if n.Kind() == "import_specifier" && n.NamedChildCount() > 1 && i == 0 {
 						continue // `a` of `a as b`
 					}
-					declare(c, root)
+					declare(c, c, root)
 				}
 			}
 		case "assignment_expression", "augmented_assignment_expression":

@@ -36,6 +36,11 @@
 //     expression or object-literal method it is unknown.
 //   - TS namespaces are not nodes: their declarations are file-level
 //     symbols qualified with the namespace ("NS.f").
+//   - A call through a property of an object literal held by a variable
+//     (`actions.add()`, `actions["update-high"]()`) calls the property's
+//     value when it is a name or a member path from a name that means
+//     the same at the call, and the variable is untyped and never
+//     assigned (objectprops.go).
 //   - A call the resolver cannot type is dropped, never guessed by name
 //     (Features.NoNameOnly): untyped receivers in JS/TS are mostly library
 //     values, and such guesses measured about 1 right in 10.

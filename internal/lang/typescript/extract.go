@@ -60,6 +60,7 @@ func (e *extractor) newExtraction(g *grammar, path string, src []byte, root *ts.
 		scopes: lang.NewScopeFinder(&facts.Symbols),
 		symAt:  map[uintptr]int{},
 		body:   map[int]uint32{},
+		root:   root,
 	}
 }
 
@@ -93,6 +94,10 @@ type extraction struct {
 	// (ExtractSymbols): docs, signatures, contents, values and results.
 	// Names, kinds, lines, parents and parameters are read as always.
 	symbolsOnly bool
+	// root is the file's syntax tree; objects is what it declares, for
+	// calls through object literals (objectprops.go), read on first use.
+	root    *ts.Node
+	objects *objectDecls
 }
 
 // content is the text of a symbol's span, none when symbolsOnly.

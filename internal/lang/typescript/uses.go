@@ -119,7 +119,11 @@ func (x *extraction) addCall(call, callee *ts.Node) {
 		if x.requirePath(call) != "" {
 			return
 		}
-		e = x.expr(callee, 0)
+		if v := x.literalProperty(callee); v != nil {
+			e = x.expr(v, 0) // the property's value (objectprops.go)
+		} else {
+			e = x.expr(callee, 0)
+		}
 	}
 	switch e.Kind {
 	case lang.ExprIdent, lang.ExprMember, lang.ExprIndex, lang.ExprSuper:

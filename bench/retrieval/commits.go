@@ -34,7 +34,6 @@ import (
 	"gitnexus.dev/gitnexus/internal/analysis"
 	"gitnexus.dev/gitnexus/internal/graph"
 	"gitnexus.dev/gitnexus/internal/lang"
-	"gitnexus.dev/gitnexus/internal/memgraph"
 	"gitnexus.dev/gitnexus/internal/search"
 )
 
@@ -286,15 +285,11 @@ type commitResult struct {
 // evaluateCommits asks every fix of one repository of every commit
 // ranking.
 func evaluateCommits(ctx context.Context, rp repo, cfg runConfig) (*commitResult, error) {
-	ix, err := openIndex(ctx, rp.root, nil, "", 0, cfg.reuse)
+	ix, g, err := openGraph(ctx, rp.root, nil, "", 0, cfg.reuse)
 	if err != nil {
 		return nil, err
 	}
 	defer ix.r.Close()
-	g, err := memgraph.Load(ctx, ix.r)
-	if err != nil {
-		return nil, err
-	}
 	h := g.HistoryRecords()
 	if h == nil || len(h.Commits) == 0 {
 		return nil, fmt.Errorf("the index of %s has no history", rp.root)

@@ -75,15 +75,11 @@ type repoResult struct {
 // evaluate indexes (or reuses the index of) one checkout, asks its
 // questions in every variant of every ranking, and averages the metrics.
 func evaluate(ctx context.Context, rp repo, cfg runConfig) (*repoResult, error) {
-	ix, err := openIndex(ctx, rp.root, cfg.embedder, cfg.provider, cfg.tokens, cfg.reuse)
+	ix, g, err := openGraph(ctx, rp.root, cfg.embedder, cfg.provider, cfg.tokens, cfg.reuse)
 	if err != nil {
 		return nil, err
 	}
 	defer ix.r.Close()
-	g, err := memgraph.Load(ctx, ix.r)
-	if err != nil {
-		return nil, err
-	}
 	e := &env{root: rp.root, r: ix.r, g: g, emb: cfg.embedder}
 	if cfg.embedder != nil {
 		vs, err := search.LoadVectors(ctx, ix.r, g)

@@ -17,6 +17,7 @@ import (
 	"gitnexus.dev/gitnexus/internal/embed"
 	"gitnexus.dev/gitnexus/internal/history"
 	"gitnexus.dev/gitnexus/internal/ingest"
+	"gitnexus.dev/gitnexus/internal/memgraph"
 	"gitnexus.dev/gitnexus/internal/store"
 )
 
@@ -99,6 +100,21 @@ func openIndex(ctx context.Context, root string, e embed.Embedder, provider stri
 		return nil, err
 	}
 	return &indexed{r: r, head: head, took: time.Since(start)}, nil
+}
+
+// openGraph is openIndex and the graph loaded from it; the caller closes
+// the index's reader.
+func openGraph(ctx context.Context, root string, e embed.Embedder, provider string, tokens int, reuse string) (*indexed, *memgraph.Graph, error) {
+	ix, err := openIndex(ctx, root, e, provider, tokens, reuse)
+	if err != nil {
+		return nil, nil, err
+	}
+	g, err := memgraph.Load(ctx, ix.r)
+	if err != nil {
+		ix.r.Close()
+		return nil, nil, err
+	}
+	return ix, g, nil
 }
 
 // reusable says why the index with meta m cannot be reused under the

@@ -225,7 +225,7 @@ var commitRankings = []commitRanking{
 		}},
 	{name: "recency (newest first)", recency: true},
 	{name: "semantic_search (BM25: message, changed symbols' names twice)", query: search.Terms,
-		docs: func(c *commitEnv) ([][]string, error) { return termsOf(c.x, c.x.CommitTerms), nil }},
+		docs: func(c *commitEnv) ([][]string, error) { return c.x.CommitDocs(), nil }},
 	{name: "… with the names once (before 2026-12-07)", query: search.Terms,
 		docs: func(c *commitEnv) ([][]string, error) {
 			return termsOf(c.x, func(i int) []string {

@@ -31,7 +31,7 @@ func buildQueryHistory(ctx context.Context, e *env) (rankFunc, error) {
 		return nil, nil
 	}
 	x := analysis.NewHistoryIndex(h, e.g)
-	docs := termsOf(x, x.CommitTerms)
+	docs := x.CommitDocs()
 	return func(ctx context.Context, asked *question, text string) ([]memgraph.NodeID, error) {
 		at := x.CommitIndex(asked.hash)
 		if at < 0 {

@@ -38,11 +38,6 @@ type ranking struct {
 	name string
 	// baseline marks the plain BM25 the others are compared with.
 	baseline bool
-	// readsHistory marks a ranking whose signals come from the git
-	// history: under the leak rule it reads only the commits older than
-	// the question's (history_evidence.go), so its rankFunc needs the
-	// question, not only its text.
-	readsHistory bool
 	// build makes the ranking for one repository; nil, nil when it does
 	// not apply there (vector rankings without embeddings).
 	build func(ctx context.Context, e *env) (rankFunc, error)
@@ -54,7 +49,7 @@ var rankings = []ranking{
 	{name: "BM25 (plain baseline)", baseline: true, build: buildBaseline},
 	{name: "query", build: buildQuery}, // text evidence alone: no History
 	{name: "search.BM25", build: buildSearchBM25},
-	{name: "query + history", readsHistory: true, build: buildQueryHistory},
+	{name: "query + history", build: buildQueryHistory}, // reads history: history_evidence.go,
 	{name: "vector", build: buildVector},
 	{name: "search.BM25 + vector, RRF k=60", build: buildFused},
 }

@@ -167,6 +167,16 @@ func (x *HistoryIndex) CommitTerms(i int) []string {
 	return terms
 }
 
+// CommitDocs are the CommitTerms of every commit, in history order: the
+// documents of a commit search (search.NewCorpus).
+func (x *HistoryIndex) CommitDocs() [][]string {
+	docs := make([][]string, len(x.H.Commits))
+	for i := range docs {
+		docs[i] = x.CommitTerms(i)
+	}
+	return docs
+}
+
 // RevertedBy returns the commits that revert the commit with this hash.
 func (x *HistoryIndex) RevertedBy(hash string) []string { return x.revertedBy[hash] }
 

@@ -27,11 +27,7 @@ func TestQueryHistory(t *testing.T) {
 	testrepo.IndexHistory(t, root)
 	r, g := testrepo.Load(t, root)
 	x := NewHistoryIndex(g.HistoryRecords(), g)
-	docs := make([][]string, len(x.H.Commits))
-	for i := range docs {
-		docs[i] = x.CommitTerms(i)
-	}
-	hist := &QueryHistory{X: x, Commits: search.NewCorpus(docs)}
+	hist := &QueryHistory{X: x, Commits: search.NewCorpus(x.CommitDocs())}
 	ctx := context.Background()
 	order := func(q string, h *QueryHistory) (string, string) {
 		t.Helper()

@@ -56,14 +56,7 @@ func (s *Snapshot) history() *analysis.HistoryIndex {
 // commitCorpus is the BM25 index over the commits of the history, built
 // once per snapshot: the CommitTerms of each commit.
 func (s *Snapshot) commitCorpus() *search.Corpus {
-	s.corpusOnce.Do(func() {
-		x := s.history()
-		docs := make([][]string, len(x.H.Commits))
-		for i := range docs {
-			docs[i] = x.CommitTerms(i)
-		}
-		s.corpus = search.NewCorpus(docs)
-	})
+	s.corpusOnce.Do(func() { s.corpus = search.NewCorpus(s.history().CommitDocs()) })
 	return s.corpus
 }
 

@@ -286,8 +286,6 @@ func commitTerms(x *analysis.HistoryIndex, i int) []string {
 	return terms
 }
 
-func (h *HistoryView) commitCorpus() *search.Corpus { return h.s.commitCorpus() }
-
 // CommitHit is a commit found by a search.
 type CommitHit struct {
 	CommitHash string  `json:"commit_hash"`
@@ -310,7 +308,7 @@ func (h *HistoryView) SearchCommits(ctx context.Context, query string, topK int)
 	g := h.s.Graph
 	bm25 := func() []search.Hit {
 		var hits []search.Hit
-		for _, sc := range h.commitCorpus().Search(search.Terms(query), topK) {
+		for _, sc := range h.s.commitCorpus().Search(search.Terms(query), topK) {
 			if n, ok := g.Lookup("Commit:" + h.X.Commit(sc.Doc).Hash); ok {
 				hits = append(hits, search.Hit{Node: n, Score: sc.Score})
 			}

@@ -138,7 +138,10 @@ func Neighbourhood(g *memgraph.Graph, center memgraph.NodeID, opt NeighbourhoodO
 			if opt.HideTests && IsTestPath(g.Nodes[e.To].FilePath) {
 				return
 			}
-			t := &tie{strength: 3, test: IsTestPath(g.Nodes[e.To].FilePath)}
+			t := &tie{strength: 3}
+			if IsTestPath(g.Nodes[e.To].FilePath) {
+				t.test = 1
+			}
 			t.add(e)
 			ties[e.To] = t
 			next = append(next, e.To)
@@ -158,7 +161,7 @@ func Neighbourhood(g *memgraph.Graph, center memgraph.NodeID, opt NeighbourhoodO
 		slices.SortFunc(next, func(a, b memgraph.NodeID) int {
 			ta, tb := ties[a], ties[b]
 			return cmp.Or(cmp.Compare(tb.edges, ta.edges), cmp.Compare(ta.strength, tb.strength),
-				cmp.Compare(tb.confidence, ta.confidence), boolOrder(ta.test, tb.test), cmp.Compare(g.Nodes[a].ID, g.Nodes[b].ID))
+				cmp.Compare(tb.confidence, ta.confidence), cmp.Compare(ta.test, tb.test), cmp.Compare(g.Nodes[a].ID, g.Nodes[b].ID))
 		})
 		if room := limit - len(nodes); len(next) > room {
 			next, truncated = next[:room], true
@@ -175,7 +178,7 @@ type tie struct {
 	edges      int     // edges from the level before
 	strength   int     // the strongest kind among them (edgeStrength: 0 strongest)
 	confidence float32 // the most confident of them
-	test       bool    // the node is in a test file
+	test       int     // 1 when the node is in a test file, else 0
 }
 
 func (t *tie) add(e memgraph.Edge) {
@@ -195,17 +198,6 @@ func edgeStrength(t graph.EdgeType) int {
 		return 1
 	}
 	return 2
-}
-
-// boolOrder puts false before true.
-func boolOrder(a, b bool) int {
-	switch {
-	case a == b:
-		return 0
-	case !a:
-		return -1
-	}
-	return 1
 }
 
 // CommunityView returns the members of community c (by id, at most

@@ -1,6 +1,7 @@
 package httpserver
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -20,9 +21,9 @@ import (
 
 func (s *Server) routeGraph() {
 	s.mux.HandleFunc("GET /api/v1/graph/neighbourhood", s.rest(s.neighbourhood))
-	s.mux.HandleFunc("GET /api/v1/graph/communities", s.rest(s.communities))
+	s.mux.HandleFunc("GET /api/v1/graph/communities", s.rest(flowList(s.b.CommunityMap)))
 	s.mux.HandleFunc("GET /api/v1/graph/community", s.rest(s.community))
-	s.mux.HandleFunc("GET /api/v1/graph/processes", s.rest(s.processes))
+	s.mux.HandleFunc("GET /api/v1/graph/processes", s.rest(flowList(s.b.ProcessList)))
 	s.mux.HandleFunc("GET /api/v1/graph/process", s.rest(s.process))
 	s.mux.HandleFunc("POST /api/v1/cypher", s.rest(s.cypherView))
 	s.mux.HandleFunc("GET /api/v1/history/timeline", s.cached(s.timeline))
@@ -49,17 +50,22 @@ func (s *Server) neighbourhood(r *http.Request) (int, any, error) {
 	return http.StatusOK, ans, err
 }
 
-func (s *Server) communities(r *http.Request) (int, any, error) {
-	q, err := queryParams(r.URL.RawQuery, "repo", "limit")
-	if err != nil {
-		return 0, nil, err
+// flowList answers a GET that takes repo and limit (1 to
+// analysis.MaxFlowList) with list's answer: the community map, the
+// process list.
+func flowList[A any](list func(ctx context.Context, repo string, limit int) (A, error)) restHandler {
+	return func(r *http.Request) (int, any, error) {
+		q, err := queryParams(r.URL.RawQuery, "repo", "limit")
+		if err != nil {
+			return 0, nil, err
+		}
+		limit, err := intParam(q, "limit", analysis.DefaultFlowList, 1, analysis.MaxFlowList)
+		if err != nil {
+			return 0, nil, err
+		}
+		ans, err := list(r.Context(), q.Get("repo"), limit)
+		return http.StatusOK, ans, err
 	}
-	limit, err := intParam(q, "limit", analysis.DefaultFlowList, 1, analysis.MaxFlowList)
-	if err != nil {
-		return 0, nil, err
-	}
-	ans, err := s.b.CommunityMap(r.Context(), q.Get("repo"), limit)
-	return http.StatusOK, ans, err
 }
 
 func (s *Server) community(r *http.Request) (int, any, error) {
@@ -76,19 +82,6 @@ func (s *Server) community(r *http.Request) (int, any, error) {
 		return 0, nil, err
 	}
 	ans, err := s.b.CommunityView(r.Context(), q.Get("repo"), id, limit)
-	return http.StatusOK, ans, err
-}
-
-func (s *Server) processes(r *http.Request) (int, any, error) {
-	q, err := queryParams(r.URL.RawQuery, "repo", "limit")
-	if err != nil {
-		return 0, nil, err
-	}
-	limit, err := intParam(q, "limit", analysis.DefaultFlowList, 1, analysis.MaxFlowList)
-	if err != nil {
-		return 0, nil, err
-	}
-	ans, err := s.b.ProcessList(r.Context(), q.Get("repo"), limit)
 	return http.StatusOK, ans, err
 }
 
